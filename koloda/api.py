@@ -1,0 +1,77 @@
+"""koloda as a library: load a game by name or path, with options."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from koloda.dsl.check import check
+from koloda.dsl.errors import RuleError, RuleErrors
+from koloda.dsl.loader import load_file, resolve, shipped_names
+from koloda.dsl.model import Spec, build
+from koloda.interpreter.game import Game
+from koloda.interpreter.state import CHANCE, TERMINAL
+
+__all__ = ["load", "load_spec", "shipped_games", "TERMINAL", "CHANCE", "bind_options"]
+
+
+def shipped_games() -> list[str]:
+    return shipped_names()
+
+
+def load_spec(name_or_path: str):
+    """Read, schema-check, parse and statically check a rule file. Raises RuleErrors with all errors."""
+    doc = load_file(name_or_path)
+    spec = build(doc)
+    checked, errors = check(spec)
+    if errors:
+        raise RuleErrors(errors)
+    return spec, checked
+
+
+def bind_options(spec: Spec, given: dict[str, object] | None) -> dict[str, object]:
+    """The table's options: declared defaults overridden by `given`, each checked against its type."""
+    values = {name: opt.default for name, opt in spec.options.items()}
+    for name, raw in (given or {}).items():
+        opt = spec.options.get(name)
+        if opt is None:
+            from koloda.dsl.errors import did_you_mean
+            known = ", ".join(spec.options) or "none"
+            raise RuleError(f"unknown option `{name}` for {spec.name}",
+                            hint=did_you_mean(name, spec.options) or f"options: {known}")
+        values[name] = _convert(opt, raw)
+    return values
+
+
+def _convert(opt, raw):
+    text = str(raw).strip()
+    if opt.type == "bool":
+        if isinstance(raw, bool):
+            return raw
+        if text.lower() in ("true", "yes", "on", "1"):
+            return True
+        if text.lower() in ("false", "no", "off", "0"):
+            return False
+        raise RuleError(f"option `{opt.name}` is true or false, not `{text}`")
+    if opt.type == "int":
+        try:
+            value = int(text)
+        except ValueError:
+            raise RuleError(f"option `{opt.name}` is a whole number, not `{text}`") from None
+        if opt.choices and value not in opt.choices:
+            raise RuleError(f"option `{opt.name}` is one of {', '.join(map(str, opt.choices))}, not {value}")
+        if opt.low is not None and value < opt.low or opt.high is not None and value > opt.high:
+            raise RuleError(f"option `{opt.name}` must be within {opt.low}..{opt.high}, not {value}")
+        return value
+    if opt.choices and text not in opt.choices:
+        raise RuleError(f"option `{opt.name}` is one of {', '.join(opt.choices)}, not `{text}`")
+    return text
+
+
+def load(name_or_path: str, options: dict | None = None, players: int | None = None) -> Game:
+    """Load a game: a shipped name (`"pony"`) or a path to a rule file."""
+    spec, checked = load_spec(name_or_path)
+    bound = bind_options(spec, options)
+    n = players if players is not None else spec.default_players
+    if not spec.min_players <= n <= spec.max_players:
+        raise RuleError(f"{spec.name} is played by {spec.min_players}..{spec.max_players} players, not {n}")
+    text = Path(resolve(name_or_path)).read_text(encoding="utf-8")
+    return Game(spec, checked, bound, n, text)

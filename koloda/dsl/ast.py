@@ -1,0 +1,245 @@
+"""Typed, frozen AST of koloda's expressions and effects.
+
+Every node carries the span of the text it came from, so the checker and the
+engine can point at the exact place in the rule file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from koloda.dsl.errors import Span
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Node:
+    span: Span
+
+
+# ------------------------------------------------------------------ expressions
+@dataclass(frozen=True, slots=True, eq=False)
+class Number(Node):
+    value: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class String(Node):
+    value: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class My(Node):
+    """`my hand`: an attribute of the player whose turn it is."""
+    name: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Attr(Node):
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Index(Node):
+    obj: Node
+    index: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Call(Node):
+    func: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Aggregate(Node):
+    """`sum(value(c) for c in my hand if ...)` and its kin."""
+    func: str
+    elem: Node
+    var: str
+    iterable: Node
+    cond: Node | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ListLit(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ListComp(Node):
+    elem: Node
+    var: str
+    iterable: Node
+    cond: Node | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Arith(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Compare(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class In(Node):
+    item: Node
+    container: Node
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Range(Node):
+    """`0..n`: the whole numbers from low to high, both included."""
+    low: Node
+    high: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class And(Node):
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Or(Node):
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Not(Node):
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Neg(Node):
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class IfElse(Node):
+    then: Node
+    cond: Node
+    orelse: Node
+
+
+# ------------------------------------------------------------------ effects
+@dataclass(frozen=True, slots=True, eq=False)
+class TargetVar(Node):
+    name: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TargetAttr(Node):
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Move(Node):
+    what: Node
+    dest: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Shuffle(Node):
+    zone: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Deal(Node):
+    count: Node
+    family: str
+    source: Node | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Gather(Node):
+    dest: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Assign(Node):
+    target: Node
+    op: str
+    value: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Let(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Goto(Node):
+    step: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TurnTo(Node):
+    player: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Skip(Node):
+    player: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EndDeal(Node):
+    pass
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EndTurn(Node):
+    pass
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class If(Node):
+    """`{if: cond, then: [...], else: [...]}` in the YAML."""
+    cond: Node
+    then: tuple[Node, ...]
+    orelse: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class For(Node):
+    """`{for: p in players, do: [...]}` in the YAML."""
+    var: str
+    iterable: Node
+    body: tuple[Node, ...]
+
+
+# ------------------------------------------------------------------ other forms
+@dataclass(frozen=True, slots=True, eq=False)
+class Binding(Node):
+    """`c in my hand`: an action parameter and the values it ranges over."""
+    var: str
+    domain: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Param(Node):
+    name: str
+    type: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Signature(Node):
+    """`playable(card c)`: the head of a rule file's own function."""
+    name: str
+    params: tuple[Param, ...]

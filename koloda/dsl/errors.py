@@ -1,0 +1,86 @@
+"""Errors a rule file can cause, as values the user can act on."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import difflib
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a piece of rule text sits: file, 1-based line and column."""
+    file: str
+    line: int
+    col: int
+    end_col: int | None = None
+
+    def shifted(self, line_offset: int, col: int, end_col: int | None = None) -> "Span":
+        """A position inside an expression string that starts at this span."""
+        if line_offset:
+            return Span(self.file, self.line + line_offset, col, end_col)
+        return Span(self.file, self.line, self.col + col - 1,
+                    None if end_col is None else self.col + end_col - 1)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NOWHERE = Span("<none>", 0, 0)
+
+
+@dataclass
+class RuleError(Exception):
+    """One problem in a rule file, located by its span."""
+    message: str
+    span: Span = NOWHERE
+    hint: str | None = None
+    category: str = "error"
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def format(self, with_source: bool = True) -> str:
+        text = f"{self.span}: {self.message}" if self.span is not NOWHERE else self.message
+        if self.hint:
+            text += f" ({self.hint})"
+        if with_source:
+            source = _source_line(self.span)
+            if source is not None:
+                caret = " " * max(self.span.col - 1, 0) + "^"
+                width = (self.span.end_col or 0) - self.span.col
+                if width > 1:
+                    caret += "~" * (width - 1)
+                text += f"\n    {source}\n    {caret}"
+        return text
+
+
+@dataclass
+class RuleErrors(Exception):
+    """All the problems found in one check, reported together."""
+    errors: list[RuleError] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "\n".join(e.format() for e in self.errors)
+
+
+def did_you_mean(name: str, candidates) -> str | None:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None
+
+
+_line_cache: dict[str, list[str]] = {}
+
+
+def _source_line(span: Span) -> str | None:
+    if span.line <= 0:
+        return None
+    lines = _line_cache.get(span.file)
+    if lines is None:
+        try:
+            lines = Path(span.file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return None
+        _line_cache[span.file] = lines
+    if span.line > len(lines):
+        return None
+    return lines[span.line - 1]

@@ -1,0 +1,299 @@
+"""Load rule files: YAML with line/column marks, `extends:` and the schema.
+
+YAML is read with the safe loader only: a rule file is data and can never
+reach Python. Every mapping, list and string remembers where it was written,
+so later errors point at the exact line and column.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from koloda.dsl.errors import RuleError, RuleErrors, Span, did_you_mean
+
+RULES_PACKAGE = "koloda.rules"
+
+
+class MarkedDict(dict):
+    """A YAML mapping that knows where it and each of its keys were written."""
+    span: Span
+    key_spans: dict
+
+
+class MarkedList(list):
+    span: Span
+
+
+class MarkedStr(str):
+    """A YAML string with the position of its first character of content."""
+    span: Span
+    plain: bool
+
+
+class MarkedInt(int):
+    span: Span
+
+
+def _span(node: yaml.Node, filename: str) -> Span:
+    m = node.start_mark
+    return Span(filename, m.line + 1, m.column + 1)
+
+
+class _Loader(yaml.SafeLoader):
+    filename = "<string>"
+
+
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> MarkedDict:
+    loader.flatten_mapping(node)
+    result = MarkedDict()
+    result.span = _span(node, loader.filename)
+    result.key_spans = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if isinstance(key, (list, dict)):
+            raise RuleError("a key must be a plain word", _span(key_node, loader.filename), category="yaml")
+        key = str(key) if not isinstance(key, bool) else ("true" if key else "false")
+        if key in result:
+            raise RuleError(f"key `{key}` is written twice", _span(key_node, loader.filename), category="yaml")
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_spans[key] = _span(key_node, loader.filename)
+    return result
+
+
+def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> MarkedList:
+    result = MarkedList(loader.construct_object(child, deep=True) for child in node.value)
+    result.span = _span(node, loader.filename)
+    return result
+
+
+def _construct_str(loader: _Loader, node: yaml.ScalarNode) -> MarkedStr:
+    result = MarkedStr(loader.construct_scalar(node))
+    span = _span(node, loader.filename)
+    # Quoted scalars start one column before their content.
+    if node.style in ("'", '"'):
+        span = Span(span.file, span.line, span.col + 1)
+    elif node.style in ("|", ">"):
+        span = Span(span.file, span.line + 1, span.col + 2)
+    result.span = span
+    result.plain = node.style is None
+    return result
+
+
+def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> MarkedInt:
+    result = MarkedInt(yaml.SafeLoader.construct_yaml_int(loader, node))
+    result.span = _span(node, loader.filename)
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+_Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+
+def span_of(value, default: Span) -> Span:
+    return getattr(value, "span", default)
+
+
+def parse_yaml(text: str, filename: str):
+    loader = _Loader(text)
+    loader.filename = filename
+    try:
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        span = Span(filename, mark.line + 1, mark.column + 1) if mark else Span(filename, 1, 1)
+        raise RuleError(f"YAML syntax error: {exc.problem or exc.context}", span, category="yaml") from None
+    except yaml.YAMLError as exc:
+        raise RuleError(f"YAML error: {exc}", Span(filename, 1, 1), category="yaml") from None
+    finally:
+        loader.dispose()
+
+
+def shipped_path(name: str) -> Path | None:
+    path = Path(str(resources.files(RULES_PACKAGE).joinpath(f"{name}.yaml")))
+    return path if path.is_file() else None
+
+
+def shipped_names() -> list[str]:
+    folder = Path(str(resources.files(RULES_PACKAGE)))
+    return sorted(p.stem for p in folder.glob("*.yaml") if not p.stem.startswith("_"))
+
+
+def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
+    """A shipped game's name, or a path (relative to the file that extends it)."""
+    candidate = Path(name_or_path)
+    if relative_to is not None and not candidate.is_absolute():
+        near = relative_to.parent / candidate
+        if near.suffix in (".yaml", ".yml") and near.is_file():
+            return near
+        if (near.with_suffix(".yaml")).is_file() and not candidate.suffix:
+            return near.with_suffix(".yaml")
+    if candidate.suffix in (".yaml", ".yml") or candidate.exists():
+        if not candidate.is_file():
+            raise RuleError(f"no such rule file: {name_or_path}")
+        return candidate
+    shipped = shipped_path(name_or_path)
+    if shipped is None:
+        hint = did_you_mean(name_or_path, shipped_names())
+        raise RuleError(f"no shipped game or rule file named `{name_or_path}`", hint=hint)
+    return shipped
+
+
+def _display_name(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def load_document(path: Path, _seen: tuple = ()) -> MarkedDict:
+    """Read one rule file, following `extends:` (variants are diffs)."""
+    filename = _display_name(path)
+    if path.resolve() in _seen:
+        raise RuleError(f"`extends:` loops back to {filename}", Span(filename, 1, 1))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleError(f"cannot read {filename}: {exc}") from None
+    doc = parse_yaml(text, filename)
+    if not isinstance(doc, dict):
+        raise RuleError("a rule file must be a mapping of keys such as `game:`, `deck:`, `zones:`",
+                        Span(filename, 1, 1), category="schema")
+    base_name = doc.get("extends")
+    if base_name is None:
+        return doc
+    where = doc.key_spans["extends"]
+    if not isinstance(base_name, str):
+        raise RuleError("`extends:` takes the name of a game or a path", where, category="schema")
+    try:
+        base_path = resolve(base_name, relative_to=path)
+    except RuleError as exc:
+        raise RuleError(exc.message, span_of(base_name, where), exc.hint, category="schema") from None
+    base = load_document(base_path, _seen + (path.resolve(),))
+    merged = merge(base, doc)
+    merged.pop("extends", None)
+    return merged
+
+
+def merge(base, override):
+    """Deep-merge mappings: the variant's keys win; `null` removes a key."""
+    if not (isinstance(base, dict) and isinstance(override, dict)):
+        return override
+    result = MarkedDict(base)
+    result.span = getattr(override, "span", getattr(base, "span", None))
+    result.key_spans = dict(getattr(base, "key_spans", {}))
+    for key, value in override.items():
+        if value is None and key in result and key != "extends":
+            result.pop(key)
+            continue
+        result[key] = merge(base.get(key), value) if key in base else value
+        result.key_spans[key] = override.key_spans.get(key, result.key_spans.get(key))
+    return result
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(resources.files("koloda.dsl").joinpath("schema.json").read_text(encoding="utf-8"))
+
+
+def validate(doc: MarkedDict) -> list[RuleError]:
+    """Check the file's structure against the JSON Schema; all errors, located."""
+    validator = jsonschema.Draft202012Validator(schema())
+    errors = []
+    for err in sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path))):
+        errors.append(_schema_error(doc, err))
+    return _dedupe(errors)
+
+
+def _dedupe(errors: list[RuleError]) -> list[RuleError]:
+    seen, result = set(), []
+    for e in errors:
+        key = (str(e.span), e.message)
+        if key not in seen:
+            seen.add(key)
+            result.append(e)
+    return result
+
+
+def _locate(doc, path) -> tuple[Span, object]:
+    node, span = doc, doc.span
+    for part in path:
+        if isinstance(node, dict) and part in node:
+            span = node.key_spans.get(part, span)
+            node = node[part]
+            if isinstance(node, (MarkedDict, MarkedList)) and len(node) == 0:
+                pass
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+            span = span_of(node, span)
+        else:
+            break
+    return span, node
+
+
+def _schema_error(doc, err: jsonschema.ValidationError) -> RuleError:
+    path = list(err.absolute_path)
+    span, node = _locate(doc, path)
+    where = ".".join(str(p) for p in path) or "the file"
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = list(err.schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in allowed]
+        patterns = err.schema.get("patternProperties", {})
+        import re
+        extra = [k for k in extra if not any(re.search(p, k) for p in patterns)]
+        if extra:
+            key = extra[0]
+            key_span = err.instance.key_spans.get(key, span) if hasattr(err.instance, "key_spans") else span
+            place = f" in `{where}`" if path else ""
+            return RuleError(f"unknown key `{key}`{place}", key_span, did_you_mean(key, allowed), category="schema")
+    if err.validator == "required":
+        return RuleError(f"`{where}` is missing {err.message.split(' is a required')[0]}", span, category="schema")
+    if err.validator == "enum":
+        choices = ", ".join(map(str, err.validator_value))
+        hint = did_you_mean(str(err.instance), map(str, err.validator_value)) or f"one of {choices}"
+        return RuleError(f"`{where}` cannot be {err.instance!r}", span_of(node, span), hint, category="schema")
+    if err.validator == "type":
+        expected = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
+        return RuleError(f"`{where}` must be {_a(expected)}, not {_kind(err.instance)}", span_of(node, span),
+                         category="schema")
+    description = err.schema.get("description")
+    message = f"`{where}`: {err.message}"
+    return RuleError(message, span_of(node, span), description, category="schema")
+
+
+def _a(kind: str) -> str:
+    words = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
+             "boolean": "true or false", "number": "a number", "null": "empty"}
+    return words.get(kind, kind)
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return "empty" if value is None else type(value).__name__
+
+
+def load_file(name_or_path: str) -> MarkedDict:
+    """Find, read, merge and schema-check a rule file; raise RuleErrors."""
+    try:
+        doc = load_document(resolve(name_or_path))
+    except RuleError as exc:
+        raise RuleErrors([exc]) from None
+    errors = validate(doc)
+    if errors:
+        raise RuleErrors(errors)
+    return doc

@@ -1,0 +1,364 @@
+"""The rule file as a model: YAML structure in, parsed AST pieces out.
+
+This is the one place that walks the YAML document. It parses every
+expression and effect string with the grammar and collects every syntax
+error instead of stopping at the first.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from koloda.dsl import ast
+from koloda.dsl.errors import RuleError, Span
+from koloda.dsl.loader import span_of
+from koloda.dsl.to_ast import parse
+
+OPTION_TYPES = ("int", "bool", "choice")
+VAR_TYPES = ("int", "bool", "card", "rank", "suit", "player", "color")
+
+
+@dataclass
+class OptionSpec:
+    name: str
+    type: str
+    default: object
+    choices: list | None
+    help: str
+    span: Span
+    low: int | None = None
+    high: int | None = None
+
+
+@dataclass
+class ZoneSpec:
+    name: str
+    each_player: bool
+    visible: str
+    span: Span
+
+
+@dataclass
+class VarSpec:
+    name: str
+    type: str | None
+    start: ast.Node | None
+    each_player: bool
+    visible: str
+    span: Span
+
+
+@dataclass
+class FunctionSpec:
+    signature: ast.Signature
+    body: ast.Node
+
+
+@dataclass
+class ActionSpec:
+    name: str
+    params: tuple[ast.Binding, ...]
+    guard: ast.Node | None
+    effects: tuple[ast.Node, ...]
+    text: str | None
+    span: Span
+
+
+@dataclass
+class PhaseSpec:
+    name: str
+    first: ast.Node | None
+    once: bool
+    ends: ast.Node | None
+    start: tuple[ast.Node, ...]
+    after_turn: tuple[ast.Node, ...]
+    actions: dict[str, ActionSpec]
+    steps: dict[str, list[tuple[str, Span]]]
+    span: Span
+
+
+@dataclass
+class EventSpec:
+    name: str
+    when: ast.Node
+    effects: tuple[ast.Node, ...]
+    span: Span
+
+
+@dataclass
+class DeckSpec:
+    base: object          # a deck name, or an expression over options
+    copies: object
+    jokers: object
+    span: Span
+
+
+@dataclass
+class MatchSpec:
+    ends: ast.Node | None
+    score: ast.Node | None
+    winner: str
+    first_dealer: ast.Node | None   # None: chosen by lot
+    rotate: bool
+    span: Span
+
+
+@dataclass
+class Spec:
+    name: str
+    title: str
+    source: str
+    notes: str
+    min_players: int
+    max_players: int
+    default_players: int
+    deck: DeckSpec
+    ace: str
+    values: dict[str, int]
+    options: dict[str, OptionSpec]
+    zones: dict[str, ZoneSpec]
+    vars: dict[str, VarSpec]
+    functions: dict[str, FunctionSpec]
+    setup: tuple[ast.Node, ...]
+    deal: tuple[ast.Node, ...]
+    events: list[EventSpec]
+    phases: list[PhaseSpec]
+    deal_ends: ast.Node | None
+    scoring: tuple[ast.Node, ...]
+    match: MatchSpec
+    span: Span
+    file: str
+    errors: list[RuleError] = field(default_factory=list)
+
+
+class _Builder:
+    def __init__(self, doc):
+        self.doc = doc
+        self.errors: list[RuleError] = []
+
+    def parse(self, text, start: str, where: Span) -> ast.Node | None:
+        if isinstance(text, bool):
+            text = "true" if text else "false"
+        if isinstance(text, int):
+            text = str(text)
+        if not isinstance(text, str):
+            self.errors.append(RuleError("expected text here", span_of(text, where), category="schema"))
+            return None
+        try:
+            return parse(text, start, span_of(text, where))
+        except RuleError as exc:
+            self.errors.append(exc)
+            return None
+
+    def expr(self, text, where: Span) -> ast.Node | None:
+        if text is None:
+            return None
+        return self.parse(text, "expr_start", where)
+
+    def effects(self, items, where: Span) -> tuple[ast.Node, ...]:
+        if items is None:
+            return ()
+        if not isinstance(items, list):
+            items = [items]
+        result = []
+        for item in items:
+            node = self.effect(item, span_of(items, where))
+            if node is not None:
+                result.append(node)
+        return tuple(result)
+
+    def effect(self, item, where: Span) -> ast.Node | None:
+        if isinstance(item, dict):
+            span = item.span
+            if "if" in item:
+                cond = self.expr(item["if"], item.key_spans["if"])
+                then = self.effects(item.get("then"), span)
+                orelse = self.effects(item.get("else"), span)
+                return ast.If(span, cond, then, orelse) if cond is not None else None
+            if "for" in item:
+                binding = self.parse(item["for"], "binding_start", item.key_spans["for"])
+                body = self.effects(item.get("do"), span)
+                if binding is None:
+                    return None
+                return ast.For(span, binding.var, binding.domain, body)
+            self.errors.append(RuleError("an effect is a text such as `move c to pile`, "
+                                         "or a mapping with `if:`/`then:`/`else:` or `for:`/`do:`", span,
+                                         category="schema"))
+            return None
+        return self.parse(item, "effect_start", where)
+
+
+def _players(value, span: Span, errors: list) -> tuple[int, int, int]:
+    if isinstance(value, int):
+        return value, value, value
+    if isinstance(value, dict):
+        low, high = value.get("min", 2), value.get("max", value.get("min", 2))
+        return low, high, value.get("default", low)
+    text = str(value)
+    try:
+        if ".." in text:
+            a, b = text.split("..")
+            low, high = int(a), int(b)
+        else:
+            low = high = int(text)
+    except ValueError:
+        errors.append(RuleError(f"`players` must be a number or a range such as `2..6`, not `{text}`",
+                                span_of(value, span), category="schema"))
+        return 2, 2, 2
+    return low, high, low
+
+
+def _option(name: str, raw, span: Span, errors: list) -> OptionSpec:
+    if not isinstance(raw, dict):
+        raw_default = raw
+        raw = {"default": raw_default}
+        where = span_of(raw_default, span)
+    else:
+        where = raw.span
+    default = raw.get("default")
+    choices = list(raw["choices"]) if raw.get("choices") is not None else None
+    kind = raw.get("type")
+    if kind is None:
+        if isinstance(default, bool):
+            kind = "bool"
+        elif isinstance(default, int):
+            kind = "int"
+        else:
+            kind = "choice"
+    if kind == "choice" and choices is None and default is not None:
+        choices = [default]
+    if kind == "choice":
+        default = None if default is None else str(default)
+        choices = [str(c) for c in choices] if choices else []
+    if default is None:
+        errors.append(RuleError(f"option `{name}` needs a `default:`", where, category="schema"))
+    elif choices is not None and default not in choices:
+        errors.append(RuleError(f"option `{name}`: default {default!r} is not one of its choices",
+                                span_of(raw.get("default"), where), category="schema"))
+    elif kind == "int" and not isinstance(default, int) or kind == "bool" and not isinstance(default, bool):
+        errors.append(RuleError(f"option `{name}` is {kind}, but its default is {default!r}",
+                                span_of(raw.get("default"), where), category="type"))
+    return OptionSpec(name, kind, default, choices, str(raw.get("help", "")), where,
+                      raw.get("min"), raw.get("max"))
+
+
+def build(doc) -> Spec:
+    """Turn a schema-valid document into a Spec; syntax errors go to spec.errors."""
+    b = _Builder(doc)
+    top = doc.span
+    keys = doc.key_spans
+    errors = b.errors
+
+    low, high, default = _players(doc.get("players", "2"), keys.get("players", top), errors)
+
+    raw_deck = doc.get("deck", "standard52")
+    if isinstance(raw_deck, dict):
+        deck = DeckSpec(raw_deck.get("base", "standard52"), raw_deck.get("copies", 1),
+                        raw_deck.get("jokers", 0), raw_deck.span)
+    else:
+        deck = DeckSpec(raw_deck, 1, 0, span_of(raw_deck, keys.get("deck", top)))
+
+    options = {name: _option(name, raw, doc["options"].key_spans[name], errors)
+               for name, raw in (doc.get("options") or {}).items()}
+
+    zones = {}
+    for name, raw in (doc.get("zones") or {}).items():
+        raw = raw or {}
+        each = raw.get("each") == "player"
+        visible = raw.get("visible", "owner" if each else "all")
+        zones[name] = ZoneSpec(name, each, visible, doc["zones"].key_spans[name])
+
+    variables = {}
+    for name, raw in (doc.get("vars") or {}).items():
+        span = doc["vars"].key_spans[name]
+        if not isinstance(raw, dict):
+            raw = {"start": raw}
+        start = raw.get("start")
+        start_node = None if start is None else b.expr(start, span_of(start, span))
+        each = raw.get("each") == "player"
+        variables[name] = VarSpec(name, raw.get("type"), start_node, each,
+                                  raw.get("visible", "all"), span)
+
+    functions = {}
+    for head, body in (doc.get("define") or {}).items():
+        span = doc["define"].key_spans[head]
+        signature = b.parse(head, "signature_start", span)
+        body_node = b.expr(body, span_of(body, span))
+        if signature is not None and body_node is not None:
+            functions[signature.name] = FunctionSpec(signature, body_node)
+
+    events = []
+    for name, raw in (doc.get("events") or {}).items():
+        span = doc["events"].key_spans[name]
+        when = b.expr(raw.get("when"), raw.key_spans.get("when", span))
+        if when is not None:
+            events.append(EventSpec(name, when, b.effects(raw.get("do"), raw.span), span))
+
+    phases = []
+    for name, raw in (doc.get("phases") or {}).items():
+        span = doc["phases"].key_spans[name]
+        ks = raw.key_spans
+        actions = {}
+        for aname, araw in (raw.get("actions") or {}).items():
+            aspan = raw["actions"].key_spans[aname]
+            araw = araw or {}
+            with_ = araw.get("with")
+            if with_ is None:
+                with_ = []
+            elif not isinstance(with_, list):
+                with_ = [with_]
+            params = tuple(p for p in (b.parse(w, "binding_start", span_of(w, aspan)) for w in with_)
+                           if p is not None)
+            guard = b.expr(araw.get("if"), araw.key_spans.get("if", aspan)) if "if" in araw else None
+            effects = b.effects(araw.get("do"), araw.key_spans.get("do", aspan))
+            actions[aname] = ActionSpec(aname, params, guard, effects, araw.get("text"), aspan)
+        steps: dict[str, list[tuple[str, Span]]] = {}
+        raw_steps = raw.get("steps")
+        if raw_steps:
+            for sname, listed in raw_steps.items():
+                sspan = raw_steps.key_spans[sname]
+                if not isinstance(listed, list):
+                    listed = [listed]
+                steps[sname] = [(str(a), span_of(a, sspan)) for a in listed]
+        else:
+            steps["main"] = [(a, actions[a].span) for a in actions]
+        turns = raw.get("turns")
+        phases.append(PhaseSpec(
+            name=name,
+            first=b.expr(raw.get("first"), ks.get("first", span)) if "first" in raw else None,
+            once=turns == "once",
+            ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
+            start=b.effects(raw.get("start"), ks.get("start", span)),
+            after_turn=b.effects(raw.get("after turn"), ks.get("after turn", span)),
+            actions=actions, steps=steps, span=span))
+
+    raw_match = doc.get("match") or {}
+    mks = getattr(raw_match, "key_spans", {})
+    mspan = keys.get("match", top)
+    first_dealer = raw_match.get("first dealer", "random")
+    match = MatchSpec(
+        ends=b.expr(raw_match.get("ends"), mks.get("ends", mspan)) if "ends" in raw_match else None,
+        score=b.expr(raw_match.get("score"), mks.get("score", mspan)) if "score" in raw_match else None,
+        winner=str(raw_match.get("winner", "highest")),
+        first_dealer=None if first_dealer == "random" else b.expr(first_dealer, mks.get("first dealer", mspan)),
+        rotate=bool(raw_match.get("dealer rotates", True)),
+        span=mspan)
+
+    title = doc.get("title", doc.get("game"))
+    if isinstance(title, dict):
+        title = title.get("en") or next(iter(title.values()))
+
+    spec = Spec(
+        name=str(doc.get("game")), title=str(title), source=str(doc.get("source", "")),
+        notes=str(doc.get("notes", "")),
+        min_players=low, max_players=high, default_players=default,
+        deck=deck, ace=str(doc.get("ace", "high")),
+        values={str(k): v for k, v in (doc.get("values") or {}).items()},
+        options=options, zones=zones, vars=variables, functions=functions,
+        setup=b.effects(doc.get("setup"), keys.get("setup", top)),
+        deal=b.effects(doc.get("deal"), keys.get("deal", top)),
+        events=events, phases=phases,
+        deal_ends=b.expr(doc.get("deal ends"), keys.get("deal ends", top)) if "deal ends" in doc else None,
+        scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
+        match=match, span=top, file=top.file)
+    spec.errors = errors
+    return spec

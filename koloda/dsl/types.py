@@ -1,0 +1,74 @@
+"""The types of koloda's expressions, and the names every rule file knows."""
+from __future__ import annotations
+
+INT, BOOL, CARD, RANK, SUIT, COLOR, PLAYER, ZONE, STR, NONE, ANY = (
+    "int", "bool", "card", "rank", "suit", "color", "player", "zone", "str", "none", "any")
+
+NULLABLE = {CARD, RANK, SUIT, COLOR, PLAYER, INT, ANY, NONE}
+PARAM_TYPES = {CARD, RANK, SUIT, PLAYER, INT, BOOL, COLOR}
+
+
+def list_of(t: str) -> str:
+    return "list:" + t
+
+
+def is_list(t: str) -> bool:
+    return t.startswith("list:")
+
+
+def elem(t: str) -> str:
+    """The type of one item of a list or a zone."""
+    if t == ZONE:
+        return CARD
+    if is_list(t):
+        return t[5:]
+    return ANY
+
+
+def show(t: str) -> str:
+    if is_list(t):
+        return f"a list of {elem(t)}s"
+    return {INT: "a number", BOOL: "true/false", CARD: "a card", RANK: "a rank", SUIT: "a suit",
+            COLOR: "a colour", PLAYER: "a player", ZONE: "a zone", STR: "a text", NONE: "none",
+            ANY: "anything"}.get(t, t)
+
+
+def compatible(a: str, b: str) -> bool:
+    """Can values of these two types be compared or assigned to each other?"""
+    if a == b or ANY in (a, b):
+        return True
+    if NONE in (a, b):
+        other = b if a == NONE else a
+        return other in NULLABLE or is_list(other)
+    if is_list(a) and is_list(b):
+        return compatible(elem(a), elem(b))
+    return False
+
+
+# Suits in bridge order; the engine codes them 0..3 in this order.
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+SUIT_LETTERS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+COLORS = ("red", "black")
+# Rank codes: 2..10 are their number, J 11, Q 12, K 13, A 14, joker 0.
+RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 0: "JK"}
+RANK_CONSTANTS = {"A": 14, "K": 13, "Q": 12, "J": 11, "joker": 0}
+
+CONSTANTS: dict[str, tuple[str, object]] = {
+    "true": (BOOL, True), "false": (BOOL, False), "none": (NONE, None),
+    **{name: (RANK, code) for name, code in RANK_CONSTANTS.items()},
+    **{name: (SUIT, code) for code, name in enumerate(SUITS)},
+    "red": (COLOR, 0), "black": (COLOR, 1),
+}
+
+# Names whose value comes from the state of play.
+STATE_NAMES: dict[str, str] = {
+    "me": PLAYER, "dealer": PLAYER, "players": list_of(PLAYER), "others": list_of(PLAYER),
+    "player_count": INT, "deal_number": INT, "deck_size": INT, "suits": list_of(SUIT),
+    "ranks": list_of(RANK),
+}
+
+CARD_ATTRS = {"rank": RANK, "suit": SUIT, "color": COLOR, "by": PLAYER}
+ZONE_ATTRS = {"top": CARD, "bottom": CARD, "size": INT, "owner": PLAYER, "cards": list_of(CARD)}
+
+AGGREGATES = {"sum", "count", "any", "all", "max", "min"}

@@ -1,0 +1,77 @@
+"""Decks and cards: every physical card is a small int with attribute tables."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from koloda.dsl.types import RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS
+
+DECK_RANKS = {
+    "standard52": tuple(range(2, 15)),
+    "russian36": tuple(range(6, 15)),
+    "piquet32": tuple(range(7, 15)),
+}
+JOKER = 0
+
+
+def rank_name(rank: int) -> str:
+    return RANK_NAMES.get(rank, str(rank))
+
+
+@dataclass(frozen=True)
+class CardTable:
+    """The deck of one game: card id -> rank, suit, colour, value, names."""
+    ranks: tuple[int, ...]
+    suits: tuple[int | None, ...]
+    colors: tuple[int | None, ...]
+    values: tuple[int, ...]
+    names: tuple[str, ...]          # "QS", "10H", "JK": files and the command line
+    labels: tuple[str, ...]         # "Q♠", "10♥", "🃏": the screen
+    deck_ranks: tuple[int, ...]     # ranks of the base deck, low to high
+    order: tuple[int, ...]          # rank code -> strength (for <, > and tricks)
+
+    @property
+    def size(self) -> int:
+        return len(self.ranks)
+
+    def parse(self, text: str) -> list[int]:
+        """All ids of the card named `text` (one per copy), or [] if none."""
+        key = normalize_card_name(text)
+        return [i for i, name in enumerate(self.names) if name == key]
+
+
+def normalize_card_name(text: str) -> str:
+    t = text.strip().upper().replace("♠", "S").replace("♥", "H").replace("♦", "D").replace("♣", "C")
+    if t in ("JK", "JOKER", "🃏"):
+        return "JK"
+    if t.startswith("T") and len(t) == 2:
+        t = "10" + t[1]
+    return t
+
+
+def build_deck(base: str, copies: int, jokers: int, values: dict[str, int], ace: str = "high") -> CardTable:
+    ranks, suits, colors, vals, names, labels = [], [], [], [], [], []
+    deck_ranks = DECK_RANKS[base]
+    for _ in range(copies):
+        for suit in range(4):
+            for rank in deck_ranks:
+                ranks.append(rank)
+                suits.append(suit)
+                colors.append(0 if suit in (1, 2) else 1)   # diamonds, hearts are red
+                name = rank_name(rank)
+                vals.append(values.get(name, rank if rank <= 10 else 10))
+                names.append(name + SUIT_LETTERS[suit])
+                labels.append(name + SUIT_SYMBOLS[suit])
+    for _ in range(jokers):
+        ranks.append(JOKER)
+        suits.append(None)
+        colors.append(None)
+        vals.append(values.get("JK", 0))
+        names.append("JK")
+        labels.append("🃏")
+    order = [0] * 15
+    for code in range(2, 15):
+        order[code] = code
+    if ace == "low":
+        order[14] = 1
+    return CardTable(tuple(ranks), tuple(suits), tuple(colors), tuple(vals), tuple(names), tuple(labels),
+                     deck_ranks, tuple(order))

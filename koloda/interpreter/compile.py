@@ -1,0 +1,523 @@
+"""AST -> Python closures, once per game load.
+
+Every closure takes (s, b): the State and a dict of local bindings
+(parameters, loop names, `let`). Names were resolved by the checker, options
+are constants by now, and rule text never reaches eval or exec.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Callable, TYPE_CHECKING
+
+from koloda.dsl import ast
+from koloda.dsl.check import Checked
+from koloda.dsl.types import BOOL, INT, RANK, ZONE, is_list
+from koloda.interpreter.errors import RuleRuntimeError
+
+if TYPE_CHECKING:
+    from koloda.interpreter.game import Game
+
+Fn = Callable[[object, dict], object]
+_MISSING = object()
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+            ">=": operator.ge}
+
+
+class Compiler:
+    def __init__(self, game: "Game", checked: Checked):
+        self.game = game
+        self.types = checked.types
+        self.refs = checked.refs
+        self.functions: dict[str, Fn] = {}
+
+    # ------------------------------------------------------------ helpers
+    def type_of(self, node: ast.Node) -> str:
+        return self.types.get(id(node), "any")
+
+    def sequence(self, node: ast.Node) -> Fn:
+        """A closure giving the items of a list- or zone-valued expression."""
+        f = self.expr(node)
+        if self.type_of(node) == ZONE:
+            return lambda s, b: s.zones[f(s, b)]
+        return f
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, n: ast.Node) -> Fn:
+        method = getattr(self, "_" + type(n).__name__)
+        return method(n)
+
+    def _Number(self, n: ast.Number) -> Fn:
+        ref = self.refs.get(id(n))
+        value = ref[1] if ref else n.value
+        return lambda s, b: value
+
+    def _String(self, n: ast.String) -> Fn:
+        value = n.value
+        return lambda s, b: value
+
+    def _Name(self, n: ast.Name) -> Fn:
+        kind, arg = self.refs[id(n)]
+        if kind == "local":
+            return lambda s, b: b[arg]
+        if kind == "const":
+            return lambda s, b: arg
+        if kind == "zone":
+            index = self.game.zone_base[arg]
+            return lambda s, b: index
+        if kind == "var":
+            index = self.game.var_base[arg]
+            return lambda s, b: s.vars[index]
+        return self._state_name(arg)
+
+    def _state_name(self, name: str) -> Fn:
+        g = self.game
+        if name == "me":
+            return lambda s, b: s.current
+        if name == "dealer":
+            return lambda s, b: s.dealer
+        if name == "players":
+            return lambda s, b: list(range(s.n))
+        if name == "others":
+            return lambda s, b: [p for p in range(s.n) if p != s.current]
+        if name == "player_count":
+            return lambda s, b: s.n
+        if name == "deal_number":
+            return lambda s, b: s.deal_number
+        if name == "deck_size":
+            size = g.cards.size
+            return lambda s, b: size
+        if name == "suits":
+            return lambda s, b: [0, 1, 2, 3]
+        if name == "ranks":
+            ranks = list(g.cards.deck_ranks)
+            return lambda s, b: ranks
+        raise AssertionError(name)
+
+    def _My(self, n: ast.My) -> Fn:
+        return self._player_attr(self.refs[id(n)], lambda s, b: s.current, n)
+
+    def _Attr(self, n: ast.Attr) -> Fn:
+        ref = self.refs.get(id(n))
+        if ref is None:
+            raise AssertionError(f"unresolved attribute at {n.span}")
+        kind, name = ref
+        if kind == "option":
+            value = self.game.options[name]
+            return lambda s, b: value
+        obj = self.expr(n.obj)
+        cards = self.game.cards
+        if kind == "card":
+            table = {"rank": cards.ranks, "suit": cards.suits, "color": cards.colors}.get(name)
+            if table is not None:
+                def card_attr(s, b):
+                    c = obj(s, b)
+                    return None if c is None else table[c]
+                return card_attr
+
+            def card_by(s, b):
+                c = obj(s, b)
+                return None if c is None else s.by[c]
+            return card_by
+        if kind == "zone":
+            if name == "top":
+                def top(s, b):
+                    z = s.zones[obj(s, b)]
+                    return z[-1] if z else None
+                return top
+            if name == "bottom":
+                def bottom(s, b):
+                    z = s.zones[obj(s, b)]
+                    return z[0] if z else None
+                return bottom
+            if name == "size":
+                return lambda s, b: len(s.zones[obj(s, b)])
+            if name == "cards":
+                return lambda s, b: list(s.zones[obj(s, b)])
+            owners = self.game.zone_owner
+            return lambda s, b: owners[obj(s, b)]
+        if kind == "list":
+            return lambda s, b: len(obj(s, b))
+        return self._player_attr(ref, obj, n)
+
+    def _player_attr(self, ref: tuple, player: Fn, n: ast.Node) -> Fn:
+        kind, name = ref
+        span = n.span
+        if kind == "player_zone":
+            base = self.game.zone_base[name]
+
+            def zone_of(s, b):
+                p = player(s, b)
+                if p is None:
+                    raise RuleRuntimeError(f"`{name}` of no player", span)
+                return base + p
+            return zone_of
+        base = self.game.var_base[name]
+
+        def var_of(s, b):
+            p = player(s, b)
+            if p is None:
+                raise RuleRuntimeError(f"`{name}` of no player", span)
+            return s.vars[base + p]
+        return var_of
+
+    def _Index(self, n: ast.Index) -> Fn:
+        obj, index, span = self.expr(n.obj), self.expr(n.index), n.span
+
+        def at(s, b):
+            items = obj(s, b)
+            i = index(s, b)
+            if not -len(items) <= i < len(items):
+                raise RuleRuntimeError(f"index {i} is outside a list of {len(items)}", span)
+            return items[i]
+        return at
+
+    def _Call(self, n: ast.Call) -> Fn:
+        kind, name = self.refs[id(n)]
+        args = [self.expr(a) for a in n.args]
+        if kind == "function":
+            return self._user_call(name, n, args)
+        g = self.game
+        if name == "value":
+            values, (a,) = g.cards.values, args
+            return lambda s, b: values[a(s, b)]
+        if name == "next":
+            (a,) = args
+            return lambda s, b: (a(s, b) + 1) % s.n
+        if name == "prev":
+            (a,) = args
+            return lambda s, b: (a(s, b) - 1) % s.n
+        if name == "abs":
+            (a,) = args
+            return lambda s, b: abs(a(s, b))
+        if name == "top":
+            zone, count = args
+            return lambda s, b: s.zones[zone(s, b)][::-1][:count(s, b)]
+        if name == "winner":
+            return self._winner(args, n)
+        if name in ("max", "min") and len(args) >= 2:
+            fold = max if name == "max" else min
+            return lambda s, b: fold(a(s, b) for a in args)
+        items = self.sequence(n.args[0])
+        return self._reduce(name, items, n)
+
+    def _reduce(self, name: str, items: Fn, n: ast.Node) -> Fn:
+        if name == "count":
+            return lambda s, b: len(items(s, b))
+        if name == "sum":
+            return lambda s, b: sum(items(s, b))
+        if name == "any":
+            return lambda s, b: any(items(s, b))
+        if name == "all":
+            return lambda s, b: all(items(s, b))
+        fold = max if name == "max" else min
+        span = n.span
+
+        def extreme(s, b):
+            values = list(items(s, b))
+            if not values:
+                raise RuleRuntimeError(f"`{name}` of nothing", span)
+            return fold(values)
+        return extreme
+
+    def _winner(self, args: list[Fn], n: ast.Node) -> Fn:
+        """The player whose card takes the trick: highest trump, else highest of the suit led."""
+        zone, trump = args
+        cards = self.game.cards
+        suits, ranks, order = cards.suits, cards.ranks, cards.order
+        span = n.span
+
+        def winner(s, b):
+            trick = s.zones[zone(s, b)]
+            if not trick:
+                raise RuleRuntimeError("`winner` of an empty trick", span)
+            t = trump(s, b)
+            led = suits[trick[0]]
+            best = trick[0]
+            for c in trick[1:]:
+                cs, bs = suits[c], suits[best]
+                if cs == bs:
+                    if order[ranks[c]] > order[ranks[best]]:
+                        best = c
+                elif cs == t and t is not None:
+                    best = c
+                elif bs != t and cs == led and bs != led:
+                    best = c
+            return s.by[best]
+        return winner
+
+    def _user_call(self, name: str, n: ast.Call, args: list[Fn]) -> Fn:
+        fn = self.game.spec.functions[name]
+        params = [p.name for p in fn.signature.params]
+        if name not in self.functions:
+            self.functions[name] = None    # the checker rejected recursion already
+            self.functions[name] = self.expr(fn.body)
+        body_ref = self.functions
+        if not params:
+            return lambda s, b: body_ref[name](s, {})
+        if len(params) == 1:
+            (p0,), (a0,) = params, args
+            return lambda s, b: body_ref[name](s, {p0: a0(s, b)})
+        pairs = list(zip(params, args))
+        return lambda s, b: body_ref[name](s, {p: a(s, b) for p, a in pairs})
+
+    def _iterate(self, var: str, iterable: ast.Node, cond: ast.Node | None, elem: Fn) -> Fn:
+        items = self.sequence(iterable)
+        test = self.expr(cond) if cond is not None else None
+
+        def gen(s, b):
+            saved = b.get(var, _MISSING)
+            out = []
+            for x in list(items(s, b)):
+                b[var] = x
+                if test is None or test(s, b):
+                    out.append(elem(s, b))
+            if saved is _MISSING:
+                b.pop(var, None)
+            else:
+                b[var] = saved
+            return out
+        return gen
+
+    def _Aggregate(self, n: ast.Aggregate) -> Fn:
+        if n.func == "count":
+            values = self._iterate(n.var, n.iterable, n.cond, lambda s, b: True)
+        else:
+            values = self._iterate(n.var, n.iterable, n.cond, self.expr(n.elem))
+        return self._reduce(n.func, values, n)
+
+    def _ListLit(self, n: ast.ListLit) -> Fn:
+        items = [self.expr(i) for i in n.items]
+        return lambda s, b: [f(s, b) for f in items]
+
+    def _ListComp(self, n: ast.ListComp) -> Fn:
+        return self._iterate(n.var, n.iterable, n.cond, self.expr(n.elem))
+
+    def _Range(self, n: ast.Range) -> Fn:
+        low, high = self.expr(n.low), self.expr(n.high)
+        return lambda s, b: list(range(low(s, b), high(s, b) + 1))
+
+    def _Arith(self, n: ast.Arith) -> Fn:
+        left, right, op, span = self.expr(n.left), self.expr(n.right), _ARITH[n.op], n.span
+
+        def arith(s, b):
+            x, y = left(s, b), right(s, b)
+            if x is None or y is None:
+                raise RuleRuntimeError(f"`{n.op}` with none", span)
+            if y == 0 and n.op in ("//", "%"):
+                raise RuleRuntimeError("division by zero", span)
+            return op(x, y)
+        return arith
+
+    def _Compare(self, n: ast.Compare) -> Fn:
+        left, right, op = self.expr(n.left), self.expr(n.right), _COMPARE[n.op]
+        if n.op in ("==", "!="):
+            return lambda s, b: op(left(s, b), right(s, b))
+        span = n.span
+        if self.type_of(n.left) == RANK:
+            order = self.game.cards.order
+
+            def rank_compare(s, b):
+                x, y = left(s, b), right(s, b)
+                if x is None or y is None:
+                    raise RuleRuntimeError(f"`{n.op}` with none", span)
+                return op(order[x], order[y])
+            return rank_compare
+
+        def compare(s, b):
+            x, y = left(s, b), right(s, b)
+            if x is None or y is None:
+                raise RuleRuntimeError(f"`{n.op}` with none", span)
+            return op(x, y)
+        return compare
+
+    def _In(self, n: ast.In) -> Fn:
+        item, negated = self.expr(n.item), n.negated
+        if self.type_of(n.container) == ZONE:
+            zone = self.expr(n.container)
+
+            def in_zone(s, b):
+                x = item(s, b)
+                return (x is not None and s.loc[x] == zone(s, b)) != negated
+            return in_zone
+        container = self.expr(n.container)
+        return lambda s, b: (item(s, b) in container(s, b)) != negated
+
+    def _And(self, n: ast.And) -> Fn:
+        left, right = self.expr(n.left), self.expr(n.right)
+        return lambda s, b: left(s, b) and right(s, b)
+
+    def _Or(self, n: ast.Or) -> Fn:
+        left, right = self.expr(n.left), self.expr(n.right)
+        if self.type_of(n) == BOOL:
+            return lambda s, b: left(s, b) or right(s, b)
+
+        def coalesce(s, b):            # `named_suit or pile.top.suit`: the first that is not none
+            x = left(s, b)
+            return right(s, b) if x is None else x
+        return coalesce
+
+    def _Not(self, n: ast.Not) -> Fn:
+        operand = self.expr(n.operand)
+        return lambda s, b: not operand(s, b)
+
+    def _Neg(self, n: ast.Neg) -> Fn:
+        operand = self.expr(n.operand)
+        return lambda s, b: -operand(s, b)
+
+    def _IfElse(self, n: ast.IfElse) -> Fn:
+        then, cond, orelse = self.expr(n.then), self.expr(n.cond), self.expr(n.orelse)
+        return lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)
+
+    # ------------------------------------------------------------ effects
+    def effects(self, nodes) -> Fn:
+        steps = [self.effect(e) for e in nodes]
+        if not steps:
+            return lambda s, b: None
+        if len(steps) == 1:
+            return steps[0]
+
+        def run_all(s, b):
+            for step in steps:
+                step(s, b)
+        return run_all
+
+    def effect(self, e: ast.Node) -> Fn:
+        run = getattr(self, "_do_" + type(e).__name__)(e)
+        span = e.span
+
+        def located(s, b):
+            try:
+                run(s, b)
+            except RuleRuntimeError:
+                raise
+            except (TypeError, IndexError, KeyError, ValueError) as exc:
+                raise RuleRuntimeError(f"this effect failed: {exc}", span) from None
+        return located
+
+    def _do_Move(self, e: ast.Move) -> Fn:
+        what, dest, kind, span = self.expr(e.what), self.expr(e.dest), self.type_of(e.what), e.span
+
+        def move(s, b):
+            target = dest(s, b)
+            x = what(s, b)
+            if kind == ZONE:
+                cards = list(s.zones[x])
+            elif is_list(kind):
+                cards = list(x)
+            else:
+                if x is None:
+                    raise RuleRuntimeError("there is no card to move", span)
+                cards = [x]
+            who = s.actor
+            for c in cards:
+                s.move(c, target, who)
+        return move
+
+    def _do_Shuffle(self, e: ast.Shuffle) -> Fn:
+        zone = self.expr(e.zone)
+        return lambda s, b: s.shuffle(zone(s, b))
+
+    def _do_Gather(self, e: ast.Gather) -> Fn:
+        zone = self.expr(e.dest)
+        return lambda s, b: s.gather(zone(s, b))
+
+    def _do_Deal(self, e: ast.Deal) -> Fn:
+        count = self.expr(e.count)
+        base = self.game.zone_base[e.family]
+        source = self.expr(e.source) if e.source is not None else (lambda s, b, z=self.game.zone_base["stock"]: z)
+        span = e.span
+        return lambda s, b: s.deal(count(s, b), base, source(s, b), span)
+
+    def _do_Assign(self, e: ast.Assign) -> Fn:
+        value = self.expr(e.value)
+        kind, name = self.refs[id(e.target)]
+        base = self.game.var_base[name]
+        if kind == "var":
+            index = lambda s, b: base
+        else:
+            owner = self.expr(e.target.obj)
+            span = e.target.span
+
+            def index(s, b):
+                p = owner(s, b)
+                if p is None:
+                    raise RuleRuntimeError(f"`{name}` of no player", span)
+                return base + p
+        if e.op == "=":
+            def assign(s, b):
+                s.vars[index(s, b)] = value(s, b)
+            return assign
+        op = _ARITH[e.op[0]]
+        span = e.span
+
+        def update(s, b):
+            i = index(s, b)
+            old, x = s.vars[i], value(s, b)
+            if old is None or x is None:
+                raise RuleRuntimeError(f"`{e.op}` with none", span)
+            s.vars[i] = op(old, x)
+        return update
+
+    def _do_Let(self, e: ast.Let) -> Fn:
+        value, name = self.expr(e.value), e.name
+
+        def let(s, b):
+            b[name] = value(s, b)
+        return let
+
+    def _do_Goto(self, e: ast.Goto) -> Fn:
+        step = e.step
+
+        def goto(s, b):
+            s.goto = step
+        return goto
+
+    def _do_TurnTo(self, e: ast.TurnTo) -> Fn:
+        player = self.expr(e.player)
+
+        def turn_to(s, b):
+            s.next_player = player(s, b)
+        return turn_to
+
+    def _do_Skip(self, e: ast.Skip) -> Fn:
+        player = self.expr(e.player)
+
+        def skip(s, b):
+            s.skips[player(s, b)] += 1
+        return skip
+
+    def _do_EndDeal(self, e) -> Fn:
+        def end_deal(s, b):
+            s.deal_over = True
+        return end_deal
+
+    def _do_EndTurn(self, e) -> Fn:
+        def end_turn(s, b):
+            s.goto = None
+        return end_turn
+
+    def _do_If(self, e: ast.If) -> Fn:
+        cond, then, orelse = self.expr(e.cond), self.effects(e.then), self.effects(e.orelse)
+
+        def if_(s, b):
+            if cond(s, b):
+                then(s, b)
+            else:
+                orelse(s, b)
+        return if_
+
+    def _do_For(self, e: ast.For) -> Fn:
+        items, body, var = self.sequence(e.iterable), self.effects(e.body), e.var
+
+        def for_(s, b):
+            saved = b.get(var, _MISSING)
+            for x in list(items(s, b)):
+                b[var] = x
+                body(s, b)
+            if saved is _MISSING:
+                b.pop(var, None)
+            else:
+                b[var] = saved
+        return for_

@@ -1,0 +1,230 @@
+"""The flow of play: match -> deals -> phases -> turns -> steps.
+
+This is the only place that moves the turn around; actions, events and
+scoring are compiled effects from the rule file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, TYPE_CHECKING
+
+from koloda.interpreter.errors import RuleRuntimeError
+
+if TYPE_CHECKING:
+    from koloda.interpreter.state import State
+
+Fn = Callable[["State", dict], object]
+EVENT_LIMIT = 100   # events that keep firing mean the rules loop
+
+
+@dataclass
+class Param:
+    var: str
+    type: str
+    domain: Fn
+    radix: int
+
+
+@dataclass
+class Action:
+    name: str
+    offset: int
+    params: list[Param]
+    guard: Fn | None
+    run: Fn
+    text: str | None
+    phase: int
+
+    @property
+    def size(self) -> int:
+        size = 1
+        for p in self.params:
+            size *= p.radix
+        return size
+
+
+@dataclass
+class Phase:
+    name: str
+    first: Fn | None
+    once: bool
+    ends: Fn | None
+    start: Fn
+    after_turn: Fn
+    steps: dict[str, list[Action]]
+    first_step: str
+
+
+@dataclass
+class Event:
+    name: str
+    when: Fn
+    run: Fn
+
+
+class Flow:
+    def __init__(self, *, phases: list[Phase], events: list[Event], setup: Fn, deal: Fn, deal_ends: Fn | None,
+                 scoring: Fn, match_ends: Fn | None, score: Fn | None, lowest_wins: bool,
+                 first_dealer: Fn | None, rotate: bool, var_starts: Callable[["State"], list]):
+        self.phases = phases
+        self.events = events
+        self.setup = setup
+        self.deal = deal
+        self.deal_ends = deal_ends
+        self.scoring = scoring
+        self.match_ends = match_ends
+        self.score = score
+        self.lowest_wins = lowest_wins
+        self.first_dealer = first_dealer
+        self.rotate = rotate
+        self.var_starts = var_starts
+
+    # ------------------------------------------------------------ the match
+    def start(self, s: "State") -> None:
+        s.vars = self.var_starts(s)
+        if self.first_dealer is None:
+            s.dealer = s.rng().randrange(s.n)
+        else:
+            s.dealer = self.first_dealer(s, {}) % s.n
+        self.setup(s, {})
+        self._start_deal(s)
+
+    def _start_deal(self, s: "State") -> None:
+        s.deal_number += 1
+        s.deal_over = False
+        s.skips = [0] * s.n
+        self.deal(s, {})
+        self._events(s)
+        self._start_phase(s, 0)
+
+    def _start_phase(self, s: "State", index: int) -> None:
+        phase = self.phases[index]
+        s.phase, s.turns, s.next_player, s.goto = index, 0, None, None
+        s.current = (s.dealer + 1) % s.n
+        phase.start(s, {})
+        self._events(s)
+        if phase.first is not None:
+            first = phase.first(s, {})
+            if first is None:
+                raise RuleRuntimeError(f"phase `{phase.name}` has no first player")
+            s.current = first % s.n
+        s.step = phase.first_step
+        if self._deal_should_end(s):
+            self._end_deal(s)
+
+    def _end_deal(self, s: "State") -> None:
+        self.scoring(s, {})
+        if self.match_ends is None or self.match_ends(s, {}):
+            s.terminal = True
+            return
+        if self.rotate:
+            s.dealer = (s.dealer + 1) % s.n
+        self._start_deal(s)
+
+    def _deal_should_end(self, s: "State") -> bool:
+        return s.deal_over or (self.deal_ends is not None and bool(self.deal_ends(s, {})))
+
+    def _events(self, s: "State") -> None:
+        for _ in range(EVENT_LIMIT):
+            for event in self.events:
+                if event.when(s, {}):
+                    event.run(s, {})
+                    break
+            else:
+                return
+        raise RuleRuntimeError(f"events keep firing ({EVENT_LIMIT} times in a row): "
+                               "an event's `do:` must make its `when:` false")
+
+    # ------------------------------------------------------------ decisions
+    def legal(self, s: "State") -> list[int]:
+        actions = self.phases[s.phase].steps[s.step]
+        found: list[int] = []
+        for action in actions:
+            if not action.params:
+                if action.guard is None or action.guard(s, {}):
+                    found.append(action.offset)
+                continue
+            self._enumerate(s, action, 0, {}, 0, found)
+        if not found:
+            phase = self.phases[s.phase]
+            raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
+                                   f"`{phase.name}`: the rules must always offer a move (a pass, a draw)")
+        found.sort()
+        return found
+
+    def _enumerate(self, s, action: Action, k: int, b: dict, code: int, found: list[int]) -> None:
+        if k == len(action.params):
+            if action.guard is None or action.guard(s, b):
+                found.append(action.offset + code)
+            return
+        param = action.params[k]
+        seen = set()
+        for value in list(param.domain(s, b)):
+            if value is None or value in seen:
+                continue
+            seen.add(value)
+            digit = int(value)
+            if not 0 <= digit < param.radix:
+                raise RuleRuntimeError(f"parameter `{param.var}` of `{action.name}` takes {value}, "
+                                       f"outside 0..{param.radix - 1}")
+            b[param.var] = value
+            self._enumerate(s, action, k + 1, b, code * param.radix + digit, found)
+        b.pop(param.var, None)
+
+    def apply(self, s: "State", action_id: int) -> None:
+        action, b = s.game.decode(action_id)
+        s.goto = None
+        s.actor = s.current
+        try:
+            action.run(s, b)
+        finally:
+            s.actor = None
+        self._events(s)
+        if self._deal_should_end(s):
+            self._end_deal(s)
+            return
+        if s.goto is not None:
+            s.step = s.goto
+            s.goto = None
+            return
+        self._end_turn(s)
+
+    def _end_turn(self, s: "State") -> None:
+        phase = self.phases[s.phase]
+        s.turns += 1
+        phase.after_turn(s, {})
+        self._events(s)
+        if self._deal_should_end(s):
+            self._end_deal(s)
+            return
+        if (phase.once and s.turns >= s.n) or (phase.ends is not None and phase.ends(s, {})):
+            if s.phase + 1 < len(self.phases):
+                self._start_phase(s, s.phase + 1)
+            else:
+                self._end_deal(s)
+            return
+        player = s.next_player if s.next_player is not None else (s.current + 1) % s.n
+        s.next_player = None
+        for _ in range(4 * s.n):
+            if s.skips[player] > 0:
+                s.skips[player] -= 1
+                player = (player + 1) % s.n
+            else:
+                break
+        s.current = player
+        s.step = phase.first_step
+
+    # ------------------------------------------------------------ results
+    def scores(self, s: "State") -> list[int]:
+        if self.score is None:
+            return [0] * s.n
+        return [self.score(s, {"p": p}) for p in range(s.n)]
+
+    def returns(self, s: "State") -> list[float]:
+        """The share of the win: 1 for a sole winner, split among tied winners, 0 otherwise."""
+        if not s.terminal:
+            return [0.0] * s.n
+        scores = self.scores(s)
+        best = min(scores) if self.lowest_wins else max(scores)
+        winners = [p for p in range(s.n) if scores[p] == best]
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(s.n)]

@@ -1,0 +1,176 @@
+"""The state of play: zones, variables, turn position and the shuffle source.
+
+Everything is plain lists and ints so that cloning copies lists, not
+objects, and a state round-trips through JSON exactly.
+"""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from koloda.interpreter.errors import RuleRuntimeError
+
+if TYPE_CHECKING:
+    from koloda.interpreter.game import Game
+
+TERMINAL = -4
+CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck order
+
+
+class State:
+    __slots__ = ("game", "n", "zones", "loc", "by", "vars", "dealer", "current", "phase", "step", "turns",
+                 "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
+                 "shuffles", "orders", "history", "actor", "_legal")
+
+    def __init__(self, game: "Game", n: int, seed: int, orders: list[list[int]] | None = None):
+        self.game = game
+        self.n = n
+        size = game.cards.size
+        self.zones: list[list[int]] = [[] for _ in range(game.zone_count(n))]
+        self.loc: list[int] = [-1] * size
+        self.by: list[int | None] = [None] * size
+        self.vars: list = []
+        self.dealer = 0
+        self.current = 0
+        self.phase = 0
+        self.step = ""
+        self.turns = 0
+        self.deal_number = 0
+        self.moves = 0
+        self.skips = [0] * n
+        self.next_player: int | None = None
+        self.goto: str | None = None
+        self.deal_over = False
+        self.terminal = False
+        self.seed = seed
+        self.shuffles = 0
+        self.orders = [list(o) for o in (orders or [])]
+        self.history: list[tuple[int, int]] = []
+        self.actor: int | None = None      # the player whose action is running, for `c.by`
+        self._legal: list[int] | None = None
+
+    # ------------------------------------------------------------ copying
+    def clone(self) -> "State":
+        c = State.__new__(State)
+        c.game, c.n = self.game, self.n
+        c.zones = [z[:] for z in self.zones]
+        c.loc, c.by, c.vars = self.loc[:], self.by[:], self.vars[:]
+        c.dealer, c.current, c.phase, c.step, c.turns = self.dealer, self.current, self.phase, self.step, self.turns
+        c.deal_number, c.moves, c.skips = self.deal_number, self.moves, self.skips[:]
+        c.next_player, c.goto, c.deal_over, c.terminal = self.next_player, self.goto, self.deal_over, self.terminal
+        c.seed, c.shuffles, c.orders = self.seed, self.shuffles, [o[:] for o in self.orders]
+        c.history = self.history[:]
+        c.actor = self.actor
+        c._legal = self._legal
+        return c
+
+    # ------------------------------------------------------------ card movement
+    def move(self, card: int, dest: int, who: int | None) -> None:
+        src = self.loc[card]
+        if src >= 0:
+            self.zones[src].remove(card)
+        self.zones[dest].append(card)
+        self.loc[card] = dest
+        self.by[card] = who
+
+    def rng(self) -> random.Random:
+        """A fresh generator for the next random event, decided by the seed."""
+        self.shuffles += 1
+        return random.Random(self.seed * 1_000_003 + self.shuffles)
+
+    def shuffle(self, zone: int) -> None:
+        cards = self.zones[zone]
+        if self.orders and sorted(self.orders[0]) == sorted(cards):
+            order = self.orders.pop(0)
+            cards[:] = order[::-1]          # given top first; the list's end is the top
+            return
+        self.rng().shuffle(cards)
+
+    def deal(self, count: int, family_base: int, source: int, span) -> None:
+        if count < 0:
+            raise RuleRuntimeError(f"cannot deal {count} cards", span)
+        needed = count * self.n
+        pile = self.zones[source]
+        if needed > len(pile):
+            raise RuleRuntimeError(f"dealing {count} cards to each of {self.n} players needs {needed} cards, "
+                                   f"but only {len(pile)} are left to deal", span)
+        first = (self.dealer + 1) % self.n
+        for _ in range(count):
+            for k in range(self.n):
+                self.move(pile[-1], family_base + (first + k) % self.n, None)
+
+    def gather(self, dest: int) -> None:
+        for z in self.zones:
+            z.clear()
+        self.zones[dest].extend(range(len(self.loc)))
+        self.loc = [dest] * len(self.loc)
+        self.by = [None] * len(self.by)
+
+    # ------------------------------------------------------------ State API
+    def current_player(self) -> int:
+        return TERMINAL if self.terminal else self.current
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.terminal or (player is not None and player != self.current):
+            return []
+        if self._legal is None:
+            self._legal = self.game.flow.legal(self)
+        return self._legal
+
+    def apply_action(self, action: int) -> None:
+        if action not in self.legal_actions():
+            from koloda.interpreter.errors import IllegalAction
+            raise IllegalAction(f"action {action} ({self.game.action_to_string(action)}) is not legal now")
+        self.history.append((self.current, action))
+        self.moves += 1
+        self._legal = None
+        self.game.flow.apply(self, action)
+        self._legal = None
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_to_string(action)
+
+    def returns(self) -> list[float]:
+        return self.game.flow.returns(self)
+
+    def scores(self) -> list[int]:
+        return self.game.flow.scores(self)
+
+    def observation(self, player: int) -> dict:
+        return self.game.observe(self, player)
+
+    def to_json(self) -> dict:
+        return {
+            "format": "koloda-state/1", "game": self.game.name, "fingerprint": self.game.fingerprint,
+            "options": self.game.options, "players": self.n,
+            "zones": self.zones, "by": self.by, "vars": self.vars, "dealer": self.dealer,
+            "current": self.current, "phase": self.phase, "step": self.step, "turns": self.turns,
+            "deal_number": self.deal_number, "moves": self.moves, "skips": self.skips,
+            "next_player": self.next_player, "goto": self.goto, "deal_over": self.deal_over,
+            "terminal": self.terminal, "seed": self.seed, "shuffles": self.shuffles, "orders": self.orders,
+            "history": self.history,
+        }
+
+    @classmethod
+    def from_json(cls, game: "Game", data: dict) -> "State":
+        s = cls(game, data["players"], data["seed"])
+        s.zones = [list(z) for z in data["zones"]]
+        s.loc = [-1] * game.cards.size
+        for zi, zone in enumerate(s.zones):
+            for card in zone:
+                s.loc[card] = zi
+        s.by = list(data["by"])
+        s.vars = list(data["vars"])
+        for key in ("dealer", "current", "phase", "step", "turns", "deal_number", "moves", "next_player", "goto",
+                    "deal_over", "terminal", "shuffles"):
+            setattr(s, key, data[key])
+        s.skips = list(data["skips"])
+        s.orders = [list(o) for o in data["orders"]]
+        s.history = [tuple(h) for h in data["history"]]
+        return s
+
+    def __str__(self) -> str:
+        return self.game.render_text(self)
