@@ -219,3 +219,25 @@ class Game:
             label = name if owner is None else f"P{owner + 1} {name}"
             lines.append(f"  {label}: " + " ".join(self.cards.labels[c] for c in s.zones[zi]))
         return "\n".join(lines)
+
+
+def compile_expression(game: Game, text: str, scope: dict[str, str] | None = None):
+    """Check and compile one expression against a loaded game (for tests, tools and the REPL).
+
+    Returns (closure, type). Raises RuleErrors with every problem found.
+    """
+    from koloda.dsl.check import Checker
+    from koloda.dsl.errors import NOWHERE, Span
+    from koloda.dsl.to_ast import parse
+    from koloda.interpreter.compile import Compiler
+
+    try:
+        node = parse(text, "expr_start", Span("<expression>", 1, 1))
+    except RuleError as exc:
+        raise RuleErrors([exc]) from None
+    checker = Checker(game.spec)
+    checker.errors = []
+    t = checker.expr(node, dict(scope or {}))
+    if checker.errors:
+        raise RuleErrors(checker.errors)
+    return Compiler(game, checker.out).expr(node), t
