@@ -1,0 +1,84 @@
+"""A person at the terminal: sees their own view, picks a move by number or by name."""
+from __future__ import annotations
+
+from rich.console import Console
+
+from koloda.interpreter.cards import normalize_card_name
+from koloda.interpreter.state import State
+from koloda.ui.table import render
+
+
+class QuitGame(Exception):
+    """The player asked to stop."""
+
+
+def _normal(text: str) -> str:
+    return " ".join(normalize_card_name(w) if _looks_like_card(w) else w.lower() for w in text.split())
+
+
+def _looks_like_card(word: str) -> bool:
+    w = normalize_card_name(word)
+    return w == "JK" or (len(w) in (2, 3) and w[-1] in "SHDC" and w[:-1] in
+                         {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"})
+
+
+def match_move(state: State, text: str) -> tuple[int | None, str]:
+    """The legal action a typed line names, or None and why not."""
+    legal = state.legal_actions()
+    entry = text.strip()
+    if entry.isdigit():
+        k = int(entry)
+        if 1 <= k <= len(legal):
+            return legal[k - 1], ""
+        return None, f"there is no move {k}: choose 1..{len(legal)}"
+    want = _normal(entry)
+    game = state.game
+    forms = {a: {_normal(game.action_to_string(a)), _normal(game.action_to_string(a, plain=True))} for a in legal}
+    exact = [a for a, f in forms.items() if want in f]
+    if len(exact) == 1:
+        return exact[0], ""
+    # a bare card name (`QS`) or the start of a move (`dr`), when it picks out one move
+    partial = [a for a, f in forms.items()
+               if any(want in x.split() or x.startswith(want) for x in f)]
+    if len(partial) == 1:
+        return partial[0], ""
+    if len(partial) > 1:
+        return None, f"`{entry}` fits {len(partial)} moves; say which (number or full name)"
+    return None, f"`{entry}` is not a legal move now"
+
+
+class HumanAgent:
+    name = "human"
+
+    def __init__(self, console: Console | None = None):
+        self.console = console or Console()
+
+    def show_moves(self, state: State) -> None:
+        for k, a in enumerate(state.legal_actions(), 1):
+            self.console.print(f"  [bold]{k:>2}[/bold]  {state.action_to_string(a)}")
+
+    def choose(self, state: State) -> int:
+        player = state.current_player()
+        self.console.print()
+        self.console.print(render(state.game, state, player))
+        self.show_moves(state)
+        while True:
+            try:
+                entry = self.console.input("[bold green]your move[/bold green] (number or name, `help`, `quit`): ")
+            except EOFError:
+                raise QuitGame() from None
+            entry = entry.strip()
+            if not entry:
+                continue
+            if entry.lower() in ("quit", "exit"):
+                raise QuitGame()
+            if entry.lower() in ("help", "?"):
+                phase = state.game.flow.phases[state.phase]
+                self.console.print(f"Phase `{phase.name}`, step `{state.step}`. Legal moves:")
+                self.show_moves(state)
+                self.console.print("Type a move's number, or its name such as `play QS` (10 is `10H` or `TH`).")
+                continue
+            action, why = match_move(state, entry)
+            if action is not None:
+                return action
+            self.console.print(f"[yellow]{why}[/yellow]")

@@ -1,0 +1,191 @@
+"""The `koloda` command: check, list, play and simulate games. No game logic here."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from koloda.api import bind_options, load, load_spec, shipped_games
+from koloda.dsl.errors import RuleError, RuleErrors
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+class Failure(click.ClickException):
+    """A problem the user can act on: printed plainly, exit code 1."""
+
+    def show(self, file=None) -> None:
+        err_console.print(f"[bold red]error:[/bold red] {self.message}", markup=True, soft_wrap=True)
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"`{pair}`: write options as key=value", param_hint="--option")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _errors_text(errors: RuleErrors | RuleError) -> str:
+    if isinstance(errors, RuleErrors):
+        return "\n".join(e.format() for e in errors.errors)
+    return errors.format()
+
+
+def load_game(game: str, options: tuple[str, ...], players: int | None):
+    """Load a game for the command line; every user error becomes a Failure."""
+    try:
+        return load(game, _parse_options(options), players)
+    except (RuleErrors, RuleError) as exc:
+        raise Failure(_errors_text(exc)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="koloda")
+def main() -> None:
+    """koloda: card games written as rule files, checked, played and simulated."""
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+def check(files: tuple[str, ...]) -> None:
+    """Check rule files and report every error as file:line:col."""
+    failed = 0
+    for name in files:
+        try:
+            spec, _ = load_spec(name)
+        except (RuleErrors, RuleError) as exc:
+            errors = exc.errors if isinstance(exc, RuleErrors) else [exc]
+            failed += len(errors)
+            for e in errors:
+                console.print(e.format(), markup=False, soft_wrap=True)
+            continue
+        console.print(f"{name}: ok ({spec.title}, {spec.min_players}..{spec.max_players} players)", markup=False)
+    if failed:
+        console.print(f"{failed} error{'s' * (failed != 1)}", markup=False)
+        sys.exit(1)
+
+
+@main.command(name="list")
+def list_games() -> None:
+    """List the shipped games with their player counts."""
+    for name in shipped_games():
+        try:
+            spec, _ = load_spec(name)
+        except (RuleErrors, RuleError):
+            console.print(f"{name:<12} (does not load: run `koloda check {name}`)", markup=False)
+            continue
+        players = f"{spec.min_players}" if spec.min_players == spec.max_players else \
+            f"{spec.min_players}-{spec.max_players}"
+        console.print(f"{name:<12} {players:>5} players  {spec.title}", markup=False)
+
+
+def _read_deck(game, path: str | None):
+    if path is None:
+        return None
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        return game.parse_deck(text)
+    except OSError as exc:
+        raise Failure(f"cannot read deck file {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise Failure(f"{path}: {exc}") from None
+
+
+_common = [
+    click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="A table option."),
+    click.option("--players", "-p", type=int, default=None, help="Number of players."),
+    click.option("--seed", type=int, default=None, help="Decides every shuffle (default: random)."),
+]
+
+
+def common(f):
+    for decorator in reversed(_common):
+        f = decorator(f)
+    return f
+
+
+@main.command()
+@click.argument("game")
+@click.option("--seat", "seats", multiple=True, metavar="KIND", help="human or random, one per seat, in order.")
+@click.option("--deck", "deck_file", default=None, metavar="FILE", help="Card order for the shuffles, top first.")
+@click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
+@common
+def play(game: str, seats: tuple[str, ...], deck_file: str | None, fast: bool, options, players, seed) -> None:
+    """Play GAME (a shipped name or a rule file) at the terminal."""
+    from koloda.agents.human import QuitGame
+    from koloda.agents.registry import UnknownAgent, make_agent
+    from koloda.ui.table import render
+
+    if players is None and seats:
+        players = len(seats)
+    g = load_game(game, options, players)
+    seats = list(seats) or ["human"]
+    if len(seats) > g.num_players:
+        raise Failure(f"{len(seats)} seats given, but this table has {g.num_players} players")
+    seats += ["random"] * (g.num_players - len(seats))
+    if seed is None:
+        import random
+        seed = random.randrange(1_000_000)
+    try:
+        agents = [make_agent(s, seed * 31 + i, console) for i, s in enumerate(seats)]
+    except UnknownAgent as exc:
+        raise Failure(str(exc)) from None
+    state = g.new_initial_state(seed, _read_deck(g, deck_file))
+    console.print(f"[bold]{g.title}[/bold] · seed {seed} · seats: " +
+                  ", ".join(f"P{i + 1} {s}" for i, s in enumerate(seats)))
+    humans = [i for i, s in enumerate(seats) if s.split(":")[0] == "human"]
+    try:
+        while not state.is_terminal():
+            player = state.current_player()
+            deal = state.deal_number
+            action = agents[player].choose(state)
+            console.print(f"[dim]P{player + 1}[/dim] {state.action_to_string(action)}")
+            state.apply_action(action)
+            if state.deal_number != deal and not state.is_terminal():
+                console.print(f"[bold]Deal {deal} is over.[/bold] Scores: " + _scores(state))
+    except QuitGame:
+        console.print(f"Game stopped. Replay it with --seed {seed}.")
+        sys.exit(0)
+    except KeyboardInterrupt:
+        console.print(f"\nGame interrupted. Replay it with --seed {seed}.")
+        sys.exit(130)
+    except RuleError as exc:
+        raise Failure(exc.format()) from None
+    console.print(render(g, state, humans[0] if humans else None))
+    console.print("[bold]Game over.[/bold] Scores: " + _scores(state))
+    returns = state.returns()
+    winners = [f"P{p + 1}" for p in range(len(returns)) if returns[p] == max(returns)]
+    console.print("Winner: " + " and ".join(winners))
+
+
+def _scores(state) -> str:
+    return ", ".join(f"P{p + 1} {v}" for p, v in enumerate(state.scores()))
+
+
+@main.command()
+@click.argument("game")
+@click.option("-n", "--games", "count", type=click.IntRange(min=1), default=100, help="Games to play.")
+@click.option("--max-moves", type=int, default=100_000, help="Give up on a game after this many moves.")
+@common
+def simulate(game: str, count: int, max_moves: int, options, players, seed) -> None:
+    """Play N games between random seats and print what happened."""
+    from koloda.sim import simulate as run
+
+    g = load_game(game, options, players)
+    try:
+        result = run(g, count, seed if seed is not None else 0, max_moves)
+    except RuleError as exc:
+        raise Failure(exc.format()) from None
+    console.print(result.report(g), markup=False)
+    if result.unfinished:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""Simulation: many seeded games between agents, summarised per seat."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from koloda.agents.random_agent import RandomAgent
+from koloda.interpreter.game import Game
+
+
+@dataclass
+class SimulationResult:
+    games: int = 0
+    finished: int = 0
+    unfinished: int = 0
+    moves: list[int] = field(default_factory=list)
+    wins: list[float] = field(default_factory=list)
+    score_sum: list[float] = field(default_factory=list)
+
+    def report(self, game: Game) -> str:
+        n = len(self.wins)
+        mean_moves = sum(self.moves) / max(len(self.moves), 1)
+        lines = [f"{game.title}: {self.games} games played, {self.finished} ended"
+                 + (f", {self.unfinished} stopped at the move limit" if self.unfinished else ""),
+                 f"mean moves per game: {mean_moves:.1f}",
+                 "seat   win share   mean score"]
+        for p in range(n):
+            share = self.wins[p] / max(self.finished, 1)
+            mean = self.score_sum[p] / max(self.finished, 1)
+            lines.append(f"P{p + 1:<5} {share:>8.3f}   {mean:>10.2f}")
+        return "\n".join(lines)
+
+
+def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, agents=None) -> SimulationResult:
+    n = game.num_players
+    result = SimulationResult(wins=[0.0] * n, score_sum=[0.0] * n)
+    for i in range(count):
+        players = agents(i) if agents else [RandomAgent(seed * 7919 + i * n + p) for p in range(n)]
+        state = game.new_initial_state(seed + i)
+        moves = 0
+        while not state.is_terminal() and moves < max_moves:
+            state.apply_action(players[state.current_player()].choose(state))
+            moves += 1
+        result.games += 1
+        result.moves.append(moves)
+        if not state.is_terminal():
+            result.unfinished += 1
+            continue
+        result.finished += 1
+        for p, (r, sc) in enumerate(zip(state.returns(), state.scores())):
+            result.wins[p] += r
+            result.score_sum[p] += sc
+    return result
