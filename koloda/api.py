@@ -69,6 +69,17 @@ def _convert(opt, raw):
 def load(name_or_path: str, options: dict | None = None, players: int | None = None) -> Game:
     """Load a game: a shipped name (`"pony"`) or a path to a rule file."""
     spec, checked = load_spec(name_or_path)
+    options = dict(options or {})
+    if "players" in options and "players" not in spec.options:
+        # every game takes the number of players as a table option too
+        raw = options.pop("players")
+        try:
+            count = int(str(raw))
+        except ValueError:
+            raise RuleError(f"option `players` is a whole number, not `{raw}`") from None
+        if players is not None and players != count:
+            raise RuleError(f"--players {players} and option players={count} disagree")
+        players = count
     bound = bind_options(spec, options)
     n = players if players is not None else spec.default_players
     if not spec.min_players <= n <= spec.max_players:

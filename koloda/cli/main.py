@@ -122,8 +122,17 @@ def play(game: str, seats: tuple[str, ...], deck_file: str | None, fast: bool, o
     from koloda.agents.registry import UnknownAgent, make_agent
     from koloda.ui.table import render
 
+    from koloda.agents.registry import AGENT_KINDS
+    for seat in seats:
+        if seat.split(":")[0].strip().lower() not in AGENT_KINDS:
+            raise Failure(f"unknown seat `{seat}`: choose from {', '.join(AGENT_KINDS)}")
     if players is None and seats:
-        players = len(seats)
+        try:
+            spec, _ = load_spec(game)
+        except (RuleErrors, RuleError) as exc:
+            raise Failure(_errors_text(exc)) from None
+        # too few seats: bots fill the table up to the least number of players
+        players = min(max(len(seats), spec.min_players), spec.max_players)
     g = load_game(game, options, players)
     seats = list(seats) or ["human"]
     if len(seats) > g.num_players:

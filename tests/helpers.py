@@ -1,0 +1,237 @@
+"""Small helpers for game tests: play actions by name, build positions, check invariants.
+
+Zones are addressed as `"pile"` (a shared zone) or `("hand", 1)` (player 1's hand,
+players counted from 0). Cards are given by name, either file names (`"QS"`,
+`"10H"`, `"TH"`) or screen names (`"Q♠"`); a string of several names separated by
+spaces is accepted wherever a list of cards is.
+"""
+from __future__ import annotations
+
+import json
+
+from koloda.dsl.types import SUITS, SUIT_LETTERS, SUIT_SYMBOLS
+
+
+# ------------------------------------------------------------------ cards and names
+def card(game, name: str) -> int:
+    """The id of the (first copy of the) card called `name`."""
+    ids = game.cards.parse(name)
+    if not ids:
+        raise KeyError(f"`{name}` is not a card of this deck")
+    return ids[0]
+
+
+def cards(game, names) -> list[int]:
+    """Card ids for a list of names or a space-separated string of names."""
+    if isinstance(names, str):
+        names = names.split()
+    out: list[int] = []
+    for name in names:
+        ids = [i for i in game.cards.parse(name) if i not in out]
+        if not ids:
+            raise KeyError(f"`{name}` is not a card of this deck (or is given too often)")
+        out.append(ids[0])
+    return out
+
+
+def names(game, ids) -> list[str]:
+    return [game.cards.names[i] for i in ids]
+
+
+def suit(text: str) -> int:
+    """Suit code from `"hearts"`, `"H"` or `"♥"`."""
+    t = text.strip()
+    if t.lower() in SUITS:
+        return SUITS.index(t.lower())
+    if t.upper() in SUIT_LETTERS:
+        return SUIT_LETTERS.index(t.upper())
+    if t in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS.index(t)
+    raise KeyError(f"`{text}` is not a suit")
+
+
+def zone_index(game, zone) -> int:
+    if isinstance(zone, tuple):
+        name, player = zone
+        return game.zone_base[name] + player
+    return game.zone_base[zone]
+
+
+def zone_cards(state, zone) -> list[str]:
+    """The names of the cards in a zone, bottom first (the last one is the top)."""
+    return names(state.game, state.zones[zone_index(state.game, zone)])
+
+
+def hand(state, player: int) -> list[str]:
+    return zone_cards(state, ("hand", player))
+
+
+def var_index(game, var) -> int:
+    if isinstance(var, tuple):
+        name, player = var
+        return game.var_base[name] + player
+    return game.var_base[var]
+
+
+def get_var(state, var):
+    return state.vars[var_index(state.game, var)]
+
+
+# ------------------------------------------------------------------ actions
+def legal(state, plain: bool = False) -> list[str]:
+    """The legal actions as strings (`play Q♠`, or `play QS` with plain=True)."""
+    return [state.game.action_to_string(a, plain=plain) for a in state.legal_actions()]
+
+
+def find_action(state, text: str) -> int | None:
+    g = state.game
+    for a in state.legal_actions():
+        if text in (g.action_to_string(a), g.action_to_string(a, plain=True)):
+            return a
+    # tolerate `play TH` / `play q♠`: normalise the card part through the deck's parser
+    words = text.split()
+    if len(words) == 2:
+        ids = g.cards.parse(words[1])
+        if ids:
+            for a in state.legal_actions():
+                s = g.action_to_string(a, plain=True).split()
+                if len(s) == 2 and s[0] == words[0] and g.cards.parse(s[1]) == ids:
+                    return a
+    return None
+
+
+def act(state, text: str) -> None:
+    """Apply the legal action written `text`; fail with the list of legal actions if it is not legal."""
+    a = find_action(state, text)
+    assert a is not None, f"`{text}` is not legal for P{state.current + 1} now; legal: {legal(state)}"
+    state.apply_action(a)
+
+
+def is_legal(state, text: str) -> bool:
+    return find_action(state, text) is not None
+
+
+def play_all(state, texts) -> None:
+    for t in texts:
+        act(state, t)
+
+
+# ------------------------------------------------------------------ deck orders
+def deal_order(game, dealer: int, hands: list, then=(), per_player=None) -> list[str]:
+    """A whole deck, top first, so that one-at-a-time dealing from the player left of `dealer`
+    gives player p exactly `hands[p]` (all hands must be equally long), followed by the
+    cards in `then` (e.g. the card turned up, then the stock from its top), followed by
+    every remaining card of the deck in deck order."""
+    n = game.num_players
+    hands = [h.split() if isinstance(h, str) else list(h) for h in hands]
+    assert len(hands) == n, "one hand per player"
+    k = len(hands[0])
+    assert all(len(h) == k for h in hands), "hands must be equally long"
+    then = then.split() if isinstance(then, str) else list(then)
+    order: list[str] = []
+    for r in range(k):
+        for j in range(n):
+            order.append(hands[(dealer + 1 + j) % n][r])
+    order += then
+    used = cards(game, order)          # raises on unknown or repeated cards
+    order += [game.cards.names[i] for i in range(game.cards.size) if i not in used]
+    return order
+
+
+def new_state(game, seed: int = 0, hands=None, then=(), extra_orders=()):
+    """A new match whose first deal gives `hands` (player 0 first) and then `then`.
+
+    The first dealer is decided by the seed alone, so it is found from a throw-away state.
+    `extra_orders`: further deck orders (lists of names, top first) for later shuffles.
+    """
+    if hands is None:
+        return game.new_initial_state(seed)
+    dealer = game.new_initial_state(seed).dealer
+    orders = [cards(game, deal_order(game, dealer, hands, then))]
+    orders += [cards(game, o.split() if isinstance(o, str) else o) for o in extra_orders]
+    return game.new_initial_state(seed, deck=orders)
+
+
+# ------------------------------------------------------------------ positions
+def setup(state, zones: dict | None = None, vars: dict | None = None, current: int | None = None,
+          step: str | None = None, phase: str | None = None, by: dict | None = None, rest="stock"):
+    """Set up a position on a state, in place; returns the state.
+
+    zones: {zone: cards}; each listed zone gets exactly these cards, bottom first (the last
+      is the top). Listed cards are taken from wherever they are; cards that were in a
+      listed zone but are not listed go to the `rest` zone (its top).
+    vars: {var: value}; `var` is a name or (name, player). Suits and cards may be given
+      by name (`"hearts"`, `"7H"`); `None` is none.
+    by: {card name: player} - who moved a card last (`c.by`); cards moved here get none.
+    """
+    g = state.game
+    zones = zones or {}
+    targets = {zone_index(g, z): cards(g, c) for z, c in zones.items()}
+    placed = {c for lst in targets.values() for c in lst}
+    assert len(placed) == sum(len(v) for v in targets.values()), "a card is placed twice"
+    rest_zone = zone_index(g, rest)
+    displaced = [c for zi in targets for c in state.zones[zi] if c not in placed]
+    assert not (displaced and rest_zone in targets), \
+        "the rest zone is itself set up, so there is nowhere to put the cards left over"
+    for zi, zone in enumerate(state.zones):
+        if zi not in targets:
+            zone[:] = [c for c in zone if c not in placed]
+    state.zones[rest_zone].extend(displaced)
+    for zi, lst in targets.items():
+        state.zones[zi][:] = list(lst)
+    for zi, zone in enumerate(state.zones):
+        for c in zone:
+            state.loc[c] = zi
+    for c in placed | set(displaced):
+        state.by[c] = None
+    for name, who in (by or {}).items():
+        state.by[card(g, name)] = who
+    for var, value in (vars or {}).items():
+        vname = var[0] if isinstance(var, tuple) else var
+        vtype = g.spec.vars[vname].type
+        if isinstance(value, str):
+            if vtype == "suit":
+                value = suit(value)
+            elif vtype == "card":
+                value = card(g, value)
+        state.vars[var_index(g, var)] = value
+    if phase is not None:
+        state.phase = [p.name for p in g.flow.phases].index(phase)
+        if step is None:
+            step = g.flow.phases[state.phase].first_step
+    if step is not None:
+        state.step = step
+    if current is not None:
+        state.current = current
+    state.goto = None
+    state.next_player = None
+    state._legal = None
+    return state
+
+
+# ------------------------------------------------------------------ invariants
+def conservation(state) -> None:
+    """Every card id is in exactly one zone, and `loc` agrees with the zones."""
+    size = state.game.cards.size
+    seen: dict[int, int] = {}
+    for zi, zone in enumerate(state.zones):
+        for c in zone:
+            assert 0 <= c < size, f"unknown card id {c} in zone {zi}"
+            assert c not in seen, (f"{state.game.cards.names[c]} is in zones {seen[c]} and {zi}")
+            seen[c] = zi
+    missing = [state.game.cards.names[c] for c in range(size) if c not in seen]
+    assert not missing, f"cards in no zone: {missing}"
+    assert len(state.loc) == size
+    for c, zi in seen.items():
+        assert state.loc[c] == zi, f"loc of {state.game.cards.names[c]} is {state.loc[c]}, it is in zone {zi}"
+
+
+def snapshot(state) -> str:
+    """A canonical text of the whole state (for equality of states)."""
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+def roundtrip(state):
+    """The state through to_json, json text and from_json."""
+    from koloda.interpreter.state import State
+    return State.from_json(state.game, json.loads(json.dumps(state.to_json())))
