@@ -1,11 +1,9 @@
 """koloda as a library: load a game by name or path, with options."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from koloda.dsl.check import check
 from koloda.dsl.errors import RuleError, RuleErrors
-from koloda.dsl.loader import load_file, resolve, shipped_names
+from koloda.dsl.loader import load_file, shipped_names
 from koloda.dsl.model import Spec, build
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import CHANCE, TERMINAL
@@ -84,5 +82,4 @@ def load(name_or_path: str, options: dict | None = None, players: int | None = N
     n = players if players is not None else spec.default_players
     if not spec.min_players <= n <= spec.max_players:
         raise RuleError(f"{spec.name} is played by {spec.min_players}..{spec.max_players} players, not {n}")
-    text = Path(resolve(name_or_path)).read_text(encoding="utf-8")
-    return Game(spec, checked, bound, n, text)
+    return Game(spec, checked, bound, n)

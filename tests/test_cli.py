@@ -129,7 +129,7 @@ pexpect = pytest.importorskip("pexpect")
 def test_human_plays_pony_to_the_end_in_a_terminal():
     env = dict(os.environ, COLUMNS="100", TERM="dumb", PYTHONPATH=str(ROOT))
     child = pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", "play", "pony", "--seat", "human",
-                                           "--seat", "random", "--seed", "3"],
+                                           "--seat", "random", "--seed", "3", "--fast"],
                           encoding="utf-8", timeout=20, env=env, cwd=str(ROOT))
     moves = 0
     checked_errors = False

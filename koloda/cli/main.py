@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -114,9 +115,11 @@ def common(f):
 @click.argument("game")
 @click.option("--seat", "seats", multiple=True, metavar="KIND", help="human or random, one per seat, in order.")
 @click.option("--deck", "deck_file", default=None, metavar="FILE", help="Card order for the shuffles, top first.")
+@click.option("--delay", type=float, default=0.4, show_default=True, help="Seconds to pause after a bot's move.")
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
 @common
-def play(game: str, seats: tuple[str, ...], deck_file: str | None, fast: bool, options, players, seed) -> None:
+def play(game: str, seats: tuple[str, ...], deck_file: str | None, delay: float, fast: bool, options, players,
+         seed) -> None:
     """Play GAME (a shipped name or a rule file) at the terminal."""
     from koloda.agents.human import QuitGame
     from koloda.agents.registry import UnknownAgent, make_agent
@@ -156,6 +159,8 @@ def play(game: str, seats: tuple[str, ...], deck_file: str | None, fast: bool, o
             action = agents[player].choose(state)
             console.print(f"[dim]P{player + 1}[/dim] {state.action_to_string(action)}")
             state.apply_action(action)
+            if humans and player not in humans and not fast and delay > 0:
+                time.sleep(delay)
             if state.deal_number != deal and not state.is_terminal():
                 console.print(f"[bold]Deal {deal} is over.[/bold] Scores: " + _scores(state))
     except QuitGame:

@@ -6,6 +6,8 @@ error instead of stopping at the first.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 
 from koloda.dsl import ast
@@ -128,6 +130,7 @@ class Spec:
     span: Span
     file: str
     errors: list[RuleError] = field(default_factory=list)
+    fingerprint: str = ""
 
 
 class _Builder:
@@ -361,4 +364,6 @@ def build(doc) -> Spec:
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
         match=match, span=top, file=top.file)
     spec.errors = errors
+    # Saved games and transcripts name the exact rules they were played under.
+    spec.fingerprint = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
     return spec

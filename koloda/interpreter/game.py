@@ -1,8 +1,6 @@
 """A loaded game: the checked rule file compiled for one table (options, players)."""
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from bisect import bisect_right
 
@@ -18,13 +16,13 @@ from koloda.interpreter.state import State
 
 
 class Game:
-    def __init__(self, spec: Spec, checked: Checked, options: dict, players: int, source_text: str = ""):
+    def __init__(self, spec: Spec, checked: Checked, options: dict, players: int):
         self.spec = spec
         self.name = spec.name
         self.title = spec.title
         self.options = options
         self.num_players = players
-        self.fingerprint = hashlib.sha256(source_text.encode("utf-8")).hexdigest()[:16]
+        self.fingerprint = spec.fingerprint
         self.cards: CardTable = self._build_deck()
         self._layout()
         compiler = Compiler(self, checked)
