@@ -31,6 +31,15 @@ class Compiler:
         self.types = checked.types
         self.refs = checked.refs
         self.functions: dict[str, Fn] = {}
+        self.constants: dict[int, object] = {}     # id(closure) -> the value it always gives
+
+    def constant(self, value) -> Fn:
+        f = lambda s, b: value
+        self.constants[id(f)] = value
+        return f
+
+    def is_constant(self, f: Fn) -> bool:
+        return id(f) in self.constants
 
     # ------------------------------------------------------------ helpers
     def type_of(self, node: ast.Node) -> str:
@@ -50,22 +59,19 @@ class Compiler:
 
     def _Number(self, n: ast.Number) -> Fn:
         ref = self.refs.get(id(n))
-        value = ref[1] if ref else n.value
-        return lambda s, b: value
+        return self.constant(ref[1] if ref else n.value)
 
     def _String(self, n: ast.String) -> Fn:
-        value = n.value
-        return lambda s, b: value
+        return self.constant(n.value)
 
     def _Name(self, n: ast.Name) -> Fn:
         kind, arg = self.refs[id(n)]
         if kind == "local":
             return lambda s, b: b[arg]
         if kind == "const":
-            return lambda s, b: arg
+            return self.constant(arg)
         if kind == "zone":
-            index = self.game.zone_base[arg]
-            return lambda s, b: index
+            return self.constant(self.game.zone_base[arg])
         if kind == "var":
             index = self.game.var_base[arg]
             return lambda s, b: s.vars[index]
@@ -104,12 +110,18 @@ class Compiler:
             raise AssertionError(f"unresolved attribute at {n.span}")
         kind, name = ref
         if kind == "option":
-            value = self.game.options[name]
-            return lambda s, b: value
+            return self.constant(self.game.options[name])
         obj = self.expr(n.obj)
         cards = self.game.cards
         if kind == "card":
             table = {"rank": cards.ranks, "suit": cards.suits, "color": cards.colors}.get(name)
+            if table is not None and isinstance(n.obj, ast.Name) and self.refs[id(n.obj)][0] == "local":
+                var = n.obj.name
+
+                def local_card_attr(s, b):
+                    c = b[var]
+                    return None if c is None else table[c]
+                return local_card_attr
             if table is not None:
                 def card_attr(s, b):
                     c = obj(s, b)
@@ -313,7 +325,15 @@ class Compiler:
     def _Compare(self, n: ast.Compare) -> Fn:
         left, right, op = self.expr(n.left), self.expr(n.right), _COMPARE[n.op]
         if n.op in ("==", "!="):
-            return lambda s, b: op(left(s, b), right(s, b))
+            equal = n.op == "=="
+            if self.is_constant(right):
+                k = self.constants[id(right)]
+                if k is None:
+                    return (lambda s, b: left(s, b) is None) if equal else (lambda s, b: left(s, b) is not None)
+                return (lambda s, b: left(s, b) == k) if equal else (lambda s, b: left(s, b) != k)
+            if equal:
+                return lambda s, b: left(s, b) == right(s, b)
+            return lambda s, b: left(s, b) != right(s, b)
         span = n.span
         if self.type_of(n.left) == RANK:
             order = self.game.cards.order
