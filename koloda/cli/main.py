@@ -66,7 +66,7 @@ def check(files: tuple[str, ...]) -> None:
             for e in errors:
                 console.print(e.format(), markup=False, soft_wrap=True)
             continue
-        console.print(f"{name}: ok ({spec.title}, {spec.min_players}..{spec.max_players} players)", markup=False)
+        console.print(f"{name}: ok ({spec.title}, {_player_range(spec)} players)", markup=False, soft_wrap=True)
     if failed:
         console.print(f"{failed} error{'s' * (failed != 1)}", markup=False)
         sys.exit(1)
@@ -81,9 +81,13 @@ def list_games() -> None:
         except (RuleErrors, RuleError):
             console.print(f"{name:<12} (does not load: run `koloda check {name}`)", markup=False)
             continue
-        players = f"{spec.min_players}" if spec.min_players == spec.max_players else \
-            f"{spec.min_players}-{spec.max_players}"
-        console.print(f"{name:<12} {players:>5} players  {spec.title}", markup=False)
+        console.print(f"{name:<14} {_player_range(spec, '-'):>5} players  {spec.title}", markup=False, soft_wrap=True)
+
+
+def _player_range(spec, dash: str = "..") -> str:
+    if spec.min_players == spec.max_players:
+        return str(spec.min_players)
+    return f"{spec.min_players}{dash}{spec.max_players}"
 
 
 def _read_deck(game, path: str | None):

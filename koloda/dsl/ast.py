@@ -151,6 +151,7 @@ class TargetAttr(Node):
 class Move(Node):
     what: Node
     dest: Node
+    face_down: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -196,6 +197,13 @@ class TurnTo(Node):
 @dataclass(frozen=True, slots=True, eq=False)
 class Skip(Node):
     player: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Ask(Node):
+    """`ask partner(me) to answer`: a decision taken out of turn, then play returns to the asker."""
+    player: Node
+    step: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)

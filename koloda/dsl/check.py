@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from koloda.dsl import ast
 from koloda.dsl.errors import RuleError, did_you_mean
 from koloda.dsl.model import Spec, VAR_TYPES
-from koloda.dsl.types import (AGGREGATES, ANY, BOOL, CARD, CARD_ATTRS, COLOR, CONSTANTS, INT, NONE,
-                              PARAM_TYPES, PLAYER, RANK, STATE_NAMES, STR, SUIT, ZONE, ZONE_ATTRS,
-                              compatible, elem, is_list, list_of, show)
+from koloda.dsl.types import (AGGREGATES, ANY, BOOL, CARD, CARD_ATTRS, COLOR, CONSTANTS, GRID, GRID_ATTRS, INT,
+                              NONE, PARAM_TYPES, PLAYER, RANK, SIDE, STATE_NAMES, STR, SUIT, TYPE_NAMES, ZONE,
+                              ZONE_ATTRS, compatible, elem, is_list, list_of, show)
 
 BUILTINS = {"value", "next", "prev", "count", "sum", "any", "all", "max", "min", "abs", "top", "winner"}
 DECKS = {"standard52": 52, "piquet32": 32, "russian36": 36}
 RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
-            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "if", "else", "for", "in",
+            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "if", "else", "for", "in",
             "and", "or", "not"}
 
 
@@ -78,6 +78,8 @@ class Checker:
         if s.deal_ends is not None:
             self.expect(s.deal_ends, {}, BOOL, "`deal ends`")
         self.effects(s.scoring, {})
+        for node in s.show.values():
+            self.expr(node, {})
         m = s.match
         if m.ends is not None:
             self.expect(m.ends, {}, BOOL, "`match: ends`")
@@ -141,7 +143,7 @@ class Checker:
                 if t == ZONE or is_list(t):
                     pt = elem(t)
                     if pt not in PARAM_TYPES and pt != ANY:
-                        self.error(f"a parameter cannot range over {show(t)}", binding.domain)
+                        self.error(f"a parameter cannot range over {show(t)}", binding.domain, category="type")
                     scope = {**scope, binding.var: pt}
                     self.out.types[id(binding)] = pt
                 elif t != ANY:
@@ -166,9 +168,10 @@ class Checker:
         self._func_stack.append(name)
         scope = {}
         for p in fn.signature.params:
-            if p.type not in PARAM_TYPES and p.type != ZONE:
-                self.error(f"unknown type `{p.type}`", p, did_you_mean(p.type, PARAM_TYPES | {ZONE}))
-            scope[p.name] = p.type
+            if p.type not in TYPE_NAMES:
+                self.error(f"unknown type `{p.type}`", p, did_you_mean(p.type, TYPE_NAMES) or
+                           "types: " + ", ".join(TYPE_NAMES))
+            scope[p.name] = TYPE_NAMES.get(p.type, ANY)
         t = self.expr(fn.body, scope)
         self._func_stack.pop()
         self.out.func_types[name] = t
@@ -196,7 +199,7 @@ class Checker:
             zone = self.spec.zones.get(e.family)
             if zone is None:
                 self.error(f"unknown zone `{e.family}`", e, did_you_mean(e.family, self.spec.zones))
-            elif not zone.each_player:
+            elif not zone.each_player or zone.grid:
                 self.error(f"`deal ... to each {e.family}` needs a zone with `each: player`", e)
             if e.source is not None:
                 self.expect(e.source, scope, ZONE, "where cards are dealt from")
@@ -219,6 +222,12 @@ class Checker:
         elif isinstance(e, ast.Goto):
             if self.steps is None:
                 self.error("`goto` is only for actions, to choose the next step of the turn", e)
+            elif e.step not in self.steps:
+                self.error(f"unknown step `{e.step}`", e, did_you_mean(e.step, self.steps))
+        elif isinstance(e, ast.Ask):
+            self.expect(e.player, scope, PLAYER, "who is asked")
+            if self.steps is None:
+                self.error("`ask` is only for actions: it hands one decision to another player", e)
             elif e.step not in self.steps:
                 self.error(f"unknown step `{e.step}`", e, did_you_mean(e.step, self.steps))
         elif isinstance(e, (ast.TurnTo, ast.Skip)):
@@ -281,14 +290,17 @@ class Checker:
             self.out.refs[id(t)] = ("var", t.name)
             return var.type
         if isinstance(t, ast.TargetAttr):
-            owner = self.expect(t.obj, scope, PLAYER, "the owner of a player's variable")
+            owner = self.expr(t.obj, scope)
+            if owner not in (PLAYER, SIDE, ANY):
+                self.error(f"only a player or a side owns variables, not {show(owner)}", t.obj, category="type")
             var = self.spec.vars.get(t.name)
-            if var is None or not var.each_player:
+            if var is None or not var.each_player or (owner == SIDE and not var.per_side):
                 per_player = [v for v in self.spec.vars if self.spec.vars[v].each_player]
-                self.error(f"`{t.name}` is not a variable of each player", t, did_you_mean(t.name, per_player))
+                self.error(f"`{t.name}` is not a variable of each {'side' if owner == SIDE else 'player'}", t,
+                           did_you_mean(t.name, per_player))
                 return ANY
-            self.out.refs[id(t)] = ("player_var", t.name)
-            return var.type if owner != NONE else ANY
+            self.out.refs[id(t)] = ("side_var" if owner == SIDE else "player_var", t.name)
+            return var.type
         self.error("cannot assign to this", t)
         return ANY
 
@@ -418,8 +430,12 @@ class Checker:
         zone = self.spec.zones.get(name)
         if zone is not None:
             if zone.each_player:
-                self.error(f"`{name}` belongs to each player: write `my {name}` or `p.{name}`", n)
-                return ZONE
+                self.error(f"`{name}` belongs to each {'side' if zone.per_side else 'player'}: "
+                           f"write `my {name}` or `p.{name}`", n)
+                return GRID if zone.grid else ZONE
+            if zone.grid:
+                self.out.refs[id(n)] = ("grid", name)
+                return GRID
             self.out.refs[id(n)] = ("zone", name)
             return ZONE
         var = self.spec.vars.get(name)
@@ -451,8 +467,18 @@ class Checker:
             return self._lookup(n, CARD_ATTRS, "card")
         if t == ZONE:
             return self._lookup(n, ZONE_ATTRS, "zone")
+        if t == GRID:
+            return self._lookup(n, GRID_ATTRS, "grid")
         if t == PLAYER:
+            if n.name == "side":
+                self.out.refs[id(n)] = ("player_side", "side")
+                return SIDE
             return self._player_attr(n, n.name)
+        if t == SIDE:
+            if n.name == "players":
+                self.out.refs[id(n)] = ("side_players", "players")
+                return list_of(PLAYER)
+            return self._player_attr(n, n.name, side=True)
         if is_list(t) and n.name == "size":
             self.out.refs[id(n)] = ("list", "size")
             return INT
@@ -467,19 +493,23 @@ class Checker:
         self.out.refs[id(n)] = (kind, n.name)
         return table[n.name]
 
-    def _player_attr(self, n, name: str) -> str:
+    def _player_attr(self, n, name: str, side: bool = False) -> str:
+        """`p.hand`, `my penalty`, `s.square`: what each player (or side) owns.
+
+        A player reaches what their side owns too: partners share it."""
         zone = self.spec.zones.get(name)
-        if zone is not None and zone.each_player:
-            self.out.refs[id(n)] = ("player_zone", name)
-            return ZONE
+        owner = "side" if side else "player"
+        if zone is not None and zone.each_player and (zone.per_side or not side):
+            self.out.refs[id(n)] = (f"{owner}_{'grid' if zone.grid else 'zone'}", name)
+            return GRID if zone.grid else ZONE
         var = self.spec.vars.get(name)
-        if var is not None and var.each_player:
-            self.out.refs[id(n)] = ("player_var", name)
+        if var is not None and var.each_player and (var.per_side or not side):
+            self.out.refs[id(n)] = (f"{owner}_var", name)
             return var.type or ANY
-        mine = [z for z, spec in self.spec.zones.items() if spec.each_player] + \
-               [v for v, spec in self.spec.vars.items() if spec.each_player]
-        self.error(f"a player has no `{name}`", n, did_you_mean(name, mine) or
-                   ("each player has " + ", ".join(f"`{m}`" for m in mine) if mine else None), category="name")
+        mine = [z for z, spec in self.spec.zones.items() if spec.each_player and (spec.per_side or not side)] + \
+               [v for v, spec in self.spec.vars.items() if spec.each_player and (spec.per_side or not side)]
+        self.error(f"a {owner} has no `{name}`", n, did_you_mean(name, mine) or
+                   (f"each {owner} has " + ", ".join(f"`{m}`" for m in mine) if mine else None), category="name")
         return ANY
 
     def _comprehension_scope(self, n, scope: dict) -> dict:
@@ -520,7 +550,7 @@ class Checker:
                 self.error(f"`{name}` takes {len(params)} argument{'s' * (len(params) != 1)}, "
                            f"not {len(args)}", n, category="arity")
             for arg, p in zip(args, params):
-                self.expect(arg, scope, p.type, f"argument `{p.name}` of `{name}`")
+                self.expect(arg, scope, TYPE_NAMES.get(p.type, ANY), f"argument `{p.name}` of `{name}`")
             self.out.refs[id(n)] = ("function", name)
             return self._function_type(name)
         if name not in BUILTINS:

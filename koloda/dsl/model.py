@@ -16,7 +16,7 @@ from koloda.dsl.loader import span_of
 from koloda.dsl.to_ast import parse
 
 OPTION_TYPES = ("int", "bool", "choice")
-VAR_TYPES = ("int", "bool", "card", "rank", "suit", "player", "color")
+VAR_TYPES = ("int", "bool", "card", "rank", "suit", "player", "color", "side")
 
 
 @dataclass
@@ -34,9 +34,12 @@ class OptionSpec:
 @dataclass
 class ZoneSpec:
     name: str
-    each_player: bool
+    each_player: bool          # one per player, or per side (then per_side is set)
     visible: str
     span: Span
+    per_side: bool = False
+    grid: list[list[int | None]] | None = None    # rank code of each cell, top row first
+    lines: tuple[str, ...] = ("rows", "columns", "diagonals")
 
 
 @dataclass
@@ -44,9 +47,10 @@ class VarSpec:
     name: str
     type: str | None
     start: ast.Node | None
-    each_player: bool
+    each_player: bool          # one per player, or per side (then per_side is set)
     visible: str
     span: Span
+    per_side: bool = False
 
 
 @dataclass
@@ -129,6 +133,8 @@ class Spec:
     match: MatchSpec
     span: Span
     file: str
+    sides: int | None = None
+    show: dict[str, ast.Node] = field(default_factory=dict)
     errors: list[RuleError] = field(default_factory=list)
     fingerprint: str = ""
 
@@ -188,6 +194,20 @@ class _Builder:
                                          category="schema"))
             return None
         return self.parse(item, "effect_start", where)
+
+
+_RANK_CODES = {"A": 14, "K": 13, "Q": 12, "J": 11, **{str(k): k for k in range(2, 11)}}
+
+
+def _cell_rank(cell, where: Span, errors: list) -> int | None:
+    """A grid cell's rank: `7`, `A`, or null/`-` for a cell that belongs to no rank."""
+    if cell is None or cell == "-":
+        return None
+    code = _RANK_CODES.get(str(cell).upper())
+    if code is None:
+        errors.append(RuleError(f"a grid cell is a rank (A, 2..10, J, Q, K) or `-`, not `{cell}`",
+                                span_of(cell, where), category="schema"))
+    return code
 
 
 def _players(value, span: Span, errors: list) -> tuple[int, int, int]:
@@ -266,9 +286,20 @@ def build(doc) -> Spec:
     zones = {}
     for name, raw in (doc.get("zones") or {}).items():
         raw = raw or {}
-        each = raw.get("each") == "player"
+        each = raw.get("each") in ("player", "side")
         visible = raw.get("visible", "owner" if each else "all")
-        zones[name] = ZoneSpec(name, each, visible, doc["zones"].key_spans[name])
+        span = doc["zones"].key_spans[name]
+        zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side")
+        if raw.get("grid") is not None:
+            zone.grid = [[_cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
+            if len({len(row) for row in zone.grid}) != 1:
+                errors.append(RuleError(f"grid `{name}`: every row needs the same number of cells",
+                                        span_of(raw["grid"], span), category="schema"))
+            if raw.get("lines") is not None:
+                zone.lines = tuple(raw["lines"])
+        elif raw.get("lines") is not None:
+            errors.append(RuleError(f"`lines` belong to a grid, and `{name}` has no `grid:`", span, category="schema"))
+        zones[name] = zone
 
     variables = {}
     for name, raw in (doc.get("vars") or {}).items():
@@ -277,9 +308,9 @@ def build(doc) -> Spec:
             raw = {"start": raw}
         start = raw.get("start")
         start_node = None if start is None else b.expr(start, span_of(start, span))
-        each = raw.get("each") == "player"
+        each = raw.get("each") in ("player", "side")
         variables[name] = VarSpec(name, raw.get("type"), start_node, each,
-                                  raw.get("visible", "all"), span)
+                                  raw.get("visible", "all"), span, per_side=raw.get("each") == "side")
 
     functions = {}
     for head, body in (doc.get("define") or {}).items():
@@ -363,6 +394,11 @@ def build(doc) -> Spec:
         deal_ends=b.expr(doc.get("deal ends"), keys.get("deal ends", top)) if "deal ends" in doc else None,
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
         match=match, span=top, file=top.file)
+    spec.sides = doc.get("sides")
+    for label, text in (doc.get("show") or {}).items():
+        node = b.expr(text, doc["show"].key_spans[label])
+        if node is not None:
+            spec.show[label] = node
     spec.errors = errors
     # Saved games and transcripts name the exact rules they were played under.
     spec.fingerprint = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]

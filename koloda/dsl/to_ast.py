@@ -164,7 +164,8 @@ class _Builder(Transformer):
     # ---------------------------------------------------------- effects
     @v_args(meta=True)
     def move(self, meta, items):
-        return ast.Move(self._span(meta), items[0], items[1])
+        face = items[2]
+        return ast.Move(self._span(meta), items[0], items[1], face is not None and str(face).endswith("down"))
 
     @v_args(meta=True)
     def shuffle(self, meta, items):
@@ -210,6 +211,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def skip(self, meta, items):
         return ast.Skip(self._span(meta), items[0])
+
+    @v_args(meta=True)
+    def ask(self, meta, items):
+        return ast.Ask(self._span(meta), items[0], str(items[1]))
 
     @v_args(meta=True)
     def end_deal(self, meta, items):

@@ -70,6 +70,8 @@ class Compiler:
             return lambda s, b: b[arg]
         if kind == "const":
             return self.constant(arg)
+        if kind == "grid":
+            return self.constant(self.game.grid_base[arg])
         if kind == "zone":
             return self.constant(self.game.zone_base[arg])
         if kind == "var":
@@ -99,6 +101,8 @@ class Compiler:
         if name == "ranks":
             ranks = list(g.cards.deck_ranks)
             return lambda s, b: ranks
+        if name == "sides":
+            return lambda s, b: list(range(g.num_sides))
         raise AssertionError(name)
 
     def _My(self, n: ast.My) -> Fn:
@@ -128,10 +132,33 @@ class Compiler:
                     return None if c is None else table[c]
                 return card_attr
 
+            if name == "face_up":
+                def card_face_up(s, b):
+                    c = obj(s, b)
+                    return None if c is None else s.face[c]
+                return card_face_up
+
             def card_by(s, b):
                 c = obj(s, b)
                 return None if c is None else s.by[c]
             return card_by
+        if kind == "grid":
+            grids = self.game.grids
+
+            def grid_attr(s, b):
+                g = obj(s, b)
+                return None if g is None else getattr(grids[g], name)
+            return grid_attr
+        if kind == "player_side":
+            nsides = self.game.num_sides
+
+            def side_of(s, b):
+                p = obj(s, b)
+                return None if p is None else p % nsides
+            return side_of
+        if kind == "side_players":
+            nsides = self.game.num_sides
+            return lambda s, b: [p for p in range(s.n) if p % nsides == obj(s, b)]
         if kind == "zone":
             if name == "top":
                 def top(s, b):
@@ -147,32 +174,47 @@ class Compiler:
                 return lambda s, b: len(s.zones[obj(s, b)])
             if name == "cards":
                 return lambda s, b: list(s.zones[obj(s, b)])
+            if name == "free":
+                def free(s, b):
+                    z = s.zones[obj(s, b)]
+                    return not z or not s.face[z[-1]]
+                return free
+            if name in ("rank", "grid", "row", "column"):
+                cells, k = self.game.zone_cell, ("grid", "row", "column", "rank").index(name)
+
+                def cell_attr(s, b):
+                    cell = cells[obj(s, b)]
+                    return None if cell is None else cell[k]
+                return cell_attr
             owners = self.game.zone_owner
             return lambda s, b: owners[obj(s, b)]
         if kind == "list":
             return lambda s, b: len(obj(s, b))
         return self._player_attr(ref, obj, n)
 
+    def owner_index(self, kind: str, name: str, owner: Fn, span) -> Fn:
+        """Where a player's (or side's) own zone, grid or variable sits: base + owner.
+
+        A player reaches their side's things through the side: partners share them."""
+        g = self.game
+        family = kind.split("_", 1)[1]
+        base = {"zone": g.zone_base, "grid": g.grid_base, "var": g.var_base}[family][name]
+        spec = g.spec.vars[name] if family == "var" else g.spec.zones[name]
+        nsides = g.num_sides if kind.startswith("player_") and spec.per_side else 0
+
+        def index(s, b):
+            p = owner(s, b)
+            if p is None:
+                raise RuleRuntimeError(f"`{name}` of no {kind.split('_')[0]}", span)
+            return base + (p % nsides if nsides else p)
+        return index
+
     def _player_attr(self, ref: tuple, player: Fn, n: ast.Node) -> Fn:
         kind, name = ref
-        span = n.span
-        if kind == "player_zone":
-            base = self.game.zone_base[name]
-
-            def zone_of(s, b):
-                p = player(s, b)
-                if p is None:
-                    raise RuleRuntimeError(f"`{name}` of no player", span)
-                return base + p
-            return zone_of
-        base = self.game.var_base[name]
-
-        def var_of(s, b):
-            p = player(s, b)
-            if p is None:
-                raise RuleRuntimeError(f"`{name}` of no player", span)
-            return s.vars[base + p]
-        return var_of
+        index = self.owner_index(kind, name, player, n.span)
+        if kind.endswith("_var"):
+            return lambda s, b: s.vars[index(s, b)]
+        return index
 
     def _Index(self, n: ast.Index) -> Fn:
         obj, index, span = self.expr(n.obj), self.expr(n.index), n.span
@@ -418,6 +460,7 @@ class Compiler:
 
     def _do_Move(self, e: ast.Move) -> Fn:
         what, dest, kind, span = self.expr(e.what), self.expr(e.dest), self.type_of(e.what), e.span
+        face_up = not e.face_down
 
         def move(s, b):
             target = dest(s, b)
@@ -432,7 +475,7 @@ class Compiler:
                 cards = [x]
             who = s.actor
             for c in cards:
-                s.move(c, target, who)
+                s.move(c, target, who, face_up)
         return move
 
     def _do_Shuffle(self, e: ast.Shuffle) -> Fn:
@@ -453,18 +496,11 @@ class Compiler:
     def _do_Assign(self, e: ast.Assign) -> Fn:
         value = self.expr(e.value)
         kind, name = self.refs[id(e.target)]
-        base = self.game.var_base[name]
         if kind == "var":
+            base = self.game.var_base[name]
             index = lambda s, b: base
         else:
-            owner = self.expr(e.target.obj)
-            span = e.target.span
-
-            def index(s, b):
-                p = owner(s, b)
-                if p is None:
-                    raise RuleRuntimeError(f"`{name}` of no player", span)
-                return base + p
+            index = self.owner_index(kind, name, self.expr(e.target.obj), e.target.span)
         if e.op == "=":
             def assign(s, b):
                 s.vars[index(s, b)] = value(s, b)
@@ -507,6 +543,16 @@ class Compiler:
         def skip(s, b):
             s.skips[player(s, b)] += 1
         return skip
+
+    def _do_Ask(self, e: ast.Ask) -> Fn:
+        player, step, span = self.expr(e.player), e.step, e.span
+
+        def ask(s, b):
+            p = player(s, b)
+            if p is None:
+                raise RuleRuntimeError("nobody to ask", span)
+            s.asked = (p, step)
+        return ask
 
     def _do_EndDeal(self, e) -> Fn:
         def end_deal(s, b):

@@ -93,6 +93,7 @@ class Flow:
         s.deal_number += 1
         s.deal_over = False
         s.skips = [0] * s.n
+        s.waiting = []
         self.deal(s, {})
         self._events(s)
         self._start_phase(s, 0)
@@ -181,11 +182,22 @@ class Flow:
             s.actor = None
         self._events(s)
         if self._deal_should_end(s):
+            s.asked = None
             self._end_deal(s)
+            return
+        if s.asked is not None:
+            # a question out of turn: the asked player decides, then play comes back here
+            player, step = s.asked
+            s.asked = None
+            s.waiting.append([s.current, s.goto if s.goto is not None else s.step])
+            s.current, s.step, s.goto = player, step, None
             return
         if s.goto is not None:
             s.step = s.goto
             s.goto = None
+            return
+        if s.waiting:
+            s.current, s.step = s.waiting.pop()
             return
         self._end_turn(s)
 

@@ -3,16 +3,47 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from dataclasses import dataclass
 
 from koloda.dsl import ast
 from koloda.dsl.check import DECKS, Checked
 from koloda.dsl.errors import RuleError, RuleErrors
 from koloda.dsl.model import Spec
-from koloda.dsl.types import BOOL, CARD, COLOR, COLORS, INT, PLAYER, RANK, SUIT, SUITS, ZONE
+from koloda.dsl.types import BOOL, CARD, COLOR, COLORS, INT, PLAYER, RANK, SIDE, SUIT, SUITS, ZONE
 from koloda.interpreter.cards import CardTable, build_deck, rank_name
 from koloda.interpreter.compile import Compiler
 from koloda.interpreter.flow import Action, Event, Flow, Param, Phase
 from koloda.interpreter.state import State
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A player's or side's square of cells; each cell is a zone holding a stack."""
+    name: str
+    owner: int | None
+    by_side: bool
+    rows: list[list[int]]
+    line_kinds: tuple[str, ...]
+
+    @property
+    def cells(self) -> list[int]:
+        return [z for row in self.rows for z in row]
+
+    @property
+    def columns(self) -> list[list[int]]:
+        return [list(col) for col in zip(*self.rows)]
+
+    @property
+    def diagonals(self) -> list[list[int]]:
+        size = len(self.rows)
+        if any(len(row) != size for row in self.rows):
+            return []
+        return [[self.rows[i][i] for i in range(size)], [self.rows[i][size - 1 - i] for i in range(size)]]
+
+    @property
+    def lines(self) -> list[list[int]]:
+        found = {"rows": self.rows, "columns": self.columns, "diagonals": self.diagonals}
+        return [line for kind in self.line_kinds for line in found[kind]]
 
 
 class Game:
@@ -43,33 +74,85 @@ class Game:
             raise RuleErrors([RuleError(f"unknown deck `{base}`", d.span)])
         return build_deck(base, copies, jokers, self.spec.values, self.spec.ace)
 
+    def _owners(self, item) -> range | list:
+        if not item.each_player:
+            return [None]
+        return range(self.num_sides) if item.per_side else range(self.num_players)
+
     def _layout(self) -> None:
+        """Zones and variables as flat lists; what a player or side owns sits at base + owner."""
         n = self.num_players
+        self.num_sides = self.spec.sides or n
+        if n % self.num_sides:
+            raise RuleErrors([RuleError(f"{n} players cannot sit in {self.num_sides} equal sides", self.spec.span)])
         self.zone_base: dict[str, int] = {}
         self.zone_names: list[str] = []
         self.zone_owner: list[int | None] = []
+        self.zone_by_side: list[bool] = []
         self.zone_visible: list[str] = []
+        self.zone_cell: list[tuple | None] = []     # (grid, row, column, rank) of a grid's cell
+        self.grid_base: dict[str, int] = {}
+        self.grids: list[Grid] = []
+
+        def add_zone(name: str, owner, z, cell=None) -> int:
+            self.zone_names.append(name)
+            self.zone_owner.append(owner)
+            self.zone_by_side.append(z.per_side)
+            self.zone_visible.append(z.visible)
+            self.zone_cell.append(cell)
+            return len(self.zone_names) - 1
+
         for name, z in self.spec.zones.items():
-            self.zone_base[name] = len(self.zone_names)
-            for p in (range(n) if z.each_player else [None]):
-                self.zone_names.append(name)
-                self.zone_owner.append(p)
-                self.zone_visible.append(z.visible)
+            if z.grid is None:
+                self.zone_base[name] = len(self.zone_names)
+                for owner in self._owners(z):
+                    add_zone(name, owner, z)
+                continue
+            self.grid_base[name] = len(self.grids)
+            for owner in self._owners(z):
+                gid = len(self.grids)
+                rows = [[add_zone(name, owner, z, (gid, r, c, rank)) for c, rank in enumerate(row)]
+                        for r, row in enumerate(z.grid)]
+                self.grids.append(Grid(name, owner, z.per_side, rows, z.lines))
         self.var_base: dict[str, int] = {}
         self.var_names: list[str] = []
         self.var_owner: list[int | None] = []
         for name, v in self.spec.vars.items():
             self.var_base[name] = len(self.var_names)
-            for p in (range(n) if v.each_player else [None]):
+            for owner in self._owners(v):
                 self.var_names.append(name)
-                self.var_owner.append(p)
+                self.var_owner.append(owner)
+
+    def side_of(self, player: int) -> int:
+        return player % self.num_sides
+
+    def zone_label(self, zone: int) -> str:
+        """`P2 square 7`, `stock`: a zone as players name it."""
+        owner, name = self.zone_owner[zone], self.zone_names[zone]
+        text = name if owner is None else f"{self.owner_label(owner, self.zone_by_side[zone])} {name}"
+        cell = self.zone_cell[zone]
+        if cell is not None:
+            gid, r, c, rank = cell
+            text += f" {rank_name(rank)}" if rank is not None else f" {r + 1},{c + 1}"
+        return text
+
+    def owner_label(self, owner: int, by_side: bool) -> str:
+        if not by_side or self.num_sides == self.num_players:
+            return f"P{owner + 1}"
+        return "+".join(f"P{p + 1}" for p in range(self.num_players) if p % self.num_sides == owner)
+
+    def sees(self, player: int, owner: int | None, by_side: bool) -> bool:
+        """Does `player` own this (alone or with their side)?"""
+        if owner is None:
+            return False
+        return (player % self.num_sides == owner) if by_side else player == owner
 
     def zone_count(self, n: int) -> int:
         return len(self.zone_names)
 
     def _radix(self, t: str) -> int:
         return {CARD: self.cards.size, SUIT: 4, RANK: 15, PLAYER: self.num_players, INT: self.cards.size + 1,
-                BOOL: 2, COLOR: 2}.get(t, 1)
+                BOOL: 2, COLOR: 2, ZONE: len(self.zone_names), SIDE: self.num_sides}.get(t, 1)
 
     def _build_flow(self, c: Compiler, checked: Checked) -> Flow:
         spec = self.spec
@@ -95,16 +178,18 @@ class Game:
         self.num_distinct_actions = offset
         self._offsets = [a.offset for a in self.actions]
         events = [Event(e.name, c.expr(e.when), c.effects(e.effects)) for e in spec.events]
-        starts = [(self.var_base[name], v.each_player, c.expr(v.start) if v.start is not None else None)
+        starts = [(self.var_base[name], len(self._owners(v)), c.expr(v.start) if v.start is not None else None)
                   for name, v in spec.vars.items()]
 
         def var_starts(s: State) -> list:
             values = [None] * len(self.var_names)
-            for base, each, start in starts:
-                for k in range(s.n if each else 1):
+            for base, owners, start in starts:
+                for k in range(owners):
                     values[base + k] = start(s, {}) if start is not None else None
             return values
 
+        self.show = {label: c.expr(node) for label, node in spec.show.items()}
+        self.show_types = {label: checked.types.get(id(node), "any") for label, node in spec.show.items()}
         m = spec.match
         return Flow(phases=phases, events=events, setup=c.effects(spec.setup), deal=c.effects(spec.deal),
                     deal_ends=c.expr(spec.deal_ends) if spec.deal_ends else None, scoring=c.effects(spec.scoring),
@@ -165,6 +250,10 @@ class Game:
             return f"P{value + 1}"
         if t == COLOR:
             return COLORS[value]
+        if t == ZONE:
+            return self.zone_label(value)
+        if t == SIDE:
+            return self.owner_label(value, True)
         if t == BOOL:
             return "yes" if value else "no"
         return str(value)
@@ -190,16 +279,22 @@ class Game:
         for zi, name in enumerate(self.zone_names):
             owner, vis, cards = self.zone_owner[zi], self.zone_visible[zi], s.zones[zi]
             entry = {"zone": name, "owner": owner, "size": len(cards)}
-            if vis == "all" or (vis == "owner" and owner == player):
-                entry["cards"] = [self.cards.names[c] for c in cards]
+            if self.zone_by_side[zi]:
+                entry["side"] = True
+            if self.zone_cell[zi] is not None:
+                gid, r, c, rank = self.zone_cell[zi]
+                entry["cell"] = {"grid": gid, "row": r, "column": c, "rank": None if rank is None else rank_name(rank)}
+            if vis == "all" or (vis == "owner" and self.sees(player, owner, self.zone_by_side[zi])):
+                # a face-down card shows its back to everyone
+                entry["cards"] = [self.cards.names[c] if s.face[c] else None for c in cards]
             elif vis == "top" and cards:
-                entry["top"] = self.cards.names[cards[-1]]
+                entry["top"] = self.cards.names[cards[-1]] if s.face[cards[-1]] else None
             zones.append(entry)
         variables = []
         for vi, name in enumerate(self.var_names):
             spec = self.spec.vars[name]
             owner = self.var_owner[vi]
-            if spec.visible == "nobody" or (spec.visible == "owner" and owner != player):
+            if spec.visible == "nobody" or (spec.visible == "owner" and not self.sees(player, owner, spec.per_side)):
                 continue
             variables.append({"var": name, "owner": owner, "value": self.render(s.vars[vi], spec.type)})
         return {
@@ -207,7 +302,13 @@ class Game:
             "dealer": s.dealer, "deal": s.deal_number, "phase": self.flow.phases[s.phase].name, "step": s.step,
             "terminal": s.terminal, "zones": zones, "vars": variables,
             "history": [(p, self.action_to_string(a)) for p, a in s.history[-2 * s.n:]],
+            "show": {label: self._show(f(s, {}), self.show_types[label]) for label, f in self.show.items()},
         }
+
+    def _show(self, value, t: str):
+        if isinstance(value, list):
+            return [self._show(v, t[5:] if t.startswith("list:") else t) for v in value]
+        return self.render(value, t)
 
     def render_text(self, s: State) -> str:
         lines = [f"{self.title}: deal {s.deal_number}, phase {self.flow.phases[s.phase].name}, "

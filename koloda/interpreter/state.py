@@ -18,9 +18,9 @@ CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck
 
 
 class State:
-    __slots__ = ("game", "n", "zones", "loc", "by", "vars", "dealer", "current", "phase", "step", "turns",
+    __slots__ = ("game", "n", "zones", "loc", "by", "face", "vars", "dealer", "current", "phase", "step", "turns",
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
-                 "shuffles", "orders", "history", "actor", "_legal")
+                 "shuffles", "orders", "history", "actor", "asked", "waiting", "_legal")
 
     def __init__(self, game: "Game", n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -29,6 +29,7 @@ class State:
         self.zones: list[list[int]] = [[] for _ in range(game.zone_count(n))]
         self.loc: list[int] = [-1] * size
         self.by: list[int | None] = [None] * size
+        self.face: list[bool] = [True] * size       # False: lying face down
         self.vars: list = []
         self.dealer = 0
         self.current = 0
@@ -47,6 +48,8 @@ class State:
         self.orders = [list(o) for o in (orders or [])]
         self.history: list[tuple[int, int]] = []
         self.actor: int | None = None      # the player whose action is running, for `c.by`
+        self.asked: tuple[int, str] | None = None     # set by `ask` while an action runs
+        self.waiting: list[list] = []      # [asker, step to return to] for each question being answered
         self._legal: list[int] | None = None
 
     # ------------------------------------------------------------ copying
@@ -54,24 +57,27 @@ class State:
         c = State.__new__(State)
         c.game, c.n = self.game, self.n
         c.zones = [z[:] for z in self.zones]
-        c.loc, c.by, c.vars = self.loc[:], self.by[:], self.vars[:]
+        c.loc, c.by, c.face, c.vars = self.loc[:], self.by[:], self.face[:], self.vars[:]
         c.dealer, c.current, c.phase, c.step, c.turns = self.dealer, self.current, self.phase, self.step, self.turns
         c.deal_number, c.moves, c.skips = self.deal_number, self.moves, self.skips[:]
         c.next_player, c.goto, c.deal_over, c.terminal = self.next_player, self.goto, self.deal_over, self.terminal
         c.seed, c.shuffles, c.orders = self.seed, self.shuffles, [o[:] for o in self.orders]
         c.history = self.history[:]
         c.actor = self.actor
+        c.asked = self.asked
+        c.waiting = [w[:] for w in self.waiting]
         c._legal = self._legal
         return c
 
     # ------------------------------------------------------------ card movement
-    def move(self, card: int, dest: int, who: int | None) -> None:
+    def move(self, card: int, dest: int, who: int | None, face_up: bool = True) -> None:
         src = self.loc[card]
         if src >= 0:
             self.zones[src].remove(card)
         self.zones[dest].append(card)
         self.loc[card] = dest
         self.by[card] = who
+        self.face[card] = face_up
 
     def rng(self) -> random.Random:
         """A fresh generator for the next random event, decided by the seed."""
@@ -105,6 +111,7 @@ class State:
         self.zones[dest].extend(range(len(self.loc)))
         self.loc = [dest] * len(self.loc)
         self.by = [None] * len(self.by)
+        self.face = [True] * len(self.face)
 
     # ------------------------------------------------------------ State API
     def current_player(self) -> int:
@@ -146,12 +153,12 @@ class State:
         return {
             "format": "koloda-state/1", "game": self.game.name, "fingerprint": self.game.fingerprint,
             "options": self.game.options, "players": self.n,
-            "zones": self.zones, "by": self.by, "vars": self.vars, "dealer": self.dealer,
+            "zones": self.zones, "by": self.by, "face": self.face, "vars": self.vars, "dealer": self.dealer,
             "current": self.current, "phase": self.phase, "step": self.step, "turns": self.turns,
             "deal_number": self.deal_number, "moves": self.moves, "skips": self.skips,
             "next_player": self.next_player, "goto": self.goto, "deal_over": self.deal_over,
             "terminal": self.terminal, "seed": self.seed, "shuffles": self.shuffles, "orders": self.orders,
-            "history": self.history,
+            "history": self.history, "waiting": self.waiting,
         }
 
     @classmethod
@@ -163,6 +170,7 @@ class State:
             for card in zone:
                 s.loc[card] = zi
         s.by = list(data["by"])
+        s.face = list(data.get("face", [True] * game.cards.size))
         s.vars = list(data["vars"])
         for key in ("dealer", "current", "phase", "step", "turns", "deal_number", "moves", "next_player", "goto",
                     "deal_over", "terminal", "shuffles"):
@@ -170,6 +178,7 @@ class State:
         s.skips = list(data["skips"])
         s.orders = [list(o) for o in data["orders"]]
         s.history = [tuple(h) for h in data["history"]]
+        s.waiting = [list(w) for w in data.get("waiting", [])]
         return s
 
     def __str__(self) -> str:
