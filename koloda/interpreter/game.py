@@ -296,7 +296,10 @@ class Game:
             owner = self.var_owner[vi]
             if spec.visible == "nobody" or (spec.visible == "owner" and not self.sees(player, owner, spec.per_side)):
                 continue
-            variables.append({"var": name, "owner": owner, "value": self.render(s.vars[vi], spec.type)})
+            entry = {"var": name, "owner": owner, "value": self.render(s.vars[vi], spec.type)}
+            if spec.per_side:
+                entry["side"] = True
+            variables.append(entry)
         return {
             "game": self.name, "player": player, "players": s.n, "current": None if s.terminal else s.current,
             "dealer": s.dealer, "deal": s.deal_number, "phase": self.flow.phases[s.phase].name, "step": s.step,

@@ -28,15 +28,57 @@ def sort_key(game: Game, name: str) -> tuple:
     return (SUIT_DISPLAY_ORDER[game.cards.suits[c]], game.cards.order[game.cards.ranks[c]])
 
 
-def cards_line(game: Game, names: list[str], sort: bool = False) -> Text:
+BACK = "▒▒"
+
+
+def cards_line(game: Game, names: list[str | None], sort: bool = False) -> Text:
+    """Cards side by side; None is a card lying face down."""
     if sort:
-        names = sorted(names, key=lambda n: sort_key(game, n))
+        names = sorted(names, key=lambda n: sort_key(game, n) if n else (8, 0))
     line = Text()
     for i, name in enumerate(names):
         if i:
             line.append(" ")
-        line.append_text(card_text(game, name))
+        line.append_text(card_text(game, name) if name else Text(BACK, style="blue"))
     return line
+
+
+def owner_name(game: Game, owner: int, by_side: bool, viewer: int | None) -> str:
+    if viewer is not None and game.sees(viewer, owner, by_side):
+        return "you" if not by_side or game.num_sides == game.num_players else "your side"
+    return game.owner_label(owner, by_side)
+
+
+def render_grid(game: Game, cells: list[dict], viewer: int | None) -> Text:
+    """A grid of cells: the top card of each, a back if face down, the cell's rank (dim) if empty."""
+    first = cells[0]
+    title = f"{owner_name(game, first['owner'], first.get('side', False), viewer)} · {first['zone']}"
+    out = Text(f"  {title}\n", style="bold")
+    rows: dict[int, list[dict]] = {}
+    for cell in cells:
+        rows.setdefault(cell["cell"]["row"], []).append(cell)
+    for r in sorted(rows):
+        out.append("    ")
+        for cell in sorted(rows[r], key=lambda c: c["cell"]["column"]):
+            cards = cell.get("cards")
+            if cell["size"] == 0 or cards is None:
+                rank = cell["cell"]["rank"] or "·"
+                piece = Text(f"·{rank}·".center(5) if cell["size"] == 0 else f"{cell['size']}?".center(5),
+                             style="dim")
+            elif cards[-1] is None:
+                piece = Text(BACK.center(5), style="blue")
+            else:
+                piece = card_text(game, cards[-1])
+                piece.pad_left((5 - len(piece)) // 2)
+                piece.pad_right(5 - len(piece))
+            out.append_text(piece)
+            if cell["size"] > 1:
+                out.append(f"+{cell['size'] - 1}", style="dim")
+                out.append(" " * max(0, 2 - len(str(cell["size"] - 1))))
+            else:
+                out.append("   ")
+        out.append("\n")
+    return out
 
 
 def player_label(p: int | None, viewer: int | None) -> str:
@@ -52,7 +94,11 @@ def render(game: Game, state: State, viewer: int | None) -> Text:
     who = "game over" if obs["terminal"] else f"{player_label(obs['current'], viewer)} to move"
     header = f"{game.title} · deal {obs['deal']} · dealer {player_label(obs['dealer'], viewer)} · {who}"
     out.append(header + "\n", style="bold cyan")
+    grids: dict[int, list[dict]] = {}
     for z in obs["zones"]:
+        if "cell" in z:
+            grids.setdefault(z["cell"]["grid"], []).append(z)
+            continue
         owner = z["owner"]
         if owner is None:
             label = z["zone"]
@@ -60,7 +106,9 @@ def render(game: Game, state: State, viewer: int | None) -> Text:
             label = f"your {z['zone']}" if owner == viewer else f"P{owner + 1} {z['zone']}"
         out.append(f"  {label:<14}", style="dim" if owner not in (None, viewer) else "")
         if "cards" in z:
-            if z["cards"]:
+            if any(c is None for c in z["cards"]):
+                out.append_text(cards_line(game, z["cards"]))
+            elif z["cards"]:
                 out.append_text(cards_line(game, z["cards"], sort=owner is not None))
             else:
                 out.append("—", style="dim")
@@ -72,6 +120,16 @@ def render(game: Game, state: State, viewer: int | None) -> Text:
         else:
             out.append(f"{z['size']} card{'s' * (z['size'] != 1)}", style="dim")
         out.append("\n")
+    for cells in grids.values():
+        out.append_text(render_grid(game, cells, viewer))
+    for label, value in obs.get("show", {}).items():
+        out.append(f"  {label}: ")
+        if isinstance(value, list) and len(value) in (game.num_sides, state.n):
+            by_side = len(value) == game.num_sides and game.num_sides != state.n
+            out.append(", ".join(f"{owner_name(game, k, by_side, viewer)} {v}" for k, v in enumerate(value)))
+        else:
+            out.append(str(value))
+        out.append("\n")
     shared = [v for v in obs["vars"] if v["owner"] is None]
     per_player: dict[str, list] = {}
     for v in obs["vars"]:
@@ -80,5 +138,6 @@ def render(game: Game, state: State, viewer: int | None) -> Text:
     if shared:
         out.append("  " + " · ".join(f"{v['var']}: {v['value']}" for v in shared) + "\n")
     for name, values in per_player.items():
-        out.append(f"  {name}: " + ", ".join(f"{player_label(v['owner'], viewer)} {v['value']}" for v in values) + "\n")
+        out.append(f"  {name}: " + ", ".join(f"{owner_name(game, v['owner'], v.get('side', False), viewer)} {v['value']}"
+                                            for v in values) + "\n")
     return out
