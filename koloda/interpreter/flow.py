@@ -23,6 +23,9 @@ class Param:
     type: str
     domain: Fn
     radix: int
+    # Cards that are copies of each other, lying in one zone the same way up, make the same move:
+    # only the first is offered (two decks give one `discard 7♣`, not two).
+    kind: tuple | None = None
 
 
 @dataclass
@@ -160,10 +163,14 @@ class Flow:
             return
         param = action.params[k]
         seen = set()
+        kind = param.kind
         for value in list(param.domain(s, b)):
-            if value is None or value in seen:
+            if value is None:
                 continue
-            seen.add(value)
+            key = value if kind is None else (kind[value], s.loc[value], s.face[value])
+            if key in seen:
+                continue
+            seen.add(key)
             digit = int(value)
             if not 0 <= digit < param.radix:
                 raise RuleRuntimeError(f"parameter `{param.var}` of `{action.name}` takes {value}, "

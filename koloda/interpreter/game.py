@@ -56,6 +56,11 @@ class Game:
         self.fingerprint = spec.fingerprint
         self.cards: CardTable = self._build_deck()
         self._layout()
+        names = self.cards.names
+        # card id -> the first id of its name, when the deck holds copies; else no merging is needed
+        first = {}
+        self._card_kinds = tuple(first.setdefault(name, i) for i, name in enumerate(names)) \
+            if len(set(names)) < len(names) else None
         compiler = Compiler(self, checked)
         self.flow = self._build_flow(compiler, checked)
 
@@ -165,7 +170,8 @@ class Game:
                 params = []
                 for binding in a.params:
                     t = checked.types.get(id(binding), "any")
-                    params.append(Param(binding.var, t, c.sequence(binding.domain), self._radix(t)))
+                    params.append(Param(binding.var, t, c.sequence(binding.domain), self._radix(t),
+                                        self._card_kinds if t == CARD else None))
                 action = Action(a.name, offset, params, c.expr(a.guard) if a.guard is not None else None,
                                 c.effects(a.effects), a.text, index)
                 offset += action.size
