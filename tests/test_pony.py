@@ -6,8 +6,7 @@ import pytest
 import koloda
 from koloda.interpreter.errors import RuleRuntimeError
 
-from helpers import (act, card, cards, conservation, deal_order, get_var, hand, is_legal, legal, new_state,
-                     setup, suit, zone_cards)
+from helpers import act, card, cards, conservation, get_var, hand, legal, new_state, setup, suit, zone_cards
 
 
 def pony(players: int = 2, **options):
@@ -396,6 +395,18 @@ def test_option_seven_with_two_players_returns_the_turn():
     assert s.current_player() == 0
 
 
+@pytest.mark.xfail(strict=True, reason="rule file pony.yaml: the 7's draw runs inside the play action, before "
+                   "the deal-end check, so finishing with a 7 (seven_draws) gives the next player a card that is "
+                   "then counted as penalty; the deal ends when the last card is played (as a last jack names "
+                   "no suit)")
+def test_option_seven_as_last_card_ends_the_deal_before_the_draw():
+    g = pony(3, seven_draws=True)
+    s = position(g, hands=["7H", "8C 9C", "7C 9S"], pile="9H", stock_top="AD KD")
+    act(s, "play 7H")
+    assert s.deal_number == 2
+    assert penalties(s) == [0, 8 + 9, 7 + 9]      # not [0, 28, 16]: P2 draws no ace after the deal is over
+
+
 def test_option_eight_skips_next_player():
     g = pony(3, eight_skips=True)
     s = position(g, hands=["8H 8S", "8C 9C", "7C 9S"], pile="9H")
@@ -544,3 +555,110 @@ def test_pass_after_a_draw_from_a_full_stock_is_not_a_block_pass():
     act(s, "draw")
     act(s, "pass")
     assert get_var(s, "passes") == 0
+
+
+# ------------------------------------------------------------------ random matches against a reference
+def reference_legal(g, s, top_played, options):
+    """The legal moves by GAMES.md section 3, computed independently of the rule file."""
+    names, ranks, suits = g.cards.names, g.cards.ranks, g.cards.suits
+    me = s.current_player()
+    my = s.zones[g.zone_base["hand"] + me]
+    pile = s.zones[g.zone_base["pile"]]
+    stock = s.zones[g.zone_base["stock"]]
+    top = pile[-1]
+    named = get_var(s, "named_suit")
+
+    def playable(c):
+        if ranks[c] == 11:
+            return True
+        if options.get("queen_needs_king") and ranks[top] == 12 and top_played:
+            return ranks[c] == 13 and suits[c] == suits[top]
+        if named is not None:
+            return suits[c] == named
+        return suits[c] == suits[top] or ranks[c] == ranks[top]
+
+    if s.step == "name":
+        return sorted(f"name {x}" for x in ("clubs", "diamonds", "hearts", "spades"))
+    if s.step == "drawn":
+        d = get_var(s, ("drawn", me))
+        return sorted(["pass"] + ([f"play {names[d]}"] if playable(d) else []))
+    plays = [f"play {names[c]}" for c in my if playable(c)]
+    if plays:
+        return sorted(plays)
+    return ["draw"] if stock else ["pass"]
+
+
+REFERENCE_CONFIGS = [
+    (3, {}),
+    (2, {"seven_draws": True, "eight_skips": True}),
+    (4, {"queen_needs_king": True, "jack_finish_doubles": True}),
+    (5, {"deck": "standard52", "hand": 7, "seven_draws": True, "eight_skips": True,
+         "queen_needs_king": True, "jack_finish_doubles": True}),
+]
+
+
+@pytest.mark.parametrize("players,options", REFERENCE_CONFIGS)
+def test_random_matches_against_reference(players, options):
+    import random
+    g = pony(players, **options)
+    hb, vb = g.zone_base["hand"], g.var_base["penalty"]
+    for seed in (1, 2):
+        s = g.new_initial_state(seed)
+        rng = random.Random(seed)
+        top_played = False
+        deal = 1
+        while not s.is_terminal():
+            assert s.deal_number == deal
+            me = s.current_player()
+            assert sorted(legal(s, plain=True)) == reference_legal(g, s, top_played, options)
+            text = rng.choice(legal(s, plain=True))
+            hands = [list(s.zones[hb + p]) for p in range(players)]
+            stock = list(s.zones[g.zone_base["stock"]])
+            pen = [s.vars[vb + p] for p in range(players)]
+            passes = get_var(s, "passes")
+            dealer = s.dealer
+            act(s, text)
+            verb, _, arg = text.partition(" ")
+            ended = False
+            if verb == "play":
+                top_played = True
+                if len(hands[me]) == 1:
+                    ended = True
+                    mult = 2 if options.get("jack_finish_doubles") and arg.startswith("J") else 1
+                    expect = [pen[p] + mult * sum(g.cards.values[c] for c in hands[p] if hands[p] != [card(g, arg)])
+                              for p in range(players)]
+            elif verb == "pass" and not stock and passes + 1 >= players:
+                ended = True
+                expect = [pen[p] + sum(g.cards.values[c] for c in hands[p]) for p in range(players)]
+            if ended:
+                deal += 1
+                got = [s.vars[vb + p] for p in range(players)]
+                if verb == "play" and options.get("seven_draws") and arg.startswith("7") and stock:
+                    # finishing with a 7 also hands the next player a card before the count: see
+                    # test_option_seven_as_last_card_ends_the_deal_before_the_draw (xfail)
+                    skip = (me + 1) % players
+                    got[skip] = expect[skip] = None
+                assert got == expect
+                top_played = False
+                if not s.is_terminal():
+                    assert s.dealer == (dealer + 1) % players
+                    assert s.current_player() == (dealer + 2) % players
+                    assert get_var(s, "named_suit") is None
+                continue
+            if verb == "draw":
+                assert s.current_player() == me and s.step == "drawn"
+                assert s.zones[hb + me] == hands[me] + [stock[-1]]
+                continue
+            if verb == "play" and arg.startswith("J"):
+                assert s.current_player() == me and s.step == "name"
+                continue
+            nxt = (me + 1) % players
+            if verb == "play" and options.get("eight_skips") and arg.startswith("8"):
+                nxt = (nxt + 1) % players
+            if verb == "play" and options.get("seven_draws") and arg.startswith("7") and stock:
+                assert s.zones[hb + nxt] == hands[nxt] + [stock[-1]]
+                nxt = (nxt + 1) % players
+            if verb == "name":
+                assert get_var(s, "named_suit") == suit(arg)
+            assert s.current_player() == nxt and s.step == "turn"
+        assert max(s.vars[vb + p] for p in range(players)) >= 100

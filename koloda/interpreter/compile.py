@@ -32,6 +32,9 @@ class Compiler:
         self.refs = checked.refs
         self.functions: dict[str, Fn] = {}
         self.constants: dict[int, object] = {}     # id(closure) -> the value it always gives
+        # While a user function is compiled inline: its parameters -> the caller's argument closures.
+        self.subst: dict[str, Fn] = {}
+        self._binders: dict[str, set[str]] = {}
 
     def constant(self, value) -> Fn:
         f = lambda s, b: value
@@ -67,6 +70,8 @@ class Compiler:
     def _Name(self, n: ast.Name) -> Fn:
         kind, arg = self.refs[id(n)]
         if kind == "local":
+            if arg in self.subst:
+                return self.subst[arg]
             return lambda s, b: b[arg]
         if kind == "const":
             return self.constant(arg)
@@ -304,6 +309,17 @@ class Compiler:
     def _user_call(self, name: str, n: ast.Call, args: list[Fn]) -> Fn:
         fn = self.game.spec.functions[name]
         params = [p.name for p in fn.signature.params]
+        if all(_simple(a) for a in n.args):
+            used = set().union(*(_locals_in(a) for a in n.args)) if n.args else set()
+            if not used & self.binders(name):
+                # Inline: the body reads the caller's argument closures directly, with no frame of its own.
+                # Safe because arguments are cheap and pure, and the body binds none of the caller's names.
+                saved = self.subst
+                self.subst = dict(zip(params, args))
+                try:
+                    return self.expr(fn.body)
+                finally:
+                    self.subst = saved
         if name not in self.functions:
             self.functions[name] = None    # the checker rejected recursion already
             self.functions[name] = self.expr(fn.body)
@@ -316,9 +332,30 @@ class Compiler:
         pairs = list(zip(params, args))
         return lambda s, b: body_ref[name](s, {p: a(s, b) for p, a in pairs})
 
-    def _iterate(self, var: str, iterable: ast.Node, cond: ast.Node | None, elem: Fn) -> Fn:
+    def binders(self, name: str) -> set[str]:
+        """Names a function's body binds (loop names), through every function it calls."""
+        if name not in self._binders:
+            self._binders[name] = set()
+            found: set[str] = set()
+            for node in _walk(self.game.spec.functions[name].body):
+                if isinstance(node, (ast.Aggregate, ast.ListComp)):
+                    found.add(node.var)
+                elif isinstance(node, ast.Call) and node.func in self.game.spec.functions:
+                    found |= self.binders(node.func)
+            self._binders[name] = found
+        return self._binders[name]
+
+    def _iterate(self, var: str, iterable: ast.Node, cond: ast.Node | None, elem_node) -> Fn:
         items = self.sequence(iterable)
-        test = self.expr(cond) if cond is not None else None
+        # the loop name hides an inlined parameter of the same name
+        saved = self.subst
+        if var in saved:
+            self.subst = {k: v for k, v in saved.items() if k != var}
+        try:
+            test = self.expr(cond) if cond is not None else None
+            elem = elem_node if callable(elem_node) else self.expr(elem_node)
+        finally:
+            self.subst = saved
 
         def gen(s, b):
             saved = b.get(var, _MISSING)
@@ -338,7 +375,7 @@ class Compiler:
         if n.func == "count":
             values = self._iterate(n.var, n.iterable, n.cond, lambda s, b: True)
         else:
-            values = self._iterate(n.var, n.iterable, n.cond, self.expr(n.elem))
+            values = self._iterate(n.var, n.iterable, n.cond, n.elem)
         return self._reduce(n.func, values, n)
 
     def _ListLit(self, n: ast.ListLit) -> Fn:
@@ -346,7 +383,7 @@ class Compiler:
         return lambda s, b: [f(s, b) for f in items]
 
     def _ListComp(self, n: ast.ListComp) -> Fn:
-        return self._iterate(n.var, n.iterable, n.cond, self.expr(n.elem))
+        return self._iterate(n.var, n.iterable, n.cond, n.elem)
 
     def _Range(self, n: ast.Range) -> Fn:
         low, high = self.expr(n.low), self.expr(n.high)
@@ -407,13 +444,32 @@ class Compiler:
         return lambda s, b: (item(s, b) in container(s, b)) != negated
 
     def _And(self, n: ast.And) -> Fn:
-        left, right = self.expr(n.left), self.expr(n.right)
-        return lambda s, b: left(s, b) and right(s, b)
+        parts = [self.expr(x) for x in _chain(n, ast.And)]
+        if len(parts) == 2:
+            left, right = parts
+            return lambda s, b: left(s, b) and right(s, b)
+
+        def all_of(s, b):
+            for f in parts:
+                if not f(s, b):
+                    return False
+            return True
+        return all_of
 
     def _Or(self, n: ast.Or) -> Fn:
-        left, right = self.expr(n.left), self.expr(n.right)
         if self.type_of(n) == BOOL:
-            return lambda s, b: left(s, b) or right(s, b)
+            parts = [self.expr(x) for x in _chain(n, ast.Or)]
+            if len(parts) == 2:
+                left, right = parts
+                return lambda s, b: left(s, b) or right(s, b)
+
+            def any_of(s, b):
+                for f in parts:
+                    if f(s, b):
+                        return True
+                return False
+            return any_of
+        left, right = self.expr(n.left), self.expr(n.right)
 
         def coalesce(s, b):            # `named_suit or pile.top.suit`: the first that is not none
             x = left(s, b)
@@ -587,3 +643,33 @@ class Compiler:
             else:
                 b[var] = saved
         return for_
+
+
+def _chain(n, kind) -> list:
+    """`a and b and c` as [a, b, c]."""
+    if isinstance(n, kind):
+        return _chain(n.left, kind) + _chain(n.right, kind)
+    return [n]
+
+
+def _simple(n) -> bool:
+    """Cheap, pure expressions that may be evaluated more than once."""
+    if isinstance(n, (ast.Name, ast.Number, ast.String, ast.My)):
+        return True
+    return isinstance(n, ast.Attr) and _simple(n.obj)
+
+
+def _locals_in(n) -> set[str]:
+    return {x.name for x in _walk(n) if isinstance(x, ast.Name)}
+
+
+def _walk(n):
+    yield n
+    for name in getattr(n, "__slots__", ()):
+        value = getattr(n, name, None)
+        if isinstance(value, ast.Node):
+            yield from _walk(value)
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, ast.Node):
+                    yield from _walk(item)
