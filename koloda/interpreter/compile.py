@@ -31,14 +31,15 @@ class Compiler:
         self.types = checked.types
         self.refs = checked.refs
         self.functions: dict[str, Fn] = {}
-        self.constants: dict[int, object] = {}     # id(closure) -> the value it always gives
+        # id(closure) -> (closure, the value it always gives); the closure is kept so its id stays unique
+        self.constants: dict[int, tuple[Fn, object]] = {}
         # While a user function is compiled inline: its parameters -> the caller's argument closures.
         self.subst: dict[str, Fn] = {}
         self._binders: dict[str, set[str]] = {}
 
     def constant(self, value) -> Fn:
         f = lambda s, b: value
-        self.constants[id(f)] = value
+        self.constants[id(f)] = (f, value)
         return f
 
     def is_constant(self, f: Fn) -> bool:
@@ -406,7 +407,7 @@ class Compiler:
         if n.op in ("==", "!="):
             equal = n.op == "=="
             if self.is_constant(right):
-                k = self.constants[id(right)]
+                k = self.constants[id(right)][1]
                 if k is None:
                     return (lambda s, b: left(s, b) is None) if equal else (lambda s, b: left(s, b) is not None)
                 return (lambda s, b: left(s, b) == k) if equal else (lambda s, b: left(s, b) != k)
