@@ -125,7 +125,8 @@ class Compiler:
         cards = self.game.cards
         if kind == "card":
             table = {"rank": cards.ranks, "suit": cards.suits, "color": cards.colors}.get(name)
-            if table is not None and isinstance(n.obj, ast.Name) and self.refs[id(n.obj)][0] == "local":
+            if table is not None and isinstance(n.obj, ast.Name) and self.refs[id(n.obj)][0] == "local" \
+                    and n.obj.name not in self.subst:
                 var = n.obj.name
 
                 def local_card_attr(s, b):
@@ -323,7 +324,11 @@ class Compiler:
                     self.subst = saved
         if name not in self.functions:
             self.functions[name] = None    # the checker rejected recursion already
-            self.functions[name] = self.expr(fn.body)
+            saved, self.subst = self.subst, {}     # a body compiled on its own sees only its parameters
+            try:
+                self.functions[name] = self.expr(fn.body)
+            finally:
+                self.subst = saved
         body_ref = self.functions
         if not params:
             return lambda s, b: body_ref[name](s, {})
