@@ -56,8 +56,10 @@ def _convert(opt, raw):
             raise RuleError(f"option `{opt.name}` is a whole number, not `{text}`") from None
         if opt.choices and value not in opt.choices:
             raise RuleError(f"option `{opt.name}` is one of {', '.join(map(str, opt.choices))}, not {value}")
-        if opt.low is not None and value < opt.low or opt.high is not None and value > opt.high:
-            raise RuleError(f"option `{opt.name}` must be within {opt.low}..{opt.high}, not {value}")
+        if opt.low is not None and value < opt.low:
+            raise RuleError(f"option `{opt.name}` must be at least {opt.low}, not {value}")
+        if opt.high is not None and value > opt.high:
+            raise RuleError(f"option `{opt.name}` must be at most {opt.high}, not {value}")
         return value
     if opt.choices and text not in opt.choices:
         raise RuleError(f"option `{opt.name}` is one of {', '.join(opt.choices)}, not `{text}`")

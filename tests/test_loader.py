@@ -259,9 +259,6 @@ def test_shipped_files_are_schema_valid():
 
 
 # ------------------------------------------------------------------ known bugs
-@pytest.mark.xfail(reason="an empty action (`pass: {}` or `pass:`), which the schema allows, crashes the "
-                          "model builder with AttributeError ('dict' object has no attribute 'key_spans')",
-                   strict=True)
 @pytest.mark.parametrize("action", ["{}", ""])
 def test_an_empty_action_loads(tmp_path, action):
     path = write(tmp_path, "g.yaml", GAME.replace("pass: {do: end turn}", f"pass: {{do: end turn}}\n      idle: {action}"))

@@ -6,6 +6,7 @@ name refers to) is handed to the compiler, so names are resolved once.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from koloda.dsl import ast
@@ -44,7 +45,7 @@ class Checker:
         self.errors.append(RuleError(message, span, hint, category))
 
     def expect(self, node: ast.Node, scope: dict, want: str, what: str) -> str:
-        t = self.expr(node, scope)
+        t = self._coerce_rank(node, self.expr(node, scope), want)
         if t != ANY and not compatible(t, want):
             self.error(f"{what} must be {show(want)}, but this is {show(t)}", node, category="type")
         return t
@@ -57,6 +58,8 @@ class Checker:
         for var in s.vars.values():
             if var.start is not None:
                 t = self.expr(var.start, {})
+                if var.type is not None:
+                    t = self._coerce_rank(var.start, t, TYPE_NAMES.get(var.type, var.type))
                 if var.type is None:
                     var.type = t if t not in (NONE, ANY) else None
                 elif t != ANY and not compatible(t, var.type):
@@ -91,22 +94,29 @@ class Checker:
 
     def _check_structure(self) -> None:
         s = self.spec
+        where = s.players_span or s.span
         if s.min_players > s.max_players:
-            self.error(f"players: the least ({s.min_players}) is more than the most ({s.max_players})", s.span)
-        if not s.min_players <= s.default_players <= s.max_players:
+            self.error(f"players: the least ({s.min_players}) is more than the most ({s.max_players})", where)
+        elif not s.min_players <= s.default_players <= s.max_players:
             self.error(f"players: the default {s.default_players} is outside {s.min_players}..{s.max_players}",
-                       s.span)
+                       where)
         base = s.deck.base
         if isinstance(base, str) and base not in DECKS and not base.startswith("option."):
             self.error(f"unknown deck `{base}`", s.deck.span, did_you_mean(base, DECKS) or
                        "decks: " + ", ".join(DECKS))
         for field_name in ("base", "copies", "jokers"):
             value = getattr(s.deck, field_name)
+            where = getattr(value, "span", s.deck.span)
             if isinstance(value, str) and value.startswith("option."):
                 name = value[len("option."):]
                 if name not in s.options:
-                    self.error(f"unknown option `{name}`", getattr(value, "span", s.deck.span),
-                               did_you_mean(name, s.options))
+                    self.error(f"unknown option `{name}`", where, did_you_mean(name, s.options), category="name")
+                elif field_name != "base" and s.options[name].type != "int":
+                    self.error(f"deck `{field_name}` needs a whole-number option, and `{name}` is not", where,
+                               category="type")
+            elif field_name != "base" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                self.error(f"deck `{field_name}` is a whole number (or `option.NAME`), not `{value}`", where,
+                           category="type")
         names: dict[str, str] = {}
         for kind, table in (("zone", s.zones), ("variable", s.vars), ("function", s.functions)):
             for name, item in table.items():
@@ -134,7 +144,7 @@ class Checker:
             for action, span in listed:
                 if action not in phase.actions:
                     self.error(f"step `{step}` lists unknown action `{action}`", span,
-                               did_you_mean(action, phase.actions))
+                               did_you_mean(action, phase.actions), category="name")
         self.steps = set(phase.steps)
         for action in phase.actions.values():
             scope: dict[str, str] = {}
@@ -151,6 +161,12 @@ class Checker:
                                category="type")
                     scope = {**scope, binding.var: ANY}
                     self.out.types[id(binding)] = ANY
+            if action.text is not None:
+                for field_name in re.findall(r"{([^{}]*)}", str(action.text)):
+                    if field_name not in scope:
+                        self.error(f"`text:` of `{action.name}` shows `{{{field_name}}}`, but its parameters are "
+                                   + (", ".join(f"`{{{p}}}`" for p in scope) or "none"),
+                                   getattr(action.text, "span", action.span), category="name")
             if action.guard is not None:
                 self.expect(action.guard, scope, BOOL, f"the `if:` of action `{action.name}`")
             self.effects(action.effects, scope)
@@ -198,7 +214,7 @@ class Checker:
             self.expect(e.count, scope, INT, "the number of cards dealt")
             zone = self.spec.zones.get(e.family)
             if zone is None:
-                self.error(f"unknown zone `{e.family}`", e, did_you_mean(e.family, self.spec.zones))
+                self.error(f"unknown zone `{e.family}`", e, did_you_mean(e.family, self.spec.zones), category="name")
             elif not zone.each_player or zone.grid:
                 self.error(f"`deal ... to each {e.family}` needs a zone with `each: player`", e)
             if e.source is not None:
@@ -208,7 +224,7 @@ class Checker:
             self._check_deal_size(e)
         elif isinstance(e, ast.Assign):
             target_type = self.target(e.target, scope)
-            value_type = self.expr(e.value, scope)
+            value_type = self._coerce_rank(e.value, self.expr(e.value, scope), target_type)
             if e.op != "=":
                 if target_type not in (INT, ANY):
                     self.error(f"`{e.op}` needs a number, but the target is {show(target_type)}", e.target,
@@ -223,13 +239,13 @@ class Checker:
             if self.steps is None:
                 self.error("`goto` is only for actions, to choose the next step of the turn", e)
             elif e.step not in self.steps:
-                self.error(f"unknown step `{e.step}`", e, did_you_mean(e.step, self.steps))
+                self.error(f"unknown step `{e.step}`", e, did_you_mean(e.step, self.steps), category="name")
         elif isinstance(e, ast.Ask):
             self.expect(e.player, scope, PLAYER, "who is asked")
             if self.steps is None:
                 self.error("`ask` is only for actions: it hands one decision to another player", e)
             elif e.step not in self.steps:
-                self.error(f"unknown step `{e.step}`", e, did_you_mean(e.step, self.steps))
+                self.error(f"unknown step `{e.step}`", e, did_you_mean(e.step, self.steps), category="name")
         elif isinstance(e, (ast.TurnTo, ast.Skip)):
             self.expect(e.player, scope, PLAYER, "`turn to` and `skip` take a player, and this")
         elif isinstance(e, ast.If):
@@ -283,7 +299,7 @@ class Checker:
                 if t.name in scope:
                     self.error(f"`{t.name}` is a parameter or a loop name and cannot be set", t)
                 else:
-                    self.error(f"unknown variable `{t.name}`", t, did_you_mean(t.name, self.spec.vars))
+                    self.error(f"unknown variable `{t.name}`", t, did_you_mean(t.name, self.spec.vars), category="name")
                 return ANY
             if var.each_player:
                 self.error(f"`{t.name}` belongs to each player: write `my {t.name}` or `p.{t.name}`", t)
@@ -336,6 +352,8 @@ class Checker:
             return self._aggregate(n, scope)
         if isinstance(n, ast.ListLit):
             types = [self.expr(i, scope) for i in n.items]
+            if RANK in types:    # `[A, 2, 3]`: numbers beside ranks are ranks
+                types = [self._coerce_rank(i, t, RANK) for i, t in zip(n.items, types)]
             known = [t for t in types if t not in (ANY, NONE)]
             for t, item in zip(types, n.items):
                 if known and t not in (ANY, NONE) and t != known[0]:
@@ -352,7 +370,9 @@ class Checker:
         if isinstance(n, ast.Arith):
             left, right = self.expr(n.left, scope), self.expr(n.right, scope)
             if n.op == "+" and is_list(left) and is_list(right):
-                return left
+                if not compatible(left, right):
+                    self.error(f"cannot join {show(left)} and {show(right)}", n, category="type")
+                return left if elem(left) != ANY else right
             for side, t in ((n.left, left), (n.right, right)):
                 if t not in (INT, ANY):
                     self.error(f"`{n.op}` needs numbers, but this is {show(t)}", side, category="type")
@@ -367,6 +387,8 @@ class Checker:
             return BOOL
         if isinstance(n, ast.In):
             item, container = self.expr(n.item, scope), self.expr(n.container, scope)
+            if item == RANK:
+                container = self._coerce_rank(n.container, container, list_of(RANK))
             if container == ZONE or is_list(container):
                 if not compatible(item, elem(container)):
                     self.error(f"{show(item)} can never be in {show(container)}", n, category="type")
@@ -406,13 +428,21 @@ class Checker:
         return ANY
 
     def _coerce_rank(self, node, t: str, other: str) -> str:
-        """`c.rank == 7`: a number literal beside a rank is that rank."""
+        """`c.rank == 7`, `c.rank in [7, 8]`, `start: 7` for a rank: a written number where a rank
+        is wanted is that rank."""
         if t == INT and other == RANK and isinstance(node, ast.Number):
             if not 2 <= node.value <= 10:
-                self.error(f"there is no rank {node.value}", node)
+                self.error(f"there is no rank {node.value}", node, category="type")
             self.out.refs[id(node)] = ("rank_literal", node.value)
             self.out.types[id(node)] = RANK
             return RANK
+        if t == list_of(INT) and other == list_of(RANK) and isinstance(node, ast.ListLit) \
+                and all(isinstance(i, ast.Number) or self.out.types.get(id(i)) == RANK for i in node.items):
+            for item in node.items:
+                if isinstance(item, ast.Number):
+                    self._coerce_rank(item, INT, RANK)
+            self.out.types[id(node)] = list_of(RANK)
+            return list_of(RANK)
         return t
 
     def _name(self, n: ast.Name, scope: dict) -> str:

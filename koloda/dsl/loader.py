@@ -33,6 +33,7 @@ class MarkedStr(str):
     """A YAML string with the position of its first character of content."""
     span: Span
     plain: bool
+    segments: list[tuple[int, int, int]]
 
 
 class MarkedInt(int):
@@ -74,14 +75,46 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> MarkedList:
 def _construct_str(loader: _Loader, node: yaml.ScalarNode) -> MarkedStr:
     result = MarkedStr(loader.construct_scalar(node))
     span = _span(node, loader.filename)
-    # Quoted scalars start one column before their content.
-    if node.style in ("'", '"'):
-        span = Span(span.file, span.line, span.col + 1)
-    elif node.style in ("|", ">"):
-        span = Span(span.file, span.line + 1, span.col + 2)
-    result.span = span
+    result.segments = _segments(node, str(result), span)
+    first = result.segments[0]
+    result.span = Span(span.file, first[1], first[2])
     result.plain = node.style is None
     return result
+
+
+def _segments(node: yaml.ScalarNode, value: str, span: Span) -> list[tuple[int, int, int]]:
+    """Where each piece of a string's text was written: (offset in the text, line, column).
+
+    YAML folds multi-line plain and quoted strings into one line, and block
+    strings (`|`) drop their indentation; this maps positions in the text
+    back to the file, so errors point at the right place."""
+    start, end = node.start_mark, node.end_mark
+    buffer = getattr(start, "buffer", None)
+    if buffer is None or start.pointer is None:
+        return [(0, span.line, span.col)]
+    region = buffer[start.pointer:end.pointer]
+    lines = region.split("\n")
+    if node.style in ("|", ">"):
+        # content starts on the line after the indicator, at the block's indentation
+        body = lines[1:]
+        indent = min((len(x) - len(x.lstrip(" ")) for x in body if x.strip()), default=0)
+        segments, offset = [], 0
+        for i, line in enumerate(body):
+            segments.append((offset, span.line + 1 + i, indent + 1))
+            offset += len(line[indent:]) + 1 if node.style == "|" else len(line.strip()) + 1
+        return segments or [(0, span.line + 1, indent + 1)]
+    quote = 1 if node.style in ("'", '"') else 0
+    if len(lines) == 1:
+        return [(0, span.line, span.col + quote)]
+    segments = [(0, span.line, span.col + quote)]
+    offset = len(lines[0][quote:].rstrip()) + 1
+    for i, line in enumerate(lines[1:], 1):
+        stripped = line.lstrip()
+        if not stripped.strip():
+            continue
+        segments.append((offset, span.line + i, len(line) - len(stripped) + 1))
+        offset += len(stripped.rstrip()) + 1
+    return segments
 
 
 def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> MarkedInt:
@@ -259,8 +292,9 @@ def _schema_error(doc, err: jsonschema.ValidationError) -> RuleError:
         hint = did_you_mean(str(err.instance), map(str, err.validator_value)) or f"one of {choices}"
         return RuleError(f"`{where}` cannot be {err.instance!r}", span_of(node, span), hint, category="schema")
     if err.validator == "type":
-        expected = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
-        return RuleError(f"`{where}` must be {_a(expected)}, not {_kind(err.instance)}", span_of(node, span),
+        kinds = [err.validator_value] if isinstance(err.validator_value, str) else err.validator_value
+        expected = " or ".join(_a(k) for k in kinds)
+        return RuleError(f"`{where}` must be {expected}, not {_kind(err.instance)}", span_of(node, span),
                          category="schema")
     description = err.schema.get("description")
     message = f"`{where}`: {err.message}"

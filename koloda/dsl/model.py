@@ -133,6 +133,7 @@ class Spec:
     match: MatchSpec
     span: Span
     file: str
+    players_span: Span | None = None
     sides: int | None = None
     show: dict[str, ast.Node] = field(default_factory=dict)
     errors: list[RuleError] = field(default_factory=list)
@@ -257,9 +258,15 @@ def _option(name: str, raw, span: Span, errors: list) -> OptionSpec:
     elif choices is not None and default not in choices:
         errors.append(RuleError(f"option `{name}`: default {default!r} is not one of its choices",
                                 span_of(raw.get("default"), where), category="schema"))
-    elif kind == "int" and not isinstance(default, int) or kind == "bool" and not isinstance(default, bool):
+    elif (kind == "int" and (not isinstance(default, int) or isinstance(default, bool))
+          or kind == "bool" and not isinstance(default, bool)):
         errors.append(RuleError(f"option `{name}` is {kind}, but its default is {default!r}",
                                 span_of(raw.get("default"), where), category="type"))
+    elif kind == "int" and (raw.get("min") is not None and default < raw["min"]
+                            or raw.get("max") is not None and default > raw["max"]):
+        errors.append(RuleError(f"option `{name}`: default {default} is outside "
+                                f"{raw.get('min', '')}..{raw.get('max', '')}",
+                                span_of(raw.get("default"), where), category="schema"))
     return OptionSpec(name, kind, default, choices, str(raw.get("help", "")), where,
                       raw.get("min"), raw.get("max"))
 
@@ -334,7 +341,10 @@ def build(doc) -> Spec:
         actions = {}
         for aname, araw in (raw.get("actions") or {}).items():
             aspan = raw["actions"].key_spans[aname]
-            araw = araw or {}
+            if not araw:
+                from koloda.dsl.loader import MarkedDict
+                araw = MarkedDict()
+                araw.span, araw.key_spans = aspan, {}
             with_ = araw.get("with")
             if with_ is None:
                 with_ = []
@@ -386,7 +396,7 @@ def build(doc) -> Spec:
         notes=str(doc.get("notes", "")),
         min_players=low, max_players=high, default_players=default,
         deck=deck, ace=str(doc.get("ace", "high")),
-        values={str(k): v for k, v in (doc.get("values") or {}).items()},
+        values={str(k): int(v) for k, v in (doc.get("values") or {}).items()},
         options=options, zones=zones, vars=variables, functions=functions,
         setup=b.effects(doc.get("setup"), keys.get("setup", top)),
         deal=b.effects(doc.get("deal"), keys.get("deal", top)),
@@ -395,6 +405,7 @@ def build(doc) -> Spec:
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
         match=match, span=top, file=top.file)
     spec.sides = doc.get("sides")
+    spec.players_span = span_of(doc.get("players"), keys.get("players", top))
     for label, text in (doc.get("show") or {}).items():
         node = b.expr(text, doc["show"].key_spans[label])
         if node is not None:

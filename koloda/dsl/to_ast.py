@@ -46,14 +46,15 @@ class _Builder(Transformer):
         super().__init__()
         self.origin = origin
         self.text = text
+        self.locate = locator(origin, text)
 
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
             return self.origin
-        return self.origin.shifted(meta.line - 1, meta.column, meta.end_column if meta.end_line == meta.line else None)
+        return self.locate(meta.line, meta.column, meta.end_column if meta.end_line == meta.line else None)
 
     def _tspan(self, tok: Token) -> Span:
-        return self.origin.shifted(tok.line - 1, tok.column, tok.end_column)
+        return self.locate(tok.line, tok.column, tok.end_column)
 
     # start rules just unwrap
     def expr_start(self, items):
@@ -225,6 +226,27 @@ class _Builder(Transformer):
         return ast.EndTurn(self._span(meta))
 
 
+def locator(origin: Span, text: str):
+    """(line, column) inside a rule-file string -> a Span in the file."""
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+    # text that did not come from a file: later lines start at column 1 of the following lines
+    segments = getattr(text, "segments", None) or \
+        [(0, origin.line, origin.col)] + [(start, origin.line + k, 1) for k, start in enumerate(starts[1:], 1)]
+
+    def locate(line: int, col: int, end_col: int | None = None) -> Span:
+        offset = starts[min(line, len(starts)) - 1] + col - 1
+        seg_offset, seg_line, seg_col = segments[0]
+        for seg in segments:
+            if seg[0] <= offset:
+                seg_offset, seg_line, seg_col = seg
+        at = seg_col + offset - seg_offset
+        return Span(origin.file, seg_line, at, None if end_col is None else at + end_col - col)
+    return locate
+
+
 _WHAT = {"expr_start": "expression", "effect_start": "effect",
          "binding_start": "binding such as `c in my hand`",
          "signature_start": "function head such as `playable(card c)`"}
@@ -233,7 +255,8 @@ _WHAT = {"expr_start": "expression", "effect_start": "effect",
 def parse(text: str, start: str, origin: Span) -> ast.Node:
     """Parse `text` (one YAML string) as `start`; raise RuleError on bad syntax."""
     if not isinstance(text, str) or not text.strip():
-        raise RuleError(f"expected a {_WHAT[start]}, found {'nothing' if not text else repr(text)}",
+        article = "an" if _WHAT[start][0] in "aeiou" else "a"
+        raise RuleError(f"expected {article} {_WHAT[start]}, found {'nothing' if not text else repr(text)}",
                         origin, category="syntax")
     try:
         tree = _parser().parse(text, start=start)
@@ -263,4 +286,4 @@ def _syntax_error(exc: UnexpectedInput, text: str, start: str, origin: Span) -> 
     hint = None
     if expected and len(expected) <= 8:
         hint = "expected " + ", ".join(expected)
-    return RuleError(message, origin.shifted(line - 1, col, col + 1), hint, category="syntax")
+    return RuleError(message, locator(origin, text)(line, col, col + 1), hint, category="syntax")

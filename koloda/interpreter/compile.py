@@ -240,21 +240,28 @@ class Compiler:
         if kind == "function":
             return self._user_call(name, n, args)
         g = self.game
-        if name == "value":
-            values, (a,) = g.cards.values, args
-            return lambda s, b: values[a(s, b)]
-        if name == "next":
+        span = n.span
+        if name in ("value", "next", "prev", "abs"):
             (a,) = args
-            return lambda s, b: (a(s, b) + 1) % s.n
-        if name == "prev":
-            (a,) = args
-            return lambda s, b: (a(s, b) - 1) % s.n
-        if name == "abs":
-            (a,) = args
-            return lambda s, b: abs(a(s, b))
+            f = {"value": g.cards.values.__getitem__, "abs": abs}.get(name)
+            step = 1 if name == "next" else -1
+            what = {"value": "card", "abs": "number"}.get(name, "player")
+
+            def unary(s, b):
+                x = a(s, b)
+                if x is None:
+                    raise RuleRuntimeError(f"`{name}` of no {what} (the argument is none)", span)
+                return f(x) if f is not None else (x + step) % s.n
+            return unary
         if name == "top":
             zone, count = args
-            return lambda s, b: s.zones[zone(s, b)][::-1][:count(s, b)]
+
+            def top(s, b):
+                k = count(s, b)
+                if k is None or k < 0:
+                    raise RuleRuntimeError(f"`top` takes a count of 0 or more, not {k}", span)
+                return s.zones[zone(s, b)][::-1][:k]
+            return top
         if name == "winner":
             return self._winner(args, n)
         if name in ("max", "min") and len(args) >= 2:
@@ -264,16 +271,21 @@ class Compiler:
         return self._reduce(name, items, n)
 
     def _reduce(self, name: str, items: Fn, n: ast.Node) -> Fn:
+        span = n.span
         if name == "count":
             return lambda s, b: len(items(s, b))
         if name == "sum":
-            return lambda s, b: sum(items(s, b))
+            def total(s, b):
+                values = items(s, b)
+                if None in values:
+                    raise RuleRuntimeError("`sum` over a list that holds none", span)
+                return sum(values)
+            return total
         if name == "any":
             return lambda s, b: any(items(s, b))
         if name == "all":
             return lambda s, b: all(items(s, b))
         fold = max if name == "max" else min
-        span = n.span
 
         def extreme(s, b):
             values = list(items(s, b))
@@ -379,7 +391,13 @@ class Compiler:
 
     def _Aggregate(self, n: ast.Aggregate) -> Fn:
         if n.func == "count":
-            values = self._iterate(n.var, n.iterable, n.cond, lambda s, b: True)
+            # `count(c.rank == J for c in hand)` counts the true ones; `count(c for c in hand if ...)` the items
+            if self.type_of(n.elem) == BOOL:
+                test = n.elem if n.cond is None else ast.And(n.span, n.cond, n.elem)
+                self.types[id(test)] = BOOL
+                values = self._iterate(n.var, n.iterable, test, lambda s, b: True)
+            else:
+                values = self._iterate(n.var, n.iterable, n.cond, lambda s, b: True)
         else:
             values = self._iterate(n.var, n.iterable, n.cond, n.elem)
         return self._reduce(n.func, values, n)
@@ -487,8 +505,14 @@ class Compiler:
         return lambda s, b: not operand(s, b)
 
     def _Neg(self, n: ast.Neg) -> Fn:
-        operand = self.expr(n.operand)
-        return lambda s, b: -operand(s, b)
+        operand, span = self.expr(n.operand), n.span
+
+        def neg(s, b):
+            x = operand(s, b)
+            if x is None:
+                raise RuleRuntimeError("`-` of none", span)
+            return -x
+        return neg
 
     def _IfElse(self, n: ast.IfElse) -> Fn:
         then, cond, orelse = self.expr(n.then), self.expr(n.cond), self.expr(n.orelse)

@@ -37,6 +37,7 @@ class Action:
     run: Fn
     text: str | None
     phase: int
+    span: object = None
 
     @property
     def size(self) -> int:
@@ -144,11 +145,16 @@ class Flow:
         actions = self.phases[s.phase].steps[s.step]
         found: list[int] = []
         for action in actions:
-            if not action.params:
-                if action.guard is None or action.guard(s, {}):
-                    found.append(action.offset)
-                continue
-            self._enumerate(s, action, 0, {}, 0, found)
+            try:
+                if not action.params:
+                    if action.guard is None or action.guard(s, {}):
+                        found.append(action.offset)
+                    continue
+                self._enumerate(s, action, 0, {}, 0, found)
+            except RuleRuntimeError:
+                raise
+            except (TypeError, IndexError, KeyError, ValueError) as exc:
+                raise RuleRuntimeError(f"the `if:` of action `{action.name}` failed: {exc}", action.span) from None
         if not found:
             phase = self.phases[s.phase]
             raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "

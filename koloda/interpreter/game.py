@@ -173,7 +173,7 @@ class Game:
                     params.append(Param(binding.var, t, c.sequence(binding.domain), self._radix(t),
                                         self._card_kinds if t == CARD else None))
                 action = Action(a.name, offset, params, c.expr(a.guard) if a.guard is not None else None,
-                                c.effects(a.effects), a.text, index)
+                                c.effects(a.effects), a.text, index, a.span)
                 offset += action.size
                 self.actions.append(action)
                 by_name[a.name] = action
@@ -218,7 +218,8 @@ class Game:
         """Deck orders from text: card names top first; a blank line starts the next shuffle's order."""
         orders = []
         for block in re.split(r"\n\s*\n", text.strip()):
-            names = [t for t in re.split(r"[\s,]+", block) if t and not t.startswith("#")]
+            block = re.sub(r"#[^\n]*", "", block)      # comments run to the end of the line
+            names = [t for t in re.split(r"[\s,]+", block) if t]
             used: set[int] = set()
             order = []
             for name in names:
@@ -274,7 +275,7 @@ class Game:
         if action.text:
             try:
                 return action.text.format(**parts)
-            except (KeyError, IndexError, ValueError):
+            except (KeyError, IndexError, ValueError, AttributeError):
                 pass
         return " ".join([action.name, *parts.values()])
 

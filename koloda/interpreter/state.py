@@ -5,6 +5,7 @@ objects, and a state round-trips through JSON exactly.
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import TYPE_CHECKING
 
@@ -66,7 +67,7 @@ class State:
         c.actor = self.actor
         c.asked = self.asked
         c.waiting = [w[:] for w in self.waiting]
-        c._legal = self._legal
+        c._legal = None if self._legal is None else self._legal[:]
         return c
 
     # ------------------------------------------------------------ card movement
@@ -150,6 +151,10 @@ class State:
         return self.game.observe(self, player)
 
     def to_json(self) -> dict:
+        """A plain, independent copy of the state (later play does not change it)."""
+        return json.loads(json.dumps(self._json()))
+
+    def _json(self) -> dict:
         return {
             "format": "koloda-state/1", "game": self.game.name, "fingerprint": self.game.fingerprint,
             "options": self.game.options, "players": self.n,
