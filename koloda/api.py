@@ -84,4 +84,18 @@ def load(name_or_path: str, options: dict | None = None, players: int | None = N
     n = players if players is not None else spec.default_players
     if not spec.min_players <= n <= spec.max_players:
         raise RuleError(f"{spec.name} is played by {spec.min_players}..{spec.max_players} players, not {n}")
-    return Game(spec, checked, bound, n)
+    game = Game(spec, checked, bound, n)
+    _first_deal(game)
+    return game
+
+
+def _first_deal(game: Game) -> None:
+    """Deal once at load, so a table that cannot even start (too many cards for the deck with
+    these options and players) is reported now, as a rule error, not in the middle of play."""
+    from koloda.interpreter.errors import RuleRuntimeError
+    try:
+        game.new_initial_state(seed=0)
+    except RuleRuntimeError as exc:
+        options = ", ".join(f"{k}={v}" for k, v in game.options.items())
+        raise RuleError(f"{exc.message} (with {game.num_players} players; options {options})", exc.span,
+                        exc.hint, category="runtime") from None

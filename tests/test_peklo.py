@@ -161,10 +161,10 @@ def test_last_deal_no_trump_and_suit_led_wins():
 
 
 def test_deal_size_larger_than_the_deck_allows_is_a_clear_error():
-    # deal_size accepts up to 17 (for 3 players); 4 x 14 = 56 > 52 cannot be dealt
-    g = peklo(4, deal_size=14)
-    with pytest.raises(koloda.interpreter.errors.RuleRuntimeError, match="needs 56 cards"):
-        g.new_initial_state(0)
+    # deal_size accepts up to 17 (for 3 players); 4 x 14 = 56 > 52 cannot be dealt: said at load, located
+    with pytest.raises(koloda.RuleError, match="needs 56 cards") as info:
+        peklo(4, deal_size=14)
+    assert info.value.span.file.endswith("peklo.yaml")
 
 
 # ------------------------------------------------------------------ bidding

@@ -97,10 +97,10 @@ def test_option_deal_seven(players, deck):
 
 
 def test_seven_cards_to_six_players_do_not_fit_a_32_deck():
-    # 6 x 7 = 42 > 32: the table cannot be dealt; the engine must say so, not deal short hands.
-    g = pony(6, hand=7)
-    with pytest.raises(RuleRuntimeError, match="needs 42 cards"):
-        g.new_initial_state(0)
+    # 6 x 7 = 42 > 32: the table cannot be dealt; loading the table already says so, located.
+    with pytest.raises(koloda.RuleError, match="needs 42 cards") as info:
+        pony(6, hand=7)
+    assert info.value.span.file.endswith("pony.yaml") and info.value.span.line > 0
 
 
 def test_deal_one_at_a_time_from_left_of_dealer_then_turn_up():
