@@ -36,6 +36,8 @@ class Compiler:
         # While a user function is compiled inline: its parameters -> the caller's argument closures.
         self.subst: dict[str, Fn] = {}
         self._binders: dict[str, set[str]] = {}
+        self.epoch = [0]           # advanced by the flow each time legal moves are listed
+        self._free_cache: dict[ast.Node, set[str]] = {}
 
     def constant(self, value) -> Fn:
         f = lambda s, b: value
@@ -59,7 +61,53 @@ class Compiler:
     # ------------------------------------------------------------ expressions
     def expr(self, n: ast.Node) -> Fn:
         method = getattr(self, "_" + type(n).__name__)
-        return method(n)
+        f = method(n)
+        if self.hoisting and isinstance(n, _COSTLY) and not self._free_locals(n):
+            return self._once_per_decision(f)
+        return f
+
+    # While legal moves are listed the state does not change, so a costly part of a guard that
+    # does not depend on the action's parameters (`any(d.suit == led() for d in my hand)`) is
+    # worked out once per decision, not once per card.
+    hoisting = False
+
+    def guard(self, n: ast.Node) -> Fn:
+        self.hoisting = True
+        try:
+            return self.expr(n)
+        finally:
+            self.hoisting = False
+
+    def _once_per_decision(self, f: Fn) -> Fn:
+        epoch = self.epoch
+        memo = [None, -1, None]
+
+        def once(s, b):
+            if memo[0] is s and memo[1] == epoch[0]:
+                return memo[2]
+            value = f(s, b)
+            memo[0], memo[1], memo[2] = s, epoch[0], value
+            return value
+        return once
+
+    def _free_locals(self, n: ast.Node) -> set[str]:
+        """Local names (parameters, loop names) a node reads but does not bind itself."""
+        if n in self._free_cache:
+            return self._free_cache[n]
+        free: set[str] = set()
+        if isinstance(n, ast.Name):
+            ref = self.refs.get(id(n))
+            if ref is not None and ref[0] == "local":
+                free.add(n.name)
+        elif isinstance(n, ast.Call) and n.func in self.game.spec.functions and n.args:
+            free = set().union(*(self._free_locals(a) for a in n.args))
+        else:
+            for child in _children(n):
+                free |= self._free_locals(child)
+            if isinstance(n, (ast.Aggregate, ast.ListComp)):
+                free = (free - {n.var}) | self._free_locals(n.iterable)
+        self._free_cache[n] = free
+        return free
 
     def _Number(self, n: ast.Number) -> Fn:
         ref = self.refs.get(id(n))
@@ -693,13 +741,21 @@ def _locals_in(n) -> set[str]:
     return {x.name for x in _walk(n) if isinstance(x, ast.Name)}
 
 
-def _walk(n):
-    yield n
+def _children(n):
     for name in getattr(n, "__slots__", ()):
         value = getattr(n, name, None)
         if isinstance(value, ast.Node):
-            yield from _walk(value)
+            yield value
         elif isinstance(value, tuple):
             for item in value:
                 if isinstance(item, ast.Node):
-                    yield from _walk(item)
+                    yield item
+
+
+def _walk(n):
+    yield n
+    for child in _children(n):
+        yield from _walk(child)
+
+
+_COSTLY = (ast.Aggregate, ast.ListComp, ast.Call)

@@ -142,6 +142,7 @@ class Flow:
 
     # ------------------------------------------------------------ decisions
     def legal(self, s: "State") -> list[int]:
+        s.game.epoch[0] += 1      # parts of guards worked out once per listing are stale now
         actions = self.phases[s.phase].steps[s.step]
         found: list[int] = []
         for action in actions:

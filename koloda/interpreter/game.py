@@ -172,7 +172,7 @@ class Game:
                     t = checked.types.get(id(binding), "any")
                     params.append(Param(binding.var, t, c.sequence(binding.domain), self._radix(t),
                                         self._card_kinds if t == CARD else None))
-                action = Action(a.name, offset, params, c.expr(a.guard) if a.guard is not None else None,
+                action = Action(a.name, offset, params, c.guard(a.guard) if a.guard is not None else None,
                                 c.effects(a.effects), a.text, index, a.span)
                 offset += action.size
                 self.actions.append(action)
@@ -182,6 +182,7 @@ class Game:
                                 c.expr(ph.ends) if ph.ends else None, c.effects(ph.start), c.effects(ph.after_turn),
                                 steps, next(iter(steps))))
         self.num_distinct_actions = offset
+        self.epoch = c.epoch
         self._offsets = [a.offset for a in self.actions]
         events = [Event(e.name, c.expr(e.when), c.effects(e.effects)) for e in spec.events]
         starts = [(self.var_base[name], len(self._owners(v)), c.expr(v.start) if v.start is not None else None)
