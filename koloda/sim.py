@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from koloda.agents.random_agent import RandomAgent
 from koloda.interpreter.game import Game
 
 
@@ -15,6 +14,7 @@ class SimulationResult:
     moves: list[int] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)
     score_sum: list[float] = field(default_factory=list)
+    seats: list[str] = field(default_factory=list)
 
     def report(self, game: Game) -> str:
         n = len(self.wins)
@@ -22,19 +22,24 @@ class SimulationResult:
         lines = [f"{game.title}: {self.games} games played, {self.finished} ended"
                  + (f", {self.unfinished} stopped at the move limit" if self.unfinished else ""),
                  f"mean moves per game: {mean_moves:.1f}",
-                 "seat   win share   mean score"]
+                 "seat  agent                 win share   mean score"]
         for p in range(n):
             share = self.wins[p] / max(self.finished, 1)
             mean = self.score_sum[p] / max(self.finished, 1)
-            lines.append(f"P{p + 1:<5} {share:>8.3f}   {mean:>10.2f}")
+            agent = self.seats[p] if p < len(self.seats) else "random"
+            lines.append(f"P{p + 1:<4} {agent:<20} {share:>9.3f}   {mean:>10.2f}")
         return "\n".join(lines)
 
 
-def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, agents=None) -> SimulationResult:
+def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, seats: list[str] | None = None,
+             progress=None) -> SimulationResult:
+    """Play `count` games, game i with seed `seed + i`; seats are agent descriptions (default: random)."""
+    from koloda.agents.registry import make_agent
     n = game.num_players
-    result = SimulationResult(wins=[0.0] * n, score_sum=[0.0] * n)
+    seats = list(seats or []) + ["random"] * (n - len(seats or []))
+    result = SimulationResult(wins=[0.0] * n, score_sum=[0.0] * n, seats=seats)
     for i in range(count):
-        players = agents(i) if agents else [RandomAgent(seed * 7919 + i * n + p) for p in range(n)]
+        players = [make_agent(seats[p], seed * 7919 + i * n + p) for p in range(n)]
         state = game.new_initial_state(seed + i)
         moves = 0
         while not state.is_terminal() and moves < max_moves:
@@ -49,4 +54,6 @@ def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, ag
         for p, (r, sc) in enumerate(zip(state.returns(), state.scores())):
             result.wins[p] += r
             result.score_sum[p] += sc
+        if progress is not None:
+            progress()
     return result

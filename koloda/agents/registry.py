@@ -1,22 +1,51 @@
-"""Seats by name: `--seat human --seat random`."""
+"""Seats by name: `--seat human --seat ismcts:iterations=400 --seat greedy`."""
 from __future__ import annotations
 
+from koloda.agents.greedy import GreedyAgent
+from koloda.agents.ismcts import IsmctsAgent
 from koloda.agents.random_agent import RandomAgent
 
-AGENT_KINDS = ("human", "random")
+AGENT_KINDS = ("human", "random", "greedy", "ismcts")
+_SETTINGS = {
+    "random": {},
+    "greedy": {"samples": int},
+    "ismcts": {"iterations": int, "seconds": float, "time": float, "depth": int, "exploration": float},
+    "human": {},
+}
 
 
 class UnknownAgent(ValueError):
     pass
 
 
-def make_agent(spec: str, seed: int, console=None):
-    """An agent from a seat description such as `random` or `human`."""
-    kind, _, _args = spec.partition(":")
+def parse_seat(spec: str) -> tuple[str, dict]:
+    """`ismcts:iterations=200,depth=20` -> ("ismcts", {"iterations": 200, "depth": 20})."""
+    kind, _, rest = spec.partition(":")
     kind = kind.strip().lower()
+    if kind not in _SETTINGS:
+        raise UnknownAgent(f"unknown seat `{spec}`: choose from {', '.join(AGENT_KINDS)}")
+    settings = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or key not in _SETTINGS[kind]:
+            known = ", ".join(f"{k}=" for k in _SETTINGS[kind]) or "no settings"
+            raise UnknownAgent(f"seat `{spec}`: `{item}` is not a setting of {kind} ({known})")
+        try:
+            settings["seconds" if key == "time" else key] = _SETTINGS[kind][key](value)
+        except ValueError:
+            raise UnknownAgent(f"seat `{spec}`: `{key}` takes a number, not `{value}`") from None
+    return kind, settings
+
+
+def make_agent(spec: str, seed: int, console=None):
+    """An agent from a seat description such as `random`, `human` or `ismcts:iterations=200`."""
+    kind, settings = parse_seat(spec)
     if kind == "random":
         return RandomAgent(seed)
-    if kind == "human":
-        from koloda.agents.human import HumanAgent
-        return HumanAgent(console)
-    raise UnknownAgent(f"unknown seat `{spec}`: choose from {', '.join(AGENT_KINDS)}")
+    if kind == "greedy":
+        return GreedyAgent(seed, **settings)
+    if kind == "ismcts":
+        return IsmctsAgent(seed, **settings)
+    from koloda.agents.human import HumanAgent
+    return HumanAgent(console)

@@ -134,12 +134,7 @@ def play(game: str, seats: tuple[str, ...], deck_file: str | None, delay: float,
         if seat.split(":")[0].strip().lower() not in AGENT_KINDS:
             raise Failure(f"unknown seat `{seat}`: choose from {', '.join(AGENT_KINDS)}")
     if players is None and seats:
-        try:
-            spec, _ = load_spec(game)
-        except (RuleErrors, RuleError) as exc:
-            raise Failure(_errors_text(exc)) from None
-        # too few seats: bots fill the table up to the least number of players
-        players = min(max(len(seats), spec.min_players), spec.max_players)
+        players = _seat_count(game, len(seats))
     g = load_game(game, options, players)
     seats = list(seats) or ["human"]
     if len(seats) > g.num_players:
@@ -182,6 +177,15 @@ def play(game: str, seats: tuple[str, ...], deck_file: str | None, delay: float,
     console.print("Winner: " + " and ".join(winners))
 
 
+def _seat_count(game: str, seats: int) -> int:
+    """Too few seats: bots fill the table up to the least number of players."""
+    try:
+        spec, _ = load_spec(game)
+    except (RuleErrors, RuleError) as exc:
+        raise Failure(_errors_text(exc)) from None
+    return min(max(seats, spec.min_players), spec.max_players)
+
+
 def _scores(state) -> str:
     return ", ".join(f"P{p + 1} {v}" for p, v in enumerate(state.scores()))
 
@@ -189,15 +193,33 @@ def _scores(state) -> str:
 @main.command()
 @click.argument("game")
 @click.option("-n", "--games", "count", type=click.IntRange(min=1), default=100, help="Games to play.")
+@click.option("--seat", "seats", multiple=True, metavar="KIND",
+              help="random, greedy or ismcts[:iterations=N,depth=D], one per seat in order (default random).")
 @click.option("--max-moves", type=int, default=100_000, help="Give up on a game after this many moves.")
 @common
-def simulate(game: str, count: int, max_moves: int, options, players, seed) -> None:
-    """Play N games between random seats and print what happened."""
+def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, options, players, seed) -> None:
+    """Play N games between bots and print what happened."""
+    from koloda.agents.registry import UnknownAgent, parse_seat
     from koloda.sim import simulate as run
 
+    for seat in seats:
+        try:
+            kind, _ = parse_seat(seat)
+        except UnknownAgent as exc:
+            raise Failure(str(exc)) from None
+        if kind == "human":
+            raise Failure("simulate plays bots only: use `koloda play` to sit at the table")
+    if players is None and seats:
+        players = _seat_count(game, len(seats))
     g = load_game(game, options, players)
+    if len(seats) > g.num_players:
+        raise Failure(f"{len(seats)} seats given, but this table has {g.num_players} players")
     try:
-        result = run(g, count, seed if seed is not None else 0, max_moves)
+        from rich.progress import Progress
+        with Progress(console=err_console, transient=True, disable=not err_console.is_terminal) as bar:
+            task = bar.add_task(f"{g.title}", total=count)
+            result = run(g, count, seed if seed is not None else 0, max_moves, list(seats),
+                         progress=lambda: bar.advance(task))
     except RuleError as exc:
         raise Failure(exc.format()) from None
     console.print(result.report(g), markup=False)

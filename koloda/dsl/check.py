@@ -83,6 +83,8 @@ class Checker:
         self.effects(s.scoring, {})
         for node in s.show.values():
             self.expr(node, {})
+        if s.heuristic is not None:
+            self.expect(s.heuristic, {"p": PLAYER}, INT, "`heuristic` (with `p` the player)")
         m = s.match
         if m.ends is not None:
             self.expect(m.ends, {}, BOOL, "`match: ends`")

@@ -136,6 +136,7 @@ class Spec:
     players_span: Span | None = None
     sides: int | None = None
     show: dict[str, ast.Node] = field(default_factory=dict)
+    heuristic: ast.Node | None = None
     errors: list[RuleError] = field(default_factory=list)
     fingerprint: str = ""
 
@@ -405,6 +406,8 @@ def build(doc) -> Spec:
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
         match=match, span=top, file=top.file)
     spec.sides = doc.get("sides")
+    if "heuristic" in doc:
+        spec.heuristic = b.expr(doc["heuristic"], keys["heuristic"])
     spec.players_span = span_of(doc.get("players"), keys.get("players", top))
     for label, text in (doc.get("show") or {}).items():
         node = b.expr(text, doc["show"].key_spans[label])

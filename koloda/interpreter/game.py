@@ -119,14 +119,32 @@ class Game:
                 rows = [[add_zone(name, owner, z, (gid, r, c, rank)) for c, rank in enumerate(row)]
                         for r, row in enumerate(z.grid)]
                 self.grids.append(Grid(name, owner, z.per_side, rows, z.lines))
+        self.zone_watchers = self.watchers(n)
         self.var_base: dict[str, int] = {}
         self.var_names: list[str] = []
         self.var_owner: list[int | None] = []
+        self.card_vars: list[int] = []       # variables that hold a card (renamed when bots sample)
         for name, v in self.spec.vars.items():
             self.var_base[name] = len(self.var_names)
             for owner in self._owners(v):
+                if v.type == CARD:
+                    self.card_vars.append(len(self.var_names))
                 self.var_names.append(name)
                 self.var_owner.append(owner)
+
+    def watchers(self, n: int) -> list[int]:
+        """For each zone, the players (as bits) who see a face-up card in it."""
+        everyone = (1 << n) - 1
+        masks = []
+        for zi, vis in enumerate(self.zone_visible):
+            owner = self.zone_owner[zi]
+            if vis in ("all", "top"):
+                masks.append(everyone)
+            elif vis == "owner" and owner is not None:
+                masks.append(sum(1 << p for p in range(n) if self.sees(p, owner, self.zone_by_side[zi])))
+            else:
+                masks.append(0)
+        return masks
 
     def side_of(self, player: int) -> int:
         return player % self.num_sides
@@ -196,6 +214,7 @@ class Game:
             return values
 
         self.show = {label: c.expr(node) for label, node in spec.show.items()}
+        self.heuristic = c.expr(spec.heuristic) if spec.heuristic is not None else None
         self.show_types = {label: checked.types.get(id(node), "any") for label, node in spec.show.items()}
         m = spec.match
         return Flow(phases=phases, events=events, setup=c.effects(spec.setup), deal=c.effects(spec.deal),

@@ -19,7 +19,7 @@ CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck
 
 
 class State:
-    __slots__ = ("game", "n", "zones", "loc", "by", "face", "vars", "dealer", "current", "phase", "step", "turns",
+    __slots__ = ("game", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "_legal")
 
@@ -31,6 +31,8 @@ class State:
         self.loc: list[int] = [-1] * size
         self.by: list[int | None] = [None] * size
         self.face: list[bool] = [True] * size       # False: lying face down
+        # bit p set: player p knows where this card is (saw it arrive, or watched it leave a place they saw)
+        self.known: list[int] = [0] * size
         self.vars: list = []
         self.dealer = 0
         self.current = 0
@@ -58,7 +60,7 @@ class State:
         c = State.__new__(State)
         c.game, c.n = self.game, self.n
         c.zones = [z[:] for z in self.zones]
-        c.loc, c.by, c.face, c.vars = self.loc[:], self.by[:], self.face[:], self.vars[:]
+        c.loc, c.by, c.face, c.known, c.vars = self.loc[:], self.by[:], self.face[:], self.known[:], self.vars[:]
         c.dealer, c.current, c.phase, c.step, c.turns = self.dealer, self.current, self.phase, self.step, self.turns
         c.deal_number, c.moves, c.skips = self.deal_number, self.moves, self.skips[:]
         c.next_player, c.goto, c.deal_over, c.terminal = self.next_player, self.goto, self.deal_over, self.terminal
@@ -73,12 +75,20 @@ class State:
     # ------------------------------------------------------------ card movement
     def move(self, card: int, dest: int, who: int | None, face_up: bool = True) -> None:
         src = self.loc[card]
+        known = self.known[card]
         if src >= 0:
             self.zones[src].remove(card)
+            # those who knew the card and could see it go know where it went
+            known &= self.game.zone_watchers[src] if self.face[card] else self._knew_face_down(card, who)
         self.zones[dest].append(card)
         self.loc[card] = dest
         self.by[card] = who
         self.face[card] = face_up
+        self.known[card] = known | (self.game.zone_watchers[dest] if face_up else 0)
+
+    def _knew_face_down(self, card: int, who: int | None) -> int:
+        """A face-down card moved: only the mover (if they knew it) still knows it."""
+        return self.known[card] & (1 << who) if who is not None else 0
 
     def rng(self) -> random.Random:
         """A fresh generator for the next random event, decided by the seed."""
@@ -87,6 +97,9 @@ class State:
 
     def shuffle(self, zone: int) -> None:
         cards = self.zones[zone]
+        watchers = self.game.zone_watchers[zone]
+        for c in cards:        # after a shuffle only those who see the zone know where a card is
+            self.known[c] &= watchers
         if self.orders and sorted(self.orders[0]) == sorted(cards):
             order = self.orders.pop(0)
             cards[:] = order[::-1]          # given top first; the list's end is the top
@@ -113,6 +126,7 @@ class State:
         self.loc = [dest] * len(self.loc)
         self.by = [None] * len(self.by)
         self.face = [True] * len(self.face)
+        self.known = [self.game.zone_watchers[dest]] * len(self.known)
 
     # ------------------------------------------------------------ State API
     def current_player(self) -> int:
@@ -158,7 +172,7 @@ class State:
         return {
             "format": "koloda-state/1", "game": self.game.name, "fingerprint": self.game.fingerprint,
             "options": self.game.options, "players": self.n,
-            "zones": self.zones, "by": self.by, "face": self.face, "vars": self.vars, "dealer": self.dealer,
+            "zones": self.zones, "by": self.by, "face": self.face, "known": self.known, "vars": self.vars, "dealer": self.dealer,
             "current": self.current, "phase": self.phase, "step": self.step, "turns": self.turns,
             "deal_number": self.deal_number, "moves": self.moves, "skips": self.skips,
             "next_player": self.next_player, "goto": self.goto, "deal_over": self.deal_over,
@@ -176,6 +190,7 @@ class State:
                 s.loc[card] = zi
         s.by = list(data["by"])
         s.face = list(data.get("face", [True] * game.cards.size))
+        s.known = list(data.get("known", [0] * game.cards.size))
         s.vars = list(data["vars"])
         for key in ("dealer", "current", "phase", "step", "turns", "deal_number", "moves", "next_player", "goto",
                     "deal_over", "terminal", "shuffles"):

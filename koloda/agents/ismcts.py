@@ -1,0 +1,95 @@
+"""Information-set Monte Carlo tree search (single observer).
+
+Each iteration samples a full state from what the bot's seat has seen
+(`determinize`), walks down one shared tree of moves — counting, for each
+move, how often it was available — and plays the rest out at random, to the
+end of the deal or `depth` moves, where the position is judged for every
+player. The bot plays the move of the root that was visited most.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from koloda.agents.judge import rewards, standing
+from koloda.agents.sampling import determinize
+from koloda.interpreter.state import State
+
+
+class _Node:
+    __slots__ = ("player", "children", "visits", "available", "reward")
+
+    def __init__(self, player: int):
+        self.player = player          # who chose the move that leads here
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.available = 1
+        self.reward = 0.0
+
+
+class IsmctsAgent:
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, iterations: int = 400, seconds: float | None = None,
+                 depth: int | None = None, exploration: float = 0.7):
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.depth = depth
+        self.c = exploration
+
+    def choose(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player()
+        root = _Node(me)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        before = standing(state) if state.game.heuristic is None else None
+        done = 0
+        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+            self._iterate(root, determinize(state, me, self.rng), before)
+            done += 1
+        return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
+                                         self.rng.random()))
+
+    def _iterate(self, root: _Node, world: State, before) -> None:
+        node, path = root, [root]
+        deal = world.deal_number
+        # selection and expansion
+        while not world.is_terminal() and world.deal_number == deal:
+            legal = world.legal_actions()
+            untried = [a for a in legal if a not in node.children]
+            player = world.current_player()
+            if untried:
+                action = self.rng.choice(untried)
+                child = node.children[action] = _Node(player)
+                for a in legal:
+                    if a in node.children and a != action:
+                        node.children[a].available += 1
+                world.apply_action(action)
+                path.append(child)
+                break
+            log_total = None
+            best, best_score = None, float("-inf")
+            for a in legal:
+                child = node.children[a]
+                child.available += 1
+                log_total = math.log(child.available)
+                score = child.reward / child.visits + self.c * math.sqrt(log_total / child.visits)
+                if score > best_score:
+                    best, best_score = a, score
+            world.apply_action(best)
+            node = node.children[best]
+            path.append(node)
+        # playout, to the end of the deal or `depth` moves
+        steps = 0
+        limit = self.depth if self.depth is not None else (30 if world.game.heuristic is not None else None)
+        while not world.is_terminal() and world.deal_number == deal and (limit is None or steps < limit):
+            world.apply_action(self.rng.choice(world.legal_actions()))
+            steps += 1
+        result = rewards(world, before if world.game.heuristic is None else None)
+        for n in path[1:]:
+            n.visits += 1
+            n.reward += result[n.player]

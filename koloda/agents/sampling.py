@@ -1,0 +1,53 @@
+"""Determinization: a full state drawn from what one player has seen.
+
+Bots that search must not read hidden cards. They search states made here
+instead: every card the player does not know the place of is dealt anew, at
+random, into the places of unknown cards — so hand sizes, the stock's size,
+cards seen taken and cards played all stay as the player saw them.
+"""
+from __future__ import annotations
+
+import random
+
+from koloda.dsl.types import CARD
+from koloda.interpreter.state import State
+
+
+def determinize(state: State, player: int, rng: random.Random) -> State:
+    """A copy of `state` in which the cards `player` cannot place are shuffled among themselves.
+
+    The result depends only on what `player` has seen and on `rng`, never on where the hidden
+    cards really are: the unknown places are listed in table order and the unknown cards in id order.
+    """
+    bit = 1 << player
+    known = state.known
+    places: list[tuple[int, int]] = []
+    hidden: list[int] = []
+    for zi, zone in enumerate(state.zones):
+        for k, c in enumerate(zone):
+            if not known[c] & bit:
+                places.append((zi, k))
+                hidden.append(c)
+    d = state.clone()
+    d.seed = rng.randrange(1 << 40)     # future shuffles must not be the real ones
+    d.shuffles = 0
+    d.orders = []
+    d.history = []
+    d._legal = None
+    if not hidden:
+        return d
+    fresh = sorted(hidden)
+    rng.shuffle(fresh)
+    renamed: dict[int, int] = {}
+    for (zi, k), new in zip(places, fresh):
+        old = state.zones[zi][k]
+        d.zones[zi][k] = new
+        d.loc[new] = zi
+        # what belongs to the place (who put a card there, which way up) stays with the place
+        d.by[new], d.face[new], d.known[new] = state.by[old], state.face[old], state.known[old]
+        renamed[old] = new
+    for vi in state.game.card_vars:
+        value = d.vars[vi]
+        if value in renamed:
+            d.vars[vi] = renamed[value]
+    return d
