@@ -117,22 +117,26 @@ def common(f):
 
 @main.command()
 @click.argument("game")
-@click.option("--seat", "seats", multiple=True, metavar="KIND", help="human or random, one per seat, in order.")
+@click.option("--seat", "seats", multiple=True, metavar="KIND",
+              help="human, random, greedy or ismcts[:iterations=N], one per seat in order.")
 @click.option("--deck", "deck_file", default=None, metavar="FILE", help="Card order for the shuffles, top first.")
+@click.option("--save", "save_file", default=None, metavar="FILE",
+              help="Autosave after every move to FILE (default: the koloda state folder).")
+@click.option("--log", "log_file", default=None, metavar="FILE", help="Write a JSON Lines transcript of the game.")
 @click.option("--delay", type=float, default=0.4, show_default=True, help="Seconds to pause after a bot's move.")
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
 @common
-def play(game: str, seats: tuple[str, ...], deck_file: str | None, delay: float, fast: bool, options, players,
-         seed) -> None:
+def play(game: str, seats: tuple[str, ...], deck_file: str | None, save_file: str | None, log_file: str | None,
+         delay: float, fast: bool, options, players, seed) -> None:
     """Play GAME (a shipped name or a rule file) at the terminal."""
-    from koloda.agents.human import QuitGame
-    from koloda.agents.registry import UnknownAgent, make_agent
-    from koloda.ui.table import render
+    from koloda.agents.registry import UnknownAgent, parse_seat
+    from koloda.session import Session, game_reference
 
-    from koloda.agents.registry import AGENT_KINDS
     for seat in seats:
-        if seat.split(":")[0].strip().lower() not in AGENT_KINDS:
-            raise Failure(f"unknown seat `{seat}`: choose from {', '.join(AGENT_KINDS)}")
+        try:
+            parse_seat(seat)
+        except UnknownAgent as exc:
+            raise Failure(str(exc)) from None
     if players is None and seats:
         players = _seat_count(game, len(seats))
     g = load_game(game, options, players)
@@ -143,38 +147,143 @@ def play(game: str, seats: tuple[str, ...], deck_file: str | None, delay: float,
     if seed is None:
         import random
         seed = random.randrange(1_000_000)
+    session = Session.start(game_reference(game), g, seats, seed, _read_deck(g, deck_file))
+    save_path = Path(save_file) if save_file else _default_save(g.name)
+    _run(session, save_path, log_file, delay=0 if fast else delay)
+
+
+@main.command()
+@click.argument("file", required=False)
+@click.option("--log", "log_file", default=None, metavar="FILE", help="Go on writing a transcript to FILE.")
+@click.option("--delay", type=float, default=0.4, show_default=True, help="Seconds to pause after a bot's move.")
+@click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
+def resume(file: str | None, log_file: str | None, delay: float, fast: bool) -> None:
+    """Go on with a saved game (default: the last one saved)."""
+    from koloda.session import SaveError, Session, latest_save
+
+    path = Path(file) if file else latest_save()
+    if path is None:
+        raise Failure("there is no saved game to resume")
     try:
-        agents = [make_agent(s, seed * 31 + i, console) for i, s in enumerate(seats)]
-    except UnknownAgent as exc:
+        session = Session.load(path)
+    except SaveError as exc:
         raise Failure(str(exc)) from None
-    state = g.new_initial_state(seed, _read_deck(g, deck_file))
-    console.print(f"[bold]{g.title}[/bold] · seed {seed} · seats: " +
-                  ", ".join(f"P{i + 1} {s}" for i, s in enumerate(seats)))
+    if session.state.is_terminal():
+        raise Failure(f"the game saved in {path} is over (scores: {_scores(session.state)})")
+    console.print(f"Resuming {session.game.title} from {path} after {len(session.moves)} moves.")
+    _run(session, path, log_file, delay=0 if fast else delay)
+
+
+def _default_save(game_name: str) -> Path:
+    from koloda.session import default_save_dir
+    return default_save_dir() / f"{game_name}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
+
+
+def _run(session, save_path: Path, log_file: str | None, delay: float) -> None:
+    """The table: each seat chooses in turn; the game is saved after every move."""
+    from koloda.agents.human import QuitGame
+    from koloda.agents.registry import make_agent
+    from koloda.ui.table import render
+
+    g, state, seats = session.game, session.state, session.seats
+    agents = [make_agent(s, session.seed * 31 + i + len(session.moves), console) for i, s in enumerate(seats)]
     humans = [i for i, s in enumerate(seats) if s.split(":")[0] == "human"]
+    log = _open_log(log_file, session)
+    console.print(f"[bold]{g.title}[/bold] · seed {session.seed} · seats: " +
+                  ", ".join(f"P{i + 1} {s}" for i, s in enumerate(seats)))
+    try:
+        session.save(save_path)
+        console.print(f"[dim]saving after every move to {save_path}[/dim]")
+    except OSError as exc:
+        raise Failure(f"cannot save to {save_path}: {exc.strerror}") from None
     try:
         while not state.is_terminal():
             player = state.current_player()
             deal = state.deal_number
             action = agents[player].choose(state)
             console.print(f"[dim]P{player + 1}[/dim] {state.action_to_string(action)}")
-            state.apply_action(action)
-            if humans and player not in humans and not fast and delay > 0:
+            session.play(action)
+            session.save(save_path)
+            if log:
+                log.write(session.transcript_move(player, action) + "\n")
+                log.flush()
+            if humans and player not in humans and delay > 0:
                 time.sleep(delay)
             if state.deal_number != deal and not state.is_terminal():
                 console.print(f"[bold]Deal {deal} is over.[/bold] Scores: " + _scores(state))
-    except QuitGame:
-        console.print(f"Game stopped. Replay it with --seed {seed}.")
-        sys.exit(0)
-    except KeyboardInterrupt:
-        console.print(f"\nGame interrupted. Replay it with --seed {seed}.")
-        sys.exit(130)
+    except (QuitGame, KeyboardInterrupt) as stop:
+        console.print(f"\nGame saved in {save_path}. Go on with: koloda resume {save_path}")
+        sys.exit(0 if isinstance(stop, QuitGame) else 130)
     except RuleError as exc:
         raise Failure(exc.format()) from None
+    finally:
+        if log:
+            if state.is_terminal():
+                log.write(session.transcript_end() + "\n")
+            log.close()
     console.print(render(g, state, humans[0] if humans else None))
     console.print("[bold]Game over.[/bold] Scores: " + _scores(state))
     returns = state.returns()
     winners = [f"P{p + 1}" for p in range(len(returns)) if returns[p] == max(returns)]
     console.print("Winner: " + " and ".join(winners))
+
+
+def _open_log(log_file: str | None, session):
+    if log_file is None:
+        return None
+    try:
+        log = open(log_file, "a" if session.moves else "w", encoding="utf-8")
+    except OSError as exc:
+        raise Failure(f"cannot write the transcript {log_file}: {exc.strerror}") from None
+    if not session.moves:
+        log.write(session.transcript_header() + "\n")
+    return log
+
+
+@main.command()
+@click.argument("file")
+@click.option("--step", is_flag=True, help="Pause after every move (Enter goes on, q stops).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
+def replay(file: str, step: bool, quiet: bool) -> None:
+    """Replay a transcript written by `play --log`, checking every move."""
+    from koloda.interpreter.errors import IllegalAction
+    from koloda.session import SaveError, read_transcript
+    from koloda.ui.table import render
+
+    try:
+        rec = read_transcript(Path(file))
+    except SaveError as exc:
+        raise Failure(str(exc)) from None
+    session, state = rec.session, rec.session.state
+    for k, move in enumerate(rec.moves, 1):
+        try:
+            action, player = int(move["action"]), int(move["player"])
+        except (KeyError, TypeError, ValueError):
+            raise Failure(f"{file}: move {k} is damaged") from None
+        if state.is_terminal() or state.current_player() != player:
+            raise Failure(f"{file}: move {k} is by P{player + 1}, but the game does not give them the move")
+        text = state.action_to_string(action) if action in state.legal_actions() else None
+        if text is None or text != move.get("text"):
+            raise Failure(f"{file}: move {k} (`{move.get('text')}`) is not what these rules allow here")
+        try:
+            session.play(action)
+        except IllegalAction:
+            raise Failure(f"{file}: move {k} is not legal") from None
+        if not quiet:
+            console.print(f"{k:>4}. [dim]P{player + 1}[/dim] {text}")
+            if step:
+                console.print(render(session.game, state, None))
+                if click.prompt("", default="", show_default=False, prompt_suffix="").strip().lower() == "q":
+                    return
+    if not quiet:
+        console.print(render(session.game, state, None))
+    if rec.end is not None:
+        if rec.end.get("scores") != state.scores():
+            raise Failure(f"{file}: the replay ends with scores {state.scores()}, "
+                          f"but the transcript says {rec.end.get('scores')}")
+        console.print(f"Replayed {len(rec.moves)} moves: same moves, same scores ({_scores(state)}).")
+    else:
+        console.print(f"Replayed {len(rec.moves)} moves (the transcript stops before the end).")
 
 
 def _seat_count(game: str, seats: int) -> int:
