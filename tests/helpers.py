@@ -51,10 +51,27 @@ def suit(text: str) -> int:
 
 
 def zone_index(game, zone) -> int:
+    """`"pile"`, `("hand", 1)`, a grid cell `("square", 0, "7")` (grid, owner, cell rank) or a zone index."""
+    if isinstance(zone, int):
+        return zone
+    if isinstance(zone, tuple) and len(zone) == 3:
+        return cell(game, zone[1], zone[2], zone[0])
     if isinstance(zone, tuple):
         name, player = zone
         return game.zone_base[name] + player
     return game.zone_base[zone]
+
+
+def cell(game, owner: int, rank, grid: str = "square") -> int:
+    """The zone index of the cell of rank `rank` (`"A"`, `"7"`, 7) in `owner`'s grid `grid`
+    (for a grid owned by sides, `owner` is the side)."""
+    from koloda.interpreter.cards import rank_name
+    g = game.grids[game.grid_base[grid] + owner]
+    for z in g.cells:
+        r = game.zone_cell[z][3]
+        if r is not None and rank_name(r) == str(rank).upper():
+            return z
+    raise KeyError(f"no cell {rank} in {grid} {owner}")
 
 
 def zone_cards(state, zone) -> list[str]:
@@ -158,15 +175,32 @@ def setup(state, zones: dict | None = None, vars: dict | None = None, current: i
     """Set up a position on a state, in place; returns the state.
 
     zones: {zone: cards}; each listed zone gets exactly these cards, bottom first (the last
-      is the top). Listed cards are taken from wherever they are; cards that were in a
-      listed zone but are not listed go to the `rest` zone (its top).
+      is the top). A name given again (here or in another zone) means the next copy of that
+      card; `~JH` lays the card face down (every other card set up lies face up). Listed
+      cards are taken from wherever they are; cards that were in a listed zone but are not
+      listed go to the `rest` zone (its top). A zone may also be a grid cell
+      `("square", owner, "7")` or a zone index.
     vars: {var: value}; `var` is a name or (name, player). Suits and cards may be given
       by name (`"hearts"`, `"7H"`); `None` is none.
     by: {card name: player} - who moved a card last (`c.by`); cards moved here get none.
     """
     g = state.game
     zones = zones or {}
-    targets = {zone_index(g, z): cards(g, c) for z, c in zones.items()}
+    # a name may be given once per copy the deck holds; a leading `~` lays that card face down
+    targets, down, used = {}, [], set()
+    for z, lst in zones.items():
+        lst = lst.split() if isinstance(lst, str) else list(lst)
+        ids = []
+        for name in lst:
+            hidden = name.startswith("~")
+            free = [i for i in g.cards.parse(name.lstrip("~")) if i not in used]
+            if not free:
+                raise KeyError(f"`{name}` is not a card of this deck (or is given too often)")
+            used.add(free[0])
+            ids.append(free[0])
+            if hidden:
+                down.append(free[0])
+        targets[zone_index(g, z)] = ids
     placed = {c for lst in targets.values() for c in lst}
     assert len(placed) == sum(len(v) for v in targets.values()), "a card is placed twice"
     rest_zone = zone_index(g, rest)
@@ -184,6 +218,9 @@ def setup(state, zones: dict | None = None, vars: dict | None = None, current: i
             state.loc[c] = zi
     for c in placed | set(displaced):
         state.by[c] = None
+        state.face[c] = True
+    for c in down:
+        state.face[c] = False
     for name, who in (by or {}).items():
         state.by[card(g, name)] = who
     for var, value in (vars or {}).items():

@@ -164,7 +164,7 @@ def test_human_can_quit():
                           encoding="utf-8", timeout=20, env=env, cwd=str(ROOT))
     child.expect("your move")
     child.sendline("quit")
-    child.expect("Game stopped. Replay it with --seed 5")
+    child.expect("Game saved in")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -57,6 +57,22 @@ class HumanAgent:
         for k, a in enumerate(state.legal_actions(), 1):
             self.console.print(f"  [bold]{k:>2}[/bold]  {state.action_to_string(a)}")
 
+    def show_help(self, state: State) -> None:
+        """The rule text of this step (from the rule file) and the legal moves."""
+        game = state.game
+        phase_spec = game.spec.phases[state.phase]
+        self.console.print(f"[bold]{game.title}[/bold] · phase `{phase_spec.name}`, step `{state.step}`")
+        if phase_spec.help:
+            self.console.print(phase_spec.help.strip(), markup=False)
+        for name, _ in phase_spec.steps[state.step]:
+            action = phase_spec.actions[name]
+            if action.help:
+                self.console.print(f"  [bold]{name}[/bold]: {action.help.strip()}")
+        self.console.print("Legal moves:")
+        self.show_moves(state)
+        self.console.print("Type a move's number, or its name such as `play QS` (10 is `10H` or `TH`); "
+                           "`quit` saves and stops.")
+
     def choose(self, state: State) -> int:
         player = state.current_player()
         self.console.print()
@@ -73,10 +89,7 @@ class HumanAgent:
             if entry.lower() in ("quit", "exit"):
                 raise QuitGame()
             if entry.lower() in ("help", "?"):
-                phase = state.game.flow.phases[state.phase]
-                self.console.print(f"Phase `{phase.name}`, step `{state.step}`. Legal moves:")
-                self.show_moves(state)
-                self.console.print("Type a move's number, or its name such as `play QS` (10 is `10H` or `TH`).")
+                self.show_help(state)
                 continue
             action, why = match_move(state, entry)
             if action is not None:

@@ -201,8 +201,9 @@ def _run(session, save_path: Path, log_file: str | None, delay: float) -> None:
             player = state.current_player()
             deal = state.deal_number
             action = agents[player].choose(state)
-            console.print(f"[dim]P{player + 1}[/dim] {state.action_to_string(action)}")
             session.play(action)
+            viewer = humans[0] if humans else None
+            console.print(f"[dim]P{player + 1}[/dim] {g.describe(state, action, viewer)}")
             session.save(save_path)
             if log:
                 log.write(session.transcript_move(player, action) + "\n")

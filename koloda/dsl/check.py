@@ -217,7 +217,7 @@ class Checker:
             zone = self.spec.zones.get(e.family)
             if zone is None:
                 self.error(f"unknown zone `{e.family}`", e, did_you_mean(e.family, self.spec.zones), category="name")
-            elif not zone.each_player or zone.grid:
+            elif not zone.each_player or zone.grid or zone.per_side:
                 self.error(f"`deal ... to each {e.family}` needs a zone with `each: player`", e)
             if e.source is not None:
                 self.expect(e.source, scope, ZONE, "where cards are dealt from")
@@ -313,7 +313,8 @@ class Checker:
                 self.error(f"only a player or a side owns variables, not {show(owner)}", t.obj, category="type")
             var = self.spec.vars.get(t.name)
             if var is None or not var.each_player or (owner == SIDE and not var.per_side):
-                per_player = [v for v in self.spec.vars if self.spec.vars[v].each_player]
+                per_player = [v for v, spec in self.spec.vars.items()
+                              if spec.each_player and (spec.per_side or owner != SIDE) and v != t.name]
                 self.error(f"`{t.name}` is not a variable of each {'side' if owner == SIDE else 'player'}", t,
                            did_you_mean(t.name, per_player))
                 return ANY

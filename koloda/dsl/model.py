@@ -67,6 +67,7 @@ class ActionSpec:
     effects: tuple[ast.Node, ...]
     text: str | None
     span: Span
+    help: str = ""
 
 
 @dataclass
@@ -80,6 +81,7 @@ class PhaseSpec:
     actions: dict[str, ActionSpec]
     steps: dict[str, list[tuple[str, Span]]]
     span: Span
+    help: str = ""
 
 
 @dataclass
@@ -355,7 +357,8 @@ def build(doc) -> Spec:
                            if p is not None)
             guard = b.expr(araw.get("if"), araw.key_spans.get("if", aspan)) if "if" in araw else None
             effects = b.effects(araw.get("do"), araw.key_spans.get("do", aspan))
-            actions[aname] = ActionSpec(aname, params, guard, effects, araw.get("text"), aspan)
+            actions[aname] = ActionSpec(aname, params, guard, effects, araw.get("text"), aspan,
+                                        str(araw.get("help", "")))
         steps: dict[str, list[tuple[str, Span]]] = {}
         raw_steps = raw.get("steps")
         if raw_steps:
@@ -374,7 +377,7 @@ def build(doc) -> Spec:
             ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
             start=b.effects(raw.get("start"), ks.get("start", span)),
             after_turn=b.effects(raw.get("after turn"), ks.get("after turn", span)),
-            actions=actions, steps=steps, span=span))
+            actions=actions, steps=steps, span=span, help=str(raw.get("help", ""))))
 
     raw_match = doc.get("match") or {}
     mks = getattr(raw_match, "key_spans", {})

@@ -76,7 +76,7 @@ TYPE_NAMES: dict[str, str] = {
 }
 
 CARD_ATTRS = {"rank": RANK, "suit": SUIT, "color": COLOR, "by": PLAYER, "face_up": BOOL}
-ZONE_ATTRS = {"top": CARD, "bottom": CARD, "size": INT, "owner": PLAYER, "cards": list_of(CARD),
+ZONE_ATTRS = {"top": CARD, "bottom": CARD, "size": INT, "owner": PLAYER, "side": SIDE, "cards": list_of(CARD),
               # cells of a grid: the rank the cell belongs to, free (empty or face down on top), where it is
               "rank": RANK, "free": BOOL, "grid": GRID, "row": INT, "column": INT}
 GRID_ATTRS = {"cells": list_of(ZONE), "lines": list_of(list_of(ZONE)), "rows": list_of(list_of(ZONE)),

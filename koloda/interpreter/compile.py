@@ -241,8 +241,12 @@ class Compiler:
                     cell = cells[obj(s, b)]
                     return None if cell is None else cell[k]
                 return cell_attr
-            owners = self.game.zone_owner
-            return lambda s, b: owners[obj(s, b)]
+            g = self.game
+            # a side's zone has no single owner; a player's zone belongs to the player's side too
+            owners = [None if by_side else o for o, by_side in zip(g.zone_owner, g.zone_by_side)]
+            sides = [o if by_side or o is None else g.side_of(o) for o, by_side in zip(g.zone_owner, g.zone_by_side)]
+            table = owners if name == "owner" else sides
+            return lambda s, b: table[obj(s, b)]
         if kind == "list":
             return lambda s, b: len(obj(s, b))
         return self._player_attr(ref, obj, n)
@@ -382,14 +386,15 @@ class Compiler:
                     return self.expr(fn.body)
                 finally:
                     self.subst = saved
-        if name not in self.functions:
-            self.functions[name] = None    # the checker rejected recursion already
+        key = (name, self.hoisting)         # a body compiled for a guard may hold per-decision memos
+        if key not in self.functions:
+            self.functions[key] = None     # the checker rejected recursion already
             saved, self.subst = self.subst, {}     # a body compiled on its own sees only its parameters
             try:
-                self.functions[name] = self.expr(fn.body)
+                self.functions[key] = self.expr(fn.body)
             finally:
                 self.subst = saved
-        body_ref = self.functions
+        body_ref, name = self.functions, key
         if not params:
             return lambda s, b: body_ref[name](s, {})
         if len(params) == 1:

@@ -156,7 +156,8 @@ class Game:
         cell = self.zone_cell[zone]
         if cell is not None:
             gid, r, c, rank = cell
-            text += f" {rank_name(rank)}" if rank is not None else f" {r + 1},{c + 1}"
+            unique = rank is not None and sum(1 for z in self.grids[gid].cells if self.zone_cell[z][3] == rank) == 1
+            text += f" {rank_name(rank)}" if unique else f" {r + 1},{c + 1}"
         return text
 
     def owner_label(self, owner: int, by_side: bool) -> str:
@@ -285,13 +286,18 @@ class Game:
             return "yes" if value else "no"
         return str(value)
 
-    def action_to_string(self, action_id: int, plain: bool = False) -> str:
-        """`play Q♠` (plain=True: `play QS`, as typed at a keyboard)."""
+    def action_to_string(self, action_id: int, plain: bool = False, hide=None) -> str:
+        """`play Q♠` (plain=True: `play QS`, as typed at a keyboard).
+
+        hide(card) -> True masks a card the reader may not know: `place a card on P2 square 5`."""
         action, b = self.decode(action_id)
         parts = {}
         for p in action.params:
             v = b[p.var]
-            parts[p.var] = self.cards.names[v] if plain and p.type == CARD else self.render(v, p.type)
+            if p.type == CARD and hide is not None and hide(v):
+                parts[p.var] = "a card"
+            else:
+                parts[p.var] = self.cards.names[v] if plain and p.type == CARD else self.render(v, p.type)
         if action.text:
             try:
                 return action.text.format(**parts)
@@ -331,9 +337,16 @@ class Game:
             "game": self.name, "player": player, "players": s.n, "current": None if s.terminal else s.current,
             "dealer": s.dealer, "deal": s.deal_number, "phase": self.flow.phases[s.phase].name, "step": s.step,
             "terminal": s.terminal, "zones": zones, "vars": variables,
-            "history": [(p, self.action_to_string(a)) for p, a in s.history[-2 * s.n:]],
+            "history": [(p, self.describe(s, a, player)) for p, a in s.history[-2 * s.n:]],
             "show": {label: self._show(f(s, {}), self.show_types[label]) for label, f in self.show.items()},
         }
+
+    def describe(self, s: State, action: int, viewer: int | None) -> str:
+        """A move as `viewer` saw it: cards they cannot place now (laid face down, say) are not named."""
+        if viewer is None or viewer < 0:
+            return self.action_to_string(action)
+        bit = 1 << viewer
+        return self.action_to_string(action, hide=lambda c: not s.known[c] & bit)
 
     def _show(self, value, t: str):
         if isinstance(value, list):
@@ -343,10 +356,9 @@ class Game:
     def render_text(self, s: State) -> str:
         lines = [f"{self.title}: deal {s.deal_number}, phase {self.flow.phases[s.phase].name}, "
                  f"{'over' if s.terminal else f'P{s.current + 1} to move'}"]
-        for zi, name in enumerate(self.zone_names):
-            owner = self.zone_owner[zi]
-            label = name if owner is None else f"P{owner + 1} {name}"
-            lines.append(f"  {label}: " + " ".join(self.cards.labels[c] for c in s.zones[zi]))
+        for zi in range(len(self.zone_names)):
+            cards = " ".join(self.cards.labels[c] if s.face[c] else "▒▒" for c in s.zones[zi])
+            lines.append(f"  {self.zone_label(zi)}: {cards}")
         return "\n".join(lines)
 
 
