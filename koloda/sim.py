@@ -6,6 +6,28 @@ from dataclasses import dataclass, field
 from koloda.interpreter.game import Game
 
 
+def _worker(job: tuple) -> "SimulationResult":
+    from koloda.api import load
+    game_ref, options, players, first, count, seed, max_moves, seats = job
+    return simulate(load(game_ref, options, players), count, seed, max_moves, seats, first=first)
+
+
+def simulate_parallel(game_ref: str, options: dict, players: int, count: int, seed: int, max_moves: int,
+                      seats: list[str], jobs: int, progress=None) -> "SimulationResult":
+    """The same games as `simulate`, shared out over `jobs` processes (each loads the game itself)."""
+    import multiprocessing
+    chunk = max(1, min(25, count // (jobs * 4) or 1))
+    work = [(game_ref, options, players, first, min(chunk, count - first), seed, max_moves, seats)
+            for first in range(0, count, chunk)]
+    total = None
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for part in pool.imap(_worker, work):
+            total = part if total is None else total.merge(part)
+            if progress is not None:
+                progress(part.games)
+    return total
+
+
 @dataclass
 class SimulationResult:
     games: int = 0
@@ -15,6 +37,12 @@ class SimulationResult:
     wins: list[float] = field(default_factory=list)
     score_sum: list[float] = field(default_factory=list)
     seats: list[str] = field(default_factory=list)
+
+    def merge(self, other: "SimulationResult") -> "SimulationResult":
+        return SimulationResult(self.games + other.games, self.finished + other.finished,
+                                self.unfinished + other.unfinished, self.moves + other.moves,
+                                [a + b for a, b in zip(self.wins, other.wins)],
+                                [a + b for a, b in zip(self.score_sum, other.score_sum)], self.seats)
 
     def report(self, game: Game) -> str:
         n = len(self.wins)
@@ -32,13 +60,13 @@ class SimulationResult:
 
 
 def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, seats: list[str] | None = None,
-             progress=None) -> SimulationResult:
+             progress=None, first: int = 0) -> SimulationResult:
     """Play `count` games, game i with seed `seed + i`; seats are agent descriptions (default: random)."""
     from koloda.agents.registry import make_agent
     n = game.num_players
     seats = list(seats or []) + ["random"] * (n - len(seats or []))
     result = SimulationResult(wins=[0.0] * n, score_sum=[0.0] * n, seats=seats)
-    for i in range(count):
+    for i in range(first, first + count):
         players = [make_agent(seats[p], seed * 7919 + i * n + p) for p in range(n)]
         state = game.new_initial_state(seed + i)
         moves = 0

@@ -130,7 +130,7 @@ pexpect = pytest.importorskip("pexpect")
 def test_human_plays_pony_to_the_end_in_a_terminal():
     env = dict(os.environ, COLUMNS="100", TERM="dumb", PYTHONPATH=str(ROOT))
     child = pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", "play", "pony", "--seat", "human",
-                                           "--seat", "random", "--seed", "3", "--fast"],
+                                           "--seat", "random", "--seed", "3", "--fast", "-o", "limit=25"],
                           encoding="utf-8", timeout=20, env=env, cwd=str(ROOT))
     moves = 0
     checked_errors = False
@@ -168,3 +168,22 @@ def test_human_can_quit():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_simulate_on_two_processes_plays_the_same_games():
+    one = run("simulate", "pony", "-n", "12", "--seed", "3", "-j", "1")
+    two = run("simulate", "pony", "-n", "12", "--seed", "3", "-j", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, two.output
+    assert one.output == two.output
+
+
+def test_simulate_with_bot_seats():
+    result = run("simulate", "peklo", "-n", "3", "-o", "deal_size=2", "--seat", "greedy", "--seat",
+                 "ismcts:iterations=10", "--seat", "random")
+    assert result.exit_code == 0, result.output
+    assert "greedy" in result.output and "ismcts:iterations=10" in result.output
+
+
+def test_simulate_refuses_a_human_seat():
+    result = run("simulate", "pony", "--seat", "human")
+    assert result.exit_code == 1 and "bots only" in result.output

@@ -268,7 +268,7 @@ def spawn(*args: str, home: Path):
 
 def test_ctrl_c_saves_and_resume_finishes_the_game(tmp_path):
     save = tmp_path / "mine.save.json"
-    child = spawn("play", "pony", "--seat", "human", "--seat", "random", "--seed", "21", "--fast",
+    child = spawn("play", "pony", "--seat", "human", "--seat", "random", "--seed", "21", "--fast", "-o", "limit=25",
                   "--save", str(save), home=tmp_path)
     for _ in range(3):
         child.expect("your move")

@@ -306,11 +306,15 @@ def _scores(state) -> str:
 @click.option("--seat", "seats", multiple=True, metavar="KIND",
               help="random, greedy or ismcts[:iterations=N,depth=D], one per seat in order (default random).")
 @click.option("--max-moves", type=int, default=100_000, help="Give up on a game after this many moves.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1,
+              help="Processes to play on (0: one per core).")
 @common
-def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, options, players, seed) -> None:
+def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs: int, options, players,
+             seed) -> None:
     """Play N games between bots and print what happened."""
+    import os
     from koloda.agents.registry import UnknownAgent, parse_seat
-    from koloda.sim import simulate as run
+    from koloda.sim import simulate as run, simulate_parallel
 
     for seat in seats:
         try:
@@ -328,8 +332,14 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, opti
         from rich.progress import Progress
         with Progress(console=err_console, transient=True, disable=not err_console.is_terminal) as bar:
             task = bar.add_task(f"{g.title}", total=count)
-            result = run(g, count, seed if seed is not None else 0, max_moves, list(seats),
-                         progress=lambda: bar.advance(task))
+            jobs = jobs or os.cpu_count() or 1
+            if jobs > 1 and count > 1:
+                result = simulate_parallel(game, _parse_options(options), g.num_players, count,
+                                           seed if seed is not None else 0, max_moves, list(seats), jobs,
+                                           progress=lambda k: bar.advance(task, k))
+            else:
+                result = run(g, count, seed if seed is not None else 0, max_moves, list(seats),
+                             progress=lambda: bar.advance(task))
     except RuleError as exc:
         raise Failure(exc.format()) from None
     console.print(result.report(g), markup=False)
