@@ -152,6 +152,13 @@ class Move(Node):
     what: Node
     dest: Node
     face_down: bool = False
+    under: bool = False          # `move X under stock`: to the bottom
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Meld(Node):
+    """`meld m`: carry out a plan — a new meld, a layoff or a joker swap."""
+    plan: Node
 
 
 @dataclass(frozen=True, slots=True, eq=False)

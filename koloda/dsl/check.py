@@ -13,13 +13,13 @@ from koloda.dsl import ast
 from koloda.dsl.errors import RuleError, did_you_mean
 from koloda.dsl.model import Spec, VAR_TYPES
 from koloda.dsl.types import (AGGREGATES, ANY, BOOL, CARD, CARD_ATTRS, COLOR, CONSTANTS, GRID, GRID_ATTRS, INT,
-                              NONE, PARAM_TYPES, PLAYER, RANK, SIDE, STATE_NAMES, STR, SUIT, TYPE_NAMES, ZONE,
-                              ZONE_ATTRS, compatible, elem, is_list, list_of, show)
+                              MELD_FUNCTIONS, NONE, PARAM_TYPES, PLAN, PLAN_ATTRS, PLAYER, RANK, SIDE, STATE_NAMES,
+                              STR, SUIT, TYPE_NAMES, ZONE, ZONE_ATTRS, compatible, elem, is_list, list_of, show)
 
-BUILTINS = {"value", "next", "prev", "count", "sum", "any", "all", "max", "min", "abs", "top", "winner"}
+BUILTINS = {"value", "next", "prev", "count", "sum", "any", "all", "max", "min", "abs", "top", "winner"} | MELD_FUNCTIONS
 DECKS = {"standard52": 52, "piquet32": 32, "russian36": 36}
 RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
-            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "if", "else", "for", "in",
+            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "meld", "under", "if", "else", "for", "in",
             "and", "or", "not"}
 
 
@@ -133,6 +133,16 @@ class Checker:
                 self.error(f"`{var.name}`: `visible: owner` needs `each: player`", var.span)
         if not s.phases:
             self.error("a game needs at least one phase", s.span)
+        areas = [z for z in s.zones.values() if z.melds]
+        if len(areas) > 1:
+            self.error("a game has one meld area (a zone with `melds: true`), not several", areas[1].span)
+        if areas and not s.meld_kinds:
+            self.error(f"`{areas[0].name}` holds melds, but the file declares no `melds:` kinds", areas[0].span)
+        for kind in s.meld_kinds:
+            if kind.max is not None and kind.max < kind.min:
+                self.error(f"meld `{kind.name}`: `max` {kind.max} is below `min` {kind.min}", s.span)
+        if s.wild is not None:
+            self.expect(s.wild, {"c": CARD}, BOOL, "`wild` (a condition on the card `c`)")
 
     # ------------------------------------------------------------ phases and actions
     def _phase(self, phase) -> None:
@@ -208,6 +218,10 @@ class Checker:
                 self.error(f"`move` takes a card, a list of cards or a zone, not {show(t)}", e.what,
                            category="type")
             self.expect(e.dest, scope, ZONE, "where cards move to")
+        elif isinstance(e, ast.Meld):
+            self.expect(e.plan, scope, PLAN, "what `meld` carries out")
+            if not self.spec.meld_kinds:
+                self.error("`meld` needs `melds:` kinds and a zone with `melds: true`", e)
         elif isinstance(e, ast.Shuffle):
             self.expect(e.zone, scope, ZONE, "what is shuffled")
         elif isinstance(e, ast.Gather):
@@ -469,6 +483,9 @@ class Checker:
             if zone.grid:
                 self.out.refs[id(n)] = ("grid", name)
                 return GRID
+            if zone.melds:
+                self.out.refs[id(n)] = ("melds_of", None)
+                return list_of(ZONE)
             self.out.refs[id(n)] = ("zone", name)
             return ZONE
         var = self.spec.vars.get(name)
@@ -502,6 +519,8 @@ class Checker:
             return self._lookup(n, ZONE_ATTRS, "zone")
         if t == GRID:
             return self._lookup(n, GRID_ATTRS, "grid")
+        if t == PLAN:
+            return self._lookup(n, PLAN_ATTRS, "plan")
         if t == PLAYER:
             if n.name == "side":
                 self.out.refs[id(n)] = ("player_side", "side")
@@ -532,6 +551,9 @@ class Checker:
         A player reaches what their side owns too: partners share it."""
         zone = self.spec.zones.get(name)
         owner = "side" if side else "player"
+        if zone is not None and zone.each_player and (zone.per_side or not side) and zone.melds:
+            self.out.refs[id(n)] = (f"{owner}_melds", name)
+            return list_of(ZONE)
         if zone is not None and zone.each_player and (zone.per_side or not side):
             self.out.refs[id(n)] = (f"{owner}_{'grid' if zone.grid else 'zone'}", name)
             return GRID if zone.grid else ZONE
@@ -619,6 +641,15 @@ class Checker:
                 self.expect(args[0], scope, ZONE, "the first argument of `top`")
                 self.expect(args[1], scope, INT, "the second argument of `top`")
             return list_of(CARD)
+        if name in MELD_FUNCTIONS:
+            if not self.spec.meld_kinds:
+                self.error(f"`{name}` needs `melds:` kinds and a zone with `melds: true`", n)
+            if arity(1):
+                t = self.expr(args[0], scope)
+                if t not in (ZONE, list_of(CARD), ANY) and not (is_list(t) and elem(t) == ANY):
+                    self.error(f"`{name}` looks at cards: a zone or a list of cards, not {show(t)}", args[0],
+                               category="type")
+            return INT if name == "best_points" else list_of(PLAN)
         if name == "winner":
             if arity(2):
                 self.expect(args[0], scope, ZONE, "the first argument of `winner` (the trick)")

@@ -38,6 +38,7 @@ class ZoneSpec:
     visible: str
     span: Span
     per_side: bool = False
+    melds: bool = False        # a meld area: it holds the melds its owner makes
     grid: list[list[int | None]] | None = None    # rank code of each cell, top row first
     lines: tuple[str, ...] = ("rows", "columns", "diagonals")
 
@@ -139,6 +140,8 @@ class Spec:
     sides: int | None = None
     show: dict[str, ast.Node] = field(default_factory=dict)
     heuristic: ast.Node | None = None
+    meld_kinds: list = field(default_factory=list)     # MeldKind, in the order written
+    wild: ast.Node | None = None
     errors: list[RuleError] = field(default_factory=list)
     fingerprint: str = ""
 
@@ -299,7 +302,7 @@ def build(doc) -> Spec:
         each = raw.get("each") in ("player", "side")
         visible = raw.get("visible", "owner" if each else "all")
         span = doc["zones"].key_spans[name]
-        zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side")
+        zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side", melds=bool(raw.get("melds")))
         if raw.get("grid") is not None:
             zone.grid = [[_cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
             if len({len(row) for row in zone.grid}) != 1:
@@ -409,6 +412,14 @@ def build(doc) -> Spec:
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
         match=match, span=top, file=top.file)
     spec.sides = doc.get("sides")
+    from koloda.interpreter.melds import MeldKind
+    for name, raw in (doc.get("melds") or {}).items():
+        spec.meld_kinds.append(MeldKind(name, raw["of"], int(raw.get("min", 3)),
+                                        int(raw["max"]) if raw.get("max") is not None else None,
+                                        str(raw.get("suits", "distinct")), str(raw.get("ace", "high")),
+                                        int(raw["wild max"]) if raw.get("wild max") is not None else None))
+    if "wild" in doc:
+        spec.wild = b.expr(doc["wild"], keys["wild"])
     if "heuristic" in doc:
         spec.heuristic = b.expr(doc["heuristic"], keys["heuristic"])
     spec.players_span = span_of(doc.get("players"), keys.get("players", top))

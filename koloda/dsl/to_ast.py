@@ -169,6 +169,14 @@ class _Builder(Transformer):
         return ast.Move(self._span(meta), items[0], items[1], face is not None and str(face).endswith("down"))
 
     @v_args(meta=True)
+    def move_under(self, meta, items):
+        return ast.Move(self._span(meta), items[0], items[1], False, True)
+
+    @v_args(meta=True)
+    def meld(self, meta, items):
+        return ast.Meld(self._span(meta), items[0])
+
+    @v_args(meta=True)
     def shuffle(self, meta, items):
         return ast.Shuffle(self._span(meta), items[0])
 

@@ -1,11 +1,11 @@
 """The types of koloda's expressions, and the names every rule file knows."""
 from __future__ import annotations
 
-INT, BOOL, CARD, RANK, SUIT, COLOR, PLAYER, ZONE, STR, NONE, ANY, GRID, SIDE = (
-    "int", "bool", "card", "rank", "suit", "color", "player", "zone", "str", "none", "any", "grid", "side")
+INT, BOOL, CARD, RANK, SUIT, COLOR, PLAYER, ZONE, STR, NONE, ANY, GRID, SIDE, PLAN = (
+    "int", "bool", "card", "rank", "suit", "color", "player", "zone", "str", "none", "any", "grid", "side", "plan")
 
 NULLABLE = {CARD, RANK, SUIT, COLOR, PLAYER, INT, ANY, NONE, ZONE, GRID, SIDE}
-PARAM_TYPES = {CARD, RANK, SUIT, PLAYER, INT, BOOL, COLOR, ZONE, SIDE}
+PARAM_TYPES = {CARD, RANK, SUIT, PLAYER, INT, BOOL, COLOR, ZONE, SIDE, PLAN}
 
 
 def list_of(t: str) -> str:
@@ -30,7 +30,7 @@ def show(t: str) -> str:
         return f"a list of {elem(t)}s"
     return {INT: "a number", BOOL: "true/false", CARD: "a card", RANK: "a rank", SUIT: "a suit",
             COLOR: "a colour", PLAYER: "a player", ZONE: "a zone", STR: "a text", NONE: "none",
-            ANY: "anything", GRID: "a grid", SIDE: "a side"}.get(t, t)
+            ANY: "anything", GRID: "a grid", SIDE: "a side", PLAN: "a meld plan"}.get(t, t)
 
 
 def compatible(a: str, b: str) -> bool:
@@ -65,21 +65,27 @@ CONSTANTS: dict[str, tuple[str, object]] = {
 STATE_NAMES: dict[str, str] = {
     "me": PLAYER, "dealer": PLAYER, "players": list_of(PLAYER), "others": list_of(PLAYER),
     "player_count": INT, "deal_number": INT, "deck_size": INT, "suits": list_of(SUIT),
-    "ranks": list_of(RANK), "sides": list_of(SIDE),
+    "ranks": list_of(RANK), "sides": list_of(SIDE), "melds": list_of(ZONE),
 }
 
 # Types a user function's parameter may be declared with: `worth(grid g)`, `score(line l)`.
 TYPE_NAMES: dict[str, str] = {
     "int": INT, "bool": BOOL, "card": CARD, "rank": RANK, "suit": SUIT, "color": COLOR, "player": PLAYER,
     "side": SIDE, "zone": ZONE, "cell": ZONE, "grid": GRID, "cards": "list:card", "zones": "list:zone",
-    "line": "list:zone", "players": "list:player",
+    "line": "list:zone", "players": "list:player", "plan": PLAN,
 }
 
 CARD_ATTRS = {"rank": RANK, "suit": SUIT, "color": COLOR, "by": PLAYER, "face_up": BOOL}
 ZONE_ATTRS = {"top": CARD, "bottom": CARD, "size": INT, "owner": PLAYER, "side": SIDE, "cards": list_of(CARD),
               # cells of a grid: the rank the cell belongs to, free (empty or face down on top), where it is
-              "rank": RANK, "free": BOOL, "grid": GRID, "row": INT, "column": INT}
+              "rank": RANK, "free": BOOL, "grid": GRID, "row": INT, "column": INT,
+              # melds on the table: their kind (none for a zone that is not a meld), made this turn
+              "kind": STR, "fresh": BOOL}
+# A plan: one way to put cards on the table (a new meld, a layoff, a joker swap).
+PLAN_ATTRS = {"cards": list_of(CARD), "points": INT, "size": INT, "kind": STR, "target": ZONE, "new": BOOL,
+              "layoff": BOOL, "swap": BOOL}
 GRID_ATTRS = {"cells": list_of(ZONE), "lines": list_of(list_of(ZONE)), "rows": list_of(list_of(ZONE)),
               "columns": list_of(list_of(ZONE)), "diagonals": list_of(list_of(ZONE))}
 
 AGGREGATES = {"sum", "count", "any", "all", "max", "min"}
+MELD_FUNCTIONS = {"melds_in", "layoffs", "swaps", "best_points"}

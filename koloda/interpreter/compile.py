@@ -126,6 +126,8 @@ class Compiler:
             return self.constant(arg)
         if kind == "grid":
             return self.constant(self.game.grid_base[arg])
+        if kind == "melds_of":
+            return self._melds_of(None)
         if kind == "zone":
             return self.constant(self.game.zone_base[arg])
         if kind == "var":
@@ -157,6 +159,8 @@ class Compiler:
             return lambda s, b: ranks
         if name == "sides":
             return lambda s, b: list(range(g.num_sides))
+        if name == "melds":
+            return self._melds_of(None)
         raise AssertionError(name)
 
     def _My(self, n: ast.My) -> Fn:
@@ -234,6 +238,15 @@ class Compiler:
                     z = s.zones[obj(s, b)]
                     return not z or not s.face[z[-1]]
                 return free
+            if name in ("kind", "fresh"):
+                zone_slot, kinds = self.game.zone_slot, [k.name for k in self.game.spec.meld_kinds]
+
+                def meld_attr(s, b):
+                    slot = zone_slot.get(obj(s, b))
+                    if slot is None or s.slot_kind[slot] is None:
+                        return None if name == "kind" else False
+                    return kinds[s.slot_kind[slot]] if name == "kind" else s.slot_turn[slot] == s.turn_no
+                return meld_attr
             if name in ("rank", "grid", "row", "column"):
                 cells, k = self.game.zone_cell, ("grid", "row", "column", "rank").index(name)
 
@@ -246,10 +259,51 @@ class Compiler:
             owners = [None if by_side else o for o, by_side in zip(g.zone_owner, g.zone_by_side)]
             sides = [o if by_side or o is None else g.side_of(o) for o, by_side in zip(g.zone_owner, g.zone_by_side)]
             table = owners if name == "owner" else sides
-            return lambda s, b: table[obj(s, b)]
+            zone_slot = g.zone_slot
+
+            def owner_of(s, b):
+                z = obj(s, b)
+                slot = zone_slot.get(z)
+                if slot is not None and s.slot_kind[slot] is not None:     # a meld: whoever made it
+                    o = s.slot_owner[slot]
+                    if g.meld_by_side:
+                        return None if name == "owner" else o
+                    return o if name == "owner" else g.side_of(o)
+                return table[z]
+            return owner_of
         if kind == "list":
             return lambda s, b: len(obj(s, b))
+        if kind == "plan":
+            return self._plan_attr(name, obj)
         return self._player_attr(ref, obj, n)
+
+    def _plan_attr(self, name: str, obj: Fn) -> Fn:
+        from koloda.interpreter.melds import LAYOFF, NEW, SWAP
+        g = self.game
+        kinds = [k.name for k in g.spec.meld_kinds]
+        slot_zone = g.slot_zone
+        get = {
+            "cards": lambda p: list(p.cards), "points": lambda p: p.points, "size": lambda p: len(p.cards),
+            "kind": lambda p: kinds[p.kind], "new": lambda p: p.type == NEW, "layoff": lambda p: p.type == LAYOFF,
+            "swap": lambda p: p.type == SWAP,
+            "target": lambda p: None if p.type == NEW else slot_zone[p.target],
+        }[name]
+
+        def plan_attr(s, b):
+            p = obj(s, b)
+            return None if p is None else get(p)
+        return plan_attr
+
+    def _melds_of(self, owner: Fn | None) -> Fn:
+        """The melds on the table, in the order made (all of them, or one owner's)."""
+        slot_zone = self.game.slot_zone
+        if owner is None:
+            return lambda s, b: [slot_zone[k] for k, kind in enumerate(s.slot_kind) if kind is not None]
+
+        def melds_of(s, b):
+            o = owner(s, b)
+            return [slot_zone[k] for k, kind in enumerate(s.slot_kind) if kind is not None and s.slot_owner[k] == o]
+        return melds_of
 
     def owner_index(self, kind: str, name: str, owner: Fn, span) -> Fn:
         """Where a player's (or side's) own zone, grid or variable sits: base + owner.
@@ -270,6 +324,11 @@ class Compiler:
 
     def _player_attr(self, ref: tuple, player: Fn, n: ast.Node) -> Fn:
         kind, name = ref
+        if kind.endswith("_melds"):
+            g = self.game
+            if kind == "player_melds":
+                return self._melds_of(lambda s, b: g.meld_owner_of(player(s, b)))
+            return self._melds_of(player)
         index = self.owner_index(kind, name, player, n.span)
         if kind.endswith("_var"):
             return lambda s, b: s.vars[index(s, b)]
@@ -316,6 +375,8 @@ class Compiler:
             return top
         if name == "winner":
             return self._winner(args, n)
+        if name in ("melds_in", "layoffs", "swaps", "best_points"):
+            return self._meld_function(name, n)
         if name in ("max", "min") and len(args) >= 2:
             fold = max if name == "max" else min
             return lambda s, b: fold(a(s, b) for a in args)
@@ -345,6 +406,21 @@ class Compiler:
                 raise RuleRuntimeError(f"`{name}` of nothing", span)
             return fold(values)
         return extreme
+
+    def _meld_function(self, name: str, n: ast.Call) -> Fn:
+        g = self.game
+        cards = self.sequence(n.args[0])
+        slot_zone = g.slot_zone
+
+        def occupied(s):
+            return [(k, slot_zone[k]) for k, kind in enumerate(s.slot_kind) if kind is not None]
+        if name == "melds_in":
+            return lambda s, b: g.melds.melds_in(cards(s, b), g.meld_owner_of(s.current))
+        if name == "layoffs":
+            return lambda s, b: g.melds.layoffs(s, cards(s, b), occupied(s))
+        if name == "swaps":
+            return lambda s, b: g.melds.swaps(s, cards(s, b), occupied(s))
+        return lambda s, b: g.melds.best_points(cards(s, b))
 
     def _winner(self, args: list[Fn], n: ast.Node) -> Fn:
         """The player whose card takes the trick: highest trump, else highest of the suit led."""
@@ -599,7 +675,7 @@ class Compiler:
 
     def _do_Move(self, e: ast.Move) -> Fn:
         what, dest, kind, span = self.expr(e.what), self.expr(e.dest), self.type_of(e.what), e.span
-        face_up = not e.face_down
+        face_up, under = not e.face_down, e.under
 
         def move(s, b):
             target = dest(s, b)
@@ -614,8 +690,18 @@ class Compiler:
                 cards = [x]
             who = s.actor
             for c in cards:
-                s.move(c, target, who, face_up)
+                s.move(c, target, who, face_up, under)
         return move
+
+    def _do_Meld(self, e: ast.Meld) -> Fn:
+        plan, span = self.expr(e.plan), e.span
+
+        def meld(s, b):
+            p = plan(s, b)
+            if p is None:
+                raise RuleRuntimeError("nothing to meld", span)
+            s.meld(p, s.actor)
+        return meld
 
     def _do_Shuffle(self, e: ast.Shuffle) -> Fn:
         zone = self.expr(e.zone)

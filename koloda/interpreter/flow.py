@@ -187,7 +187,7 @@ class Flow:
         b.pop(param.var, None)
 
     def apply(self, s: "State", action_id: int) -> None:
-        action, b = s.game.decode(action_id)
+        action, b = s.game.decode(action_id, s)
         s.goto = None
         s.actor = s.current
         try:
@@ -218,6 +218,7 @@ class Flow:
     def _end_turn(self, s: "State") -> None:
         phase = self.phases[s.phase]
         s.turns += 1
+        s.turn_no += 1
         phase.after_turn(s, {})
         self._events(s)
         if self._deal_should_end(s):

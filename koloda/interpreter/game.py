@@ -9,7 +9,7 @@ from koloda.dsl import ast
 from koloda.dsl.check import DECKS, Checked
 from koloda.dsl.errors import RuleError, RuleErrors
 from koloda.dsl.model import Spec
-from koloda.dsl.types import BOOL, CARD, COLOR, COLORS, INT, PLAYER, RANK, SIDE, SUIT, SUITS, ZONE
+from koloda.dsl.types import BOOL, CARD, COLOR, COLORS, INT, PLAN, PLAYER, RANK, SIDE, SUIT, SUITS, ZONE
 from koloda.interpreter.cards import CardTable, build_deck, rank_name
 from koloda.interpreter.compile import Compiler
 from koloda.interpreter.flow import Action, Event, Flow, Param, Phase
@@ -62,6 +62,8 @@ class Game:
         self._card_kinds = tuple(first.setdefault(name, i) for i, name in enumerate(names)) \
             if len(set(names)) < len(names) else None
         compiler = Compiler(self, checked)
+        self.wild_cards = self._wild_cards(compiler, checked)
+        self.melds = self._meld_rules()
         self.flow = self._build_flow(compiler, checked)
 
     # ------------------------------------------------------------ set-up
@@ -107,7 +109,21 @@ class Game:
             self.zone_cell.append(cell)
             return len(self.zone_names) - 1
 
+        self.slot_zone: list[int] = []          # meld slot -> its zone
+        self.zone_slot: dict[int, int] = {}     # zone -> meld slot
+        self.meld_area: str | None = None
+        self.meld_by_side = False
         for name, z in self.spec.zones.items():
+            if z.melds:
+                # a pool of slots, each a zone holding one meld; who owns a meld is part of the state
+                self.meld_area, self.meld_by_side = name, z.per_side
+                smallest = min((k.min for k in self.spec.meld_kinds), default=3)
+                self.zone_base[name] = len(self.zone_names)
+                for slot in range(max(1, self.cards.size // max(smallest, 1))):
+                    zi = add_zone(name, None, z)
+                    self.zone_slot[zi] = slot
+                    self.slot_zone.append(zi)
+                continue
             if z.grid is None:
                 self.zone_base[name] = len(self.zone_names)
                 for owner in self._owners(z):
@@ -171,10 +187,35 @@ class Game:
             return False
         return (player % self.num_sides == owner) if by_side else player == owner
 
+    def _wild_cards(self, compiler, checked) -> set[int]:
+        """The cards that are wild: `wild:` as a condition on each card, or the jokers."""
+        if self.spec.wild is None:
+            return {c for c in range(self.cards.size) if self.cards.ranks[c] == 0}
+        test = compiler.expr(self.spec.wild)
+        probe = State(self, self.num_players, 0)
+        return {c for c in range(self.cards.size) if test(probe, {"c": c})}
+
     def zone_count(self, n: int) -> int:
         return len(self.zone_names)
 
+    def meld_owner_of(self, player: int) -> int:
+        """The owner index of `player`'s melds: the player, or their side."""
+        return player % self.num_sides if self.meld_by_side else player
+
+    def _meld_rules(self):
+        from koloda.interpreter.melds import MeldRules
+        if not self.spec.meld_kinds:
+            return None
+        rank_value = [0] * 15
+        for rank in range(2, 15):
+            name = rank_name(rank)
+            rank_value[rank] = self.spec.values.get(name, rank if rank <= 10 else 10)
+        owners = self.num_sides if self.meld_by_side else self.num_players
+        return MeldRules(self.spec.meld_kinds, self.cards, self.wild_cards, len(self.slot_zone), owners, rank_value)
+
     def _radix(self, t: str) -> int:
+        if t == PLAN:
+            return self.melds.radix
         return {CARD: self.cards.size, SUIT: 4, RANK: 15, PLAYER: self.num_players, INT: self.cards.size + 1,
                 BOOL: 2, COLOR: 2, ZONE: len(self.zone_names), SIDE: self.num_sides}.get(t, 1)
 
@@ -256,13 +297,16 @@ class Game:
         return orders
 
     # ------------------------------------------------------------ actions
-    def decode(self, action_id: int) -> tuple[Action, dict]:
+    def decode(self, action_id: int, state: State | None = None) -> tuple[Action, dict]:
         action = self.actions[bisect_right(self._offsets, action_id) - 1]
         code = action_id - action.offset
         b = {}
         for p in reversed(action.params):
             code, digit = divmod(code, p.radix)
-            b[p.var] = digit if p.type != BOOL else bool(digit)
+            if p.type == PLAN:
+                b[p.var] = self.melds.decode(digit, state)
+            else:
+                b[p.var] = digit if p.type != BOOL else bool(digit)
         return action, b
 
     def render(self, value, t: str) -> str:
@@ -280,6 +324,8 @@ class Game:
             return COLORS[value]
         if t == ZONE:
             return self.zone_label(value)
+        if t == PLAN:
+            return self.plan_text(value)
         if t == SIDE:
             return self.owner_label(value, True)
         if t == BOOL:
@@ -294,7 +340,9 @@ class Game:
         parts = {}
         for p in action.params:
             v = b[p.var]
-            if p.type == CARD and hide is not None and hide(v):
+            if p.type == PLAN:
+                parts[p.var] = self.plan_text(v, hide, plain)
+            elif p.type == CARD and hide is not None and hide(v):
                 parts[p.var] = "a card"
             else:
                 parts[p.var] = self.cards.names[v] if plain and p.type == CARD else self.render(v, p.type)
@@ -311,6 +359,11 @@ class Game:
         zones = []
         for zi, name in enumerate(self.zone_names):
             owner, vis, cards = self.zone_owner[zi], self.zone_visible[zi], s.zones[zi]
+            slot = self.zone_slot.get(zi)
+            if slot is not None:
+                if s.slot_kind[slot] is not None:
+                    zones.append(self._observe_meld(s, zi, slot))
+                continue
             entry = {"zone": name, "owner": owner, "size": len(cards)}
             if self.zone_by_side[zi]:
                 entry["side"] = True
@@ -341,12 +394,46 @@ class Game:
             "show": {label: self._show(f(s, {}), self.show_types[label]) for label, f in self.show.items()},
         }
 
+    def plan_text(self, plan, hide=None, plain: bool = False) -> str:
+        """`7♠ 8♠ 9♠`, `K♠ K♥ 🃏=K♣`, `9♥ on meld 3`."""
+        from koloda.interpreter.melds import LAYOFF, SWAP, identity_parts
+        stands = dict(plan.wild)
+        words = []
+        for c in plan.cards:
+            text = "a card" if hide is not None and hide(c) else (self.cards.names if plain else self.cards.labels)[c]
+            if c in stands:
+                rank, suit = identity_parts(stands[c])
+                text += "=" + rank_name(rank) + ("" if suit is None else ("CDHS" if plain else "♣♦♥♠")[suit])
+            words.append(text)
+        text = " ".join(words)
+        if plan.type == LAYOFF:
+            text += f" on meld {plan.target + 1}" + (" (low end)" if plan.at_start else "")
+        elif plan.type == SWAP:
+            text += f" for the joker in meld {plan.target + 1}"
+        return text
+
     def describe(self, s: State, action: int, viewer: int | None) -> str:
         """A move as `viewer` saw it: cards they cannot place now (laid face down, say) are not named."""
         if viewer is None or viewer < 0:
             return self.action_to_string(action)
         bit = 1 << viewer
         return self.action_to_string(action, hide=lambda c: not s.known[c] & bit)
+
+    def _observe_meld(self, s: State, zone: int, slot: int) -> dict:
+        """A meld on the table: public, with each wild card's declared identity (`JK=QC`)."""
+        from koloda.interpreter.melds import identity_parts
+        cards = []
+        for c in s.zones[zone]:
+            name = self.cards.names[c]
+            if s.stands[c] is not None:
+                rank, suit = identity_parts(s.stands[c])
+                name += "=" + rank_name(rank) + ("" if suit is None else "CDHS"[suit])
+            cards.append(name)
+        entry = {"zone": self.zone_names[zone], "owner": s.slot_owner[slot], "size": len(cards), "cards": cards,
+                 "meld": {"number": slot + 1, "kind": self.spec.meld_kinds[s.slot_kind[slot]].name}}
+        if self.meld_by_side:
+            entry["side"] = True
+        return entry
 
     def _show(self, value, t: str):
         if isinstance(value, list):
@@ -357,6 +444,8 @@ class Game:
         lines = [f"{self.title}: deal {s.deal_number}, phase {self.flow.phases[s.phase].name}, "
                  f"{'over' if s.terminal else f'P{s.current + 1} to move'}"]
         for zi in range(len(self.zone_names)):
+            if zi in self.zone_slot and not s.zones[zi]:
+                continue
             cards = " ".join(self.cards.labels[c] if s.face[c] else "▒▒" for c in s.zones[zi])
             lines.append(f"  {self.zone_label(zi)}: {cards}")
         return "\n".join(lines)

@@ -21,7 +21,8 @@ CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck
 class State:
     __slots__ = ("game", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
-                 "shuffles", "orders", "history", "actor", "asked", "waiting", "_legal")
+                 "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
+                 "stands", "turn_no", "_legal")
 
     def __init__(self, game: "Game", n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -53,6 +54,12 @@ class State:
         self.actor: int | None = None      # the player whose action is running, for `c.by`
         self.asked: tuple[int, str] | None = None     # set by `ask` while an action runs
         self.waiting: list[list] = []      # [asker, step to return to] for each question being answered
+        slots = len(game.slot_zone)
+        self.slot_kind: list[int | None] = [None] * slots      # the meld kind in each slot; None: free
+        self.slot_owner: list[int | None] = [None] * slots
+        self.slot_turn: list[int] = [0] * slots                # the turn the meld was made in
+        self.stands: list[int | None] = [None] * size          # what a wild card on the table stands for
+        self.turn_no = 0
         self._legal: list[int] | None = None
 
     # ------------------------------------------------------------ copying
@@ -69,22 +76,65 @@ class State:
         c.actor = self.actor
         c.asked = self.asked
         c.waiting = [w[:] for w in self.waiting]
+        c.slot_kind, c.slot_owner, c.slot_turn = self.slot_kind[:], self.slot_owner[:], self.slot_turn[:]
+        c.stands, c.turn_no = self.stands[:], self.turn_no
         c._legal = None if self._legal is None else self._legal[:]
         return c
 
     # ------------------------------------------------------------ card movement
-    def move(self, card: int, dest: int, who: int | None, face_up: bool = True) -> None:
+    def move(self, card: int, dest: int, who: int | None, face_up: bool = True, under: bool = False) -> None:
         src = self.loc[card]
         known = self.known[card]
         if src >= 0:
             self.zones[src].remove(card)
+            if self.stands[card] is not None:
+                self.stands[card] = None
+            if not self.zones[src] and src in self.game.zone_slot:
+                self.slot_kind[self.game.zone_slot[src]] = None       # an emptied meld frees its slot
             # those who knew the card and could see it go know where it went
             known &= self.game.zone_watchers[src] if self.face[card] else self._knew_face_down(card, who)
-        self.zones[dest].append(card)
+        if under:
+            self.zones[dest].insert(0, card)
+        else:
+            self.zones[dest].append(card)
         self.loc[card] = dest
         self.by[card] = who
         self.face[card] = face_up
-        self.known[card] = known | (self.game.zone_watchers[dest] if face_up else 0)
+        self.known[card] = known | (self.game.zone_watchers[dest] if face_up and not under else 0)
+
+    def meld(self, plan, who: int | None) -> None:
+        """Carry out a plan: a new meld in a free slot, a card added to a meld, or a wild card won back."""
+        from koloda.interpreter.melds import LAYOFF, NEW, SWAP
+        game = self.game
+        if plan.type == NEW:
+            slot = self.slot_kind.index(None) if None in self.slot_kind else None
+            if slot is None:
+                raise RuleRuntimeError("no room for another meld on the table")
+            zone = game.slot_zone[slot]
+            for c in plan.cards:
+                self.move(c, zone, who)
+            self.slot_kind[slot], self.slot_owner[slot], self.slot_turn[slot] = plan.kind, plan.target, self.turn_no
+        elif plan.type == LAYOFF:
+            zone = game.slot_zone[plan.target]
+            (c,) = plan.cards
+            self.move(c, zone, who, under=plan.at_start)
+            if plan.at_start:
+                self.known[c] |= game.zone_watchers[zone]
+        elif plan.type == SWAP:
+            zone = game.slot_zone[plan.target]
+            (c,) = plan.cards
+            joker = plan.taken
+            if joker is None or self.loc[joker] != zone:
+                raise RuleRuntimeError("that joker is no longer on the table")
+            home = self.loc[c]
+            where = self.zones[zone].index(joker)
+            self.move(joker, home, who)
+            self.move(c, zone, who)
+            self.zones[zone].remove(c)
+            self.zones[zone].insert(where, c)        # the card takes the joker's place in the meld
+            return
+        for card, code in plan.wild:
+            self.stands[card] = code
 
     def _knew_face_down(self, card: int, who: int | None) -> int:
         """A face-down card moved: only the mover (if they knew it) still knows it."""
@@ -126,6 +176,8 @@ class State:
         self.loc = [dest] * len(self.loc)
         self.by = [None] * len(self.by)
         self.face = [True] * len(self.face)
+        self.stands = [None] * len(self.stands)
+        self.slot_kind = [None] * len(self.slot_kind)
         self.known = [self.game.zone_watchers[dest]] * len(self.known)
 
     # ------------------------------------------------------------ State API
@@ -177,7 +229,8 @@ class State:
             "deal_number": self.deal_number, "moves": self.moves, "skips": self.skips,
             "next_player": self.next_player, "goto": self.goto, "deal_over": self.deal_over,
             "terminal": self.terminal, "seed": self.seed, "shuffles": self.shuffles, "orders": self.orders,
-            "history": self.history, "waiting": self.waiting,
+            "history": self.history, "waiting": self.waiting, "slot_kind": self.slot_kind,
+            "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no,
         }
 
     @classmethod
@@ -199,6 +252,10 @@ class State:
         s.orders = [list(o) for o in data["orders"]]
         s.history = [tuple(h) for h in data["history"]]
         s.waiting = [list(w) for w in data.get("waiting", [])]
+        for key in ("slot_kind", "slot_owner", "slot_turn", "stands"):
+            if key in data:
+                setattr(s, key, list(data[key]))
+        s.turn_no = data.get("turn_no", 0)
         return s
 
     def __str__(self) -> str:

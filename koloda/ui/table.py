@@ -43,6 +43,20 @@ def cards_line(game: Game, names: list[str | None], sort: bool = False) -> Text:
     return line
 
 
+def meld_line(game: Game, names: list[str]) -> Text:
+    """A meld's cards; a wild card shows what it stands for: `🃏=Q♣`."""
+    line = Text()
+    for i, name in enumerate(names):
+        if i:
+            line.append(" ")
+        card, _, stands = name.partition("=")
+        line.append_text(card_text(game, card))
+        if stands:
+            line.append("=")
+            line.append_text(card_text(game, stands).copy())
+    return line
+
+
 def owner_name(game: Game, owner: int, by_side: bool, viewer: int | None) -> str:
     if viewer is not None and game.sees(viewer, owner, by_side):
         return "you" if not by_side or game.num_sides == game.num_players else "your side"
@@ -95,9 +109,13 @@ def render(game: Game, state: State, viewer: int | None) -> Text:
     header = f"{game.title} · deal {obs['deal']} · dealer {player_label(obs['dealer'], viewer)} · {who}"
     out.append(header + "\n", style="bold cyan")
     grids: dict[int, list[dict]] = {}
+    melds: dict[tuple, list[dict]] = {}
     for z in obs["zones"]:
         if "cell" in z:
             grids.setdefault(z["cell"]["grid"], []).append(z)
+            continue
+        if "meld" in z:
+            melds.setdefault((z["owner"], z.get("side", False)), []).append(z)
             continue
         owner = z["owner"]
         if owner is None:
@@ -122,6 +140,13 @@ def render(game: Game, state: State, viewer: int | None) -> Text:
         out.append("\n")
     for cells in grids.values():
         out.append_text(render_grid(game, cells, viewer))
+    for (owner, by_side), group in sorted(melds.items(), key=lambda kv: kv[0][0]):
+        who = owner_name(game, owner, by_side, viewer)
+        out.append(f"  {who}'s melds\n" if who not in ("you", "your side") else f"  {who} · melds\n", style="bold")
+        for z in group:
+            out.append(f"    {z['meld']['number']:>2}  {z['meld']['kind']:<6} ", style="dim")
+            out.append_text(meld_line(game, z["cards"]))
+            out.append("\n")
     for label, value in obs.get("show", {}).items():
         out.append(f"  {label}: ")
         if isinstance(value, list) and len(value) in (game.num_sides, state.n):
