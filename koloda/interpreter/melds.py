@@ -63,6 +63,8 @@ class MeldRules:
         self.radix = 2 * 2 * 4 * self.target_radix * max(len(kinds), 1) * (2 ** self.n) * (76 ** len(self.wild_ids))
         ranks = list(cards.deck_ranks)
         self.sequences = {k.name: self._sequences(ranks, k.ace) for k in kinds if k.of == "suit"}
+        self._melds_cache: dict[tuple, list[Plan]] = {}
+        self._best_cache: dict[int, int] = {}
 
     # ------------------------------------------------------------ codes
     def encode(self, kind: int, type_: int, cards, wild, target: int, at_start: bool) -> int:
@@ -151,6 +153,17 @@ class MeldRules:
     def melds_in(self, cards, owner: int) -> list[Plan]:
         """Every valid new meld that can be made from `cards`, wild cards included."""
         cards = list(cards)
+        key = (sum(1 << c for c in cards), owner)
+        cached = self._melds_cache.get(key)
+        if cached is not None:
+            return cached
+        if len(self._melds_cache) > 20000:      # the same hands come back often; keep memory bounded
+            self._melds_cache.clear()
+        found = self._melds_in(cards, owner)
+        self._melds_cache[key] = found
+        return found
+
+    def _melds_in(self, cards: list[int], owner: int) -> list[Plan]:
         wilds = sorted(c for c in cards if c in self.wild)
         naturals = [c for c in cards if c not in self.wild]
         found: dict[int, Plan] = {}
@@ -347,25 +360,59 @@ class MeldRules:
         return None
 
     # ------------------------------------------------------------ the best a hand can do
-    def best_points(self, cards, limit: int = 20000) -> int:
-        """The most points the cards can put down as new melds at once (disjoint melds)."""
-        plans = self.melds_in(cards, 0)
-        masks = [(sum(1 << c for c in p.cards), p.points) for p in plans]
-        memo: dict[int, int] = {}
+    def best_points(self, cards, limit: int = 4000) -> int:
+        """The most points the cards can put down as new melds at once (disjoint melds).
+
+        Branch and bound: take the lowest card still usable, try each meld that holds it (biggest
+        first) and leaving it out; drop a branch that cannot beat the best found. The search looks
+        at no more than `limit` positions, which ordinary hands never reach; on a huge hand the
+        answer is then the best found — never more than the cards can really make."""
+        whole = sum(1 << c for c in cards)
+        if whole in self._best_cache:
+            return self._best_cache[whole]
+        plans = sorted(((sum(1 << c for c in p.cards), p.points) for p in self.melds_in(cards, 0)),
+                       key=lambda mp: -mp[1])
+        worth = [0.0] * self.n          # the most a card can add: its share of its best meld
+        for mask, points in plans:
+            share = points / bin(mask).count("1")
+            m = mask
+            while m:
+                c = (m & -m).bit_length() - 1
+                worth[c] = max(worth[c], share)
+                m &= m - 1
+        holding: dict[int, list[tuple[int, int, float]]] = {}
+        for mask, points in plans:
+            low = (mask & -mask).bit_length() - 1
+            cost, m = 0.0, mask
+            while m:
+                c = (m & -m).bit_length() - 1
+                cost += worth[c]
+                m &= m - 1
+            holding.setdefault(low, []).append((mask, points, cost))
+        best = [0]
         budget = [limit]
 
-        def best(used: int, start: int) -> int:
-            key = used * 4096 + start
-            if key in memo:
-                return memo[key]
+        def search(left: int, acc: int, bound: float) -> None:
+            if acc > best[0]:
+                best[0] = acc
             budget[0] -= 1
-            if budget[0] < 0:
-                return 0
-            top = 0
-            for i in range(start, len(masks)):
-                mask, points = masks[i]
-                if not mask & used:
-                    top = max(top, points + best(used | mask, i + 1))
-            memo[key] = top
-            return top
-        return best(0, 0)
+            if budget[0] < 0 or acc + bound <= best[0] + 1e-9:
+                return
+            m = left
+            while m:
+                c = (m & -m).bit_length() - 1
+                fits = [x for x in holding.get(c, ()) if x[0] & left == x[0]]
+                if fits:
+                    for mask, points, cost in fits:
+                        search(left & ~mask, acc + points, bound - cost)
+                    search(left & ~(1 << c), acc, bound - worth[c])
+                    return
+                bound -= worth[c]
+                left &= ~(1 << c)
+                m &= m - 1
+        search(whole, 0, sum(worth))
+        value = best[0]
+        if len(self._best_cache) > 50000:
+            self._best_cache.clear()
+        self._best_cache[whole] = value
+        return value
