@@ -32,10 +32,12 @@ class IsmctsAgent:
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 400, seconds: float | None = None,
-                 depth: int | None = None, exploration: float = 0.7):
+                 depth: int | None = None, exploration: float = 0.7, cap: float | None = None):
+        """`iterations` per move, or `seconds` per move instead; `cap`: never think longer than this."""
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
+        self.cap = cap
         self.depth = depth
         self.c = exploration
 
@@ -45,10 +47,13 @@ class IsmctsAgent:
             return legal[0]
         me = state.current_player()
         root = _Node(me)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
+        stop = None if self.cap is None else start + self.cap
         before = standing(state) if state.game.heuristic is None else None
         done = 0
-        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+        while (done < self.iterations if deadline is None else time.perf_counter() < deadline) \
+                and (stop is None or done < 8 or time.perf_counter() < stop):
             self._iterate(root, determinize(state, me, self.rng), before)
             done += 1
         return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,

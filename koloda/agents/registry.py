@@ -9,7 +9,7 @@ AGENT_KINDS = ("human", "random", "greedy", "ismcts")
 _SETTINGS = {
     "random": {},
     "greedy": {"samples": int},
-    "ismcts": {"iterations": int, "seconds": float, "time": float, "depth": int, "exploration": float},
+    "ismcts": {"iterations": int, "seconds": float, "time": float, "depth": int, "exploration": float, "cap": float},
     "human": {},
 }
 
@@ -38,7 +38,7 @@ def parse_seat(spec: str) -> tuple[str, dict]:
     return kind, settings
 
 
-def make_agent(spec: str, seed: int, console=None):
+def make_agent(spec: str, seed: int, console=None, interactive: bool = False):
     """An agent from a seat description such as `random`, `human` or `ismcts:iterations=200`."""
     kind, settings = parse_seat(spec)
     if kind == "random":
@@ -46,6 +46,8 @@ def make_agent(spec: str, seed: int, console=None):
     if kind == "greedy":
         return GreedyAgent(seed, **settings)
     if kind == "ismcts":
+        if interactive and "seconds" not in settings and "cap" not in settings:
+            settings["cap"] = 2.0       # at the table, a bot never keeps a person waiting long
         return IsmctsAgent(seed, **settings)
     from koloda.agents.human import HumanAgent
     return HumanAgent(console)

@@ -186,7 +186,8 @@ def _run(session, save_path: Path, log_file: str | None, delay: float) -> None:
     from koloda.ui.table import render
 
     g, state, seats = session.game, session.state, session.seats
-    agents = [make_agent(s, session.seed * 31 + i + len(session.moves), console) for i, s in enumerate(seats)]
+    agents = [make_agent(s, session.seed * 31 + i + len(session.moves), console, interactive=True)
+              for i, s in enumerate(seats)]
     humans = [i for i, s in enumerate(seats) if s.split(":")[0] == "human"]
     log = _open_log(log_file, session)
     console.print(f"[bold]{g.title}[/bold] · seed {session.seed} · seats: " +
