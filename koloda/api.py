@@ -69,6 +69,8 @@ def _convert(opt, raw):
 def load(name_or_path: str, options: dict | None = None, players: int | None = None) -> Game:
     """Load a game: a shipped name (`"pony"`) or a path to a rule file."""
     spec, checked = load_spec(name_or_path)
+    if spec.library:
+        raise RuleError(f"`{spec.name}` is a library for `import:`, not a game to play")
     options = dict(options or {})
     if "players" in options and "players" not in spec.options:
         # every game takes the number of players as a table option too

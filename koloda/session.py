@@ -145,8 +145,15 @@ def default_save_dir() -> Path:
 
 
 def latest_save() -> Path | None:
-    saves = sorted(default_save_dir().glob("*.save.json"), key=lambda p: p.stat().st_mtime)
-    return saves[-1] if saves else None
+    """The most recently saved game that is not over (or, if all are over, the most recent)."""
+    saves = sorted(default_save_dir().glob("*.save.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in saves:
+        try:
+            if not json.loads(path.read_text(encoding="utf-8"))["state"]["terminal"]:
+                return path
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return saves[0] if saves else None
 
 
 @dataclass

@@ -77,6 +77,8 @@ def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, se
         result.moves.append(moves)
         if not state.is_terminal():
             result.unfinished += 1
+            if progress is not None:
+                progress()
             continue
         result.finished += 1
         for p, (r, sc) in enumerate(zip(state.returns(), state.scores())):

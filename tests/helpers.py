@@ -272,3 +272,76 @@ def roundtrip(state):
     """The state through to_json, json text and from_json."""
     from koloda.interpreter.state import State
     return State.from_json(state.game, json.loads(json.dumps(state.to_json())))
+
+
+# ------------------------------------------------------------------ melds
+def plan_cards_text(game, plan) -> list[str]:
+    """A plan's cards by file name, a wild card with its identity: `["QS", "KS", "JK=AS"]`."""
+    from koloda.interpreter.cards import rank_name
+    from koloda.interpreter.melds import identity_parts
+    stands = dict(plan.wild)
+    out = []
+    for c in plan.cards:
+        name = game.cards.names[c]
+        if c in stands:
+            rank, s = identity_parts(stands[c])
+            name += "=" + rank_name(rank) + ("" if s is None else "CDHS"[s])
+        out.append(name)
+    return out
+
+
+def find_meld(state, text: str, owner: int, where=None):
+    """The new-meld plan that puts down exactly the cards written in `text` (`"QS KS JK=AS"`;
+    `JK` alone: a joker standing for anything). The cards are taken from zone `where` (any
+    zone but the table if None), the first copies found there."""
+    g = state.game
+
+    def norm(token: str) -> str:         # `JK=TS` -> `JK=10S`, as plan_cards_text writes it
+        name, eq, ident = token.partition("=")
+        ids = g.cards.parse(ident) if ident else []
+        return name + eq + (g.cards.names[ids[0]] if ids else ident)
+    tokens = [norm(t) for t in text.split()]
+    on_table = {c for z in g.slot_zone for c in state.zones[z]}
+    pool = [c for c in (state.zones[zone_index(g, where)] if where is not None else range(g.cards.size))
+            if c not in on_table]
+    ids = []
+    for t in tokens:
+        name = t.partition("=")[0]
+        free = [c for c in g.cards.parse(name) if c in pool and c not in ids]
+        if not free:
+            raise KeyError(f"no free `{name}` for the meld {text!r}")
+        ids.append(free[0])
+    want = sorted(tokens)
+    for p in g.melds.melds_in(ids, owner):
+        if sorted(p.cards) != sorted(ids):
+            continue
+        have = plan_cards_text(g, p)
+        if all(any(h == t or (h.partition("=")[0] == t and "=" in h) for h in have) for t in tokens) \
+                and sorted(h.partition("=")[0] for h in have) == sorted(t.partition("=")[0] for t in want):
+            if all(t in have for t in tokens if "=" in t):
+                return p
+    raise KeyError(f"{text!r} is not a meld: {[' '.join(plan_cards_text(g, p)) for p in g.melds.melds_in(ids, owner)]}")
+
+
+def table_meld(state, text: str, owner: int, where=None) -> int:
+    """Put the meld written `text` on the table as `owner`'s; returns its slot (meld number - 1)."""
+    plan = find_meld(state, text, owner, where)
+    slot = state.slot_kind.index(None)
+    state.meld(plan, owner)
+    state._legal = None
+    return slot
+
+
+def meld_cards(state, slot: int) -> list[str]:
+    """The cards of the meld in `slot`, by file name, a wild card with its identity (`JK=QC`)."""
+    from koloda.interpreter.cards import rank_name
+    from koloda.interpreter.melds import identity_parts
+    g = state.game
+    out = []
+    for c in state.zones[g.slot_zone[slot]]:
+        name = g.cards.names[c]
+        if state.stands[c] is not None:
+            rank, s = identity_parts(state.stands[c])
+            name += "=" + rank_name(rank) + ("" if s is None else "CDHS"[s])
+        out.append(name)
+    return out

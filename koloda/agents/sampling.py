@@ -36,10 +36,19 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
     d._legal = None
     if not hidden:
         return d
-    fresh = sorted(hidden)
-    rng.shuffle(fresh)
+    # where players have decks of their own, a card only trades places with cards of its deck
+    decks = state.game.card_deck
+    groups: dict = {}
+    for place, c in zip(places, hidden):
+        groups.setdefault(None if decks is None else decks[c], []).append((place, c))
+    assignment = []
+    for key in sorted(groups, key=lambda g: -1 if g is None else g):
+        members = groups[key]
+        fresh = sorted(c for _, c in members)
+        rng.shuffle(fresh)
+        assignment.extend(zip((place for place, _ in members), fresh))
     renamed: dict[int, int] = {}
-    for (zi, k), new in zip(places, fresh):
+    for (zi, k), new in assignment:
         old = state.zones[zi][k]
         d.zones[zi][k] = new
         d.loc[new] = zi

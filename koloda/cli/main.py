@@ -1,6 +1,7 @@
 """The `koloda` command: check, list, play and simulate games. No game logic here."""
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -66,7 +67,8 @@ def check(files: tuple[str, ...]) -> None:
             for e in errors:
                 console.print(e.format(), markup=False, soft_wrap=True)
             continue
-        console.print(f"{name}: ok ({spec.title}, {_player_range(spec)} players)", markup=False, soft_wrap=True)
+        what = "a library" if spec.library else f"{_player_range(spec)} players"
+        console.print(f"{name}: ok ({spec.title}, {what})", markup=False, soft_wrap=True)
     if failed:
         console.print(f"{failed} error{'s' * (failed != 1)}", markup=False)
         sys.exit(1)
@@ -197,13 +199,18 @@ def _run(session, save_path: Path, log_file: str | None, delay: float) -> None:
         console.print(f"[dim]saving after every move to {save_path}[/dim]")
     except OSError as exc:
         raise Failure(f"cannot save to {save_path}: {exc.strerror}") from None
+    viewer = humans[0] if humans else None
+
+    def deal_over(ended) -> None:
+        if humans and ended is state and not ended.terminal:     # not the states bots imagine
+            console.print(render(g, ended, viewer))
+            console.print(f"[bold]Deal {ended.deal_number} is over.[/bold] Scores: " + _scores(ended))
+    g.deal_end_hook = deal_over
     try:
         while not state.is_terminal():
             player = state.current_player()
-            deal = state.deal_number
             action = agents[player].choose(state)
             session.play(action)
-            viewer = humans[0] if humans else None
             console.print(f"[dim]P{player + 1}[/dim] {g.describe(state, action, viewer)}")
             session.save(save_path)
             if log:
@@ -211,8 +218,6 @@ def _run(session, save_path: Path, log_file: str | None, delay: float) -> None:
                 log.flush()
             if humans and player not in humans and delay > 0:
                 time.sleep(delay)
-            if state.deal_number != deal and not state.is_terminal():
-                console.print(f"[bold]Deal {deal} is over.[/bold] Scores: " + _scores(state))
     except (QuitGame, KeyboardInterrupt) as stop:
         console.print(f"\nGame saved in {save_path}. Go on with: koloda resume {save_path}")
         sys.exit(0 if isinstance(stop, QuitGame) else 130)
@@ -233,12 +238,21 @@ def _run(session, save_path: Path, log_file: str | None, delay: float) -> None:
 def _open_log(log_file: str | None, session):
     if log_file is None:
         return None
+    path = Path(log_file)
+    fresh = not path.exists() or path.stat().st_size == 0
     try:
-        log = open(log_file, "a" if session.moves else "w", encoding="utf-8")
+        log = open(path, "a", encoding="utf-8")
     except OSError as exc:
         raise Failure(f"cannot write the transcript {log_file}: {exc.strerror}") from None
-    if not session.moves:
+    if fresh:
+        # a new transcript of a resumed game starts from the beginning, so it replays on its own
         log.write(session.transcript_header() + "\n")
+        replay_state = session.game.new_initial_state(session.seed, session.deck)
+        for action in session.moves:
+            player = replay_state.current_player()
+            replay_state.apply_action(action)
+            log.write(json.dumps({"type": "move", "n": replay_state.moves, "player": player, "action": action,
+                                  "text": session.game.action_to_string(action)}) + "\n")
     return log
 
 

@@ -13,10 +13,11 @@ from koloda.dsl import ast
 from koloda.dsl.errors import RuleError, did_you_mean
 from koloda.dsl.model import Spec, VAR_TYPES
 from koloda.dsl.types import (AGGREGATES, ANY, BOOL, CARD, CARD_ATTRS, COLOR, CONSTANTS, GRID, GRID_ATTRS, INT,
-                              MELD_FUNCTIONS, NONE, PARAM_TYPES, PLAN, PLAN_ATTRS, PLAYER, RANK, SIDE, STATE_NAMES,
+                              MELD_FUNCTIONS, NONE, PARAM_TYPES, PATTERN_FUNCTIONS, PLAN, PLAN_ATTRS, PLAYER, RANK, SIDE, STATE_NAMES,
                               STR, SUIT, TYPE_NAMES, ZONE, ZONE_ATTRS, compatible, elem, is_list, list_of, show)
 
-BUILTINS = {"value", "next", "prev", "count", "sum", "any", "all", "max", "min", "abs", "top", "winner"} | MELD_FUNCTIONS
+BUILTINS = {"value", "next", "prev", "count", "sum", "any", "all", "max", "min", "abs", "top", "winner"} | \
+    MELD_FUNCTIONS | PATTERN_FUNCTIONS
 DECKS = {"standard52": 52, "piquet32": 32, "russian36": 36}
 RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
             "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "meld", "under", "if", "else", "for", "in",
@@ -131,8 +132,11 @@ class Checker:
         for var in s.vars.values():
             if var.visible == "owner" and not var.each_player:
                 self.error(f"`{var.name}`: `visible: owner` needs `each: player`", var.span)
-        if not s.phases:
+        if not s.phases and not s.library:
             self.error("a game needs at least one phase", s.span)
+        for p in s.patterns:
+            if not (p.groups or p.same_suit or p.run) and p is not s.patterns[-1]:
+                self.error(f"pattern `{p.name}` asks nothing, so every hand makes it: put it last", s.span)
         areas = [z for z in s.zones.values() if z.melds]
         if len(areas) > 1:
             self.error("a game has one meld area (a zone with `melds: true`), not several", areas[1].span)
@@ -641,6 +645,17 @@ class Checker:
                 self.expect(args[0], scope, ZONE, "the first argument of `top`")
                 self.expect(args[1], scope, INT, "the second argument of `top`")
             return list_of(CARD)
+        if name in PATTERN_FUNCTIONS:
+            if not self.spec.patterns:
+                self.error(f"`{name}` needs `patterns:` (write them, or `import: [poker]`)", n, category="name")
+            k = 1 if name == "hand_pattern" else 2
+            if arity(k):
+                for a in args:
+                    t = self.expr(a, scope)
+                    if t not in (ZONE, list_of(CARD), ANY) and not (is_list(t) and elem(t) == ANY):
+                        self.error(f"`{name}` looks at cards: a zone or a list of cards, not {show(t)}", a,
+                                   category="type")
+            return STR if name == "hand_pattern" else INT
         if name in MELD_FUNCTIONS:
             if not self.spec.meld_kinds:
                 self.error(f"`{name}` needs `melds:` kinds and a zone with `melds: true`", n)

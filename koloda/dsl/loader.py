@@ -158,6 +158,11 @@ def shipped_names() -> list[str]:
     return sorted(p.stem for p in folder.glob("*.yaml") if not p.stem.startswith("_"))
 
 
+def library_names() -> list[str]:
+    folder = Path(str(resources.files(RULES_PACKAGE).joinpath("lib")))
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
 def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
     """A shipped game's name, or a path (relative to the file that extends it)."""
     candidate = Path(name_or_path)
@@ -198,6 +203,7 @@ def load_document(path: Path, _seen: tuple = ()) -> MarkedDict:
     if not isinstance(doc, dict):
         raise RuleError("a rule file must be a mapping of keys such as `game:`, `deck:`, `zones:`",
                         Span(filename, 1, 1), category="schema")
+    doc = _with_imports(doc, path, _seen)
     base_name = doc.get("extends")
     if base_name is None:
         return doc
@@ -212,6 +218,45 @@ def load_document(path: Path, _seen: tuple = ()) -> MarkedDict:
     merged = merge(base, doc)
     merged.pop("extends", None)
     return merged
+
+
+def _with_imports(doc, path: Path, seen: tuple):
+    """`import: [poker]`: a library's patterns and functions, under the file's own keys."""
+    names = doc.get("import")
+    if not names:
+        return doc
+    where = doc.key_spans["import"]
+    if not isinstance(names, list):
+        raise RuleError("`import:` takes a list of library names, as in `import: [poker]`", where, category="schema")
+    merged = None
+    for name in names:
+        try:
+            lib_path = _library_path(str(name), path)
+        except RuleError as exc:
+            raise RuleError(exc.message, span_of(name, where), exc.hint, category="schema") from None
+        lib = load_document(lib_path, seen + (path.resolve(),))
+        if "library" not in lib:
+            raise RuleError(f"`{name}` is a game, not a library (a library file says `library:`)",
+                            span_of(name, where), category="schema")
+        lib = MarkedDict({k: v for k, v in lib.items() if k not in ("library", "title", "source", "notes")})
+        lib.span, lib.key_spans = doc.span, {}
+        merged = lib if merged is None else merge(merged, lib)
+    result = merge(merged, doc)
+    result.pop("import", None)
+    return result
+
+
+def _library_path(name: str, relative_to: Path) -> Path:
+    near = relative_to.parent / name
+    for candidate in (near, near.with_suffix(".yaml")):
+        if candidate.is_file():
+            return candidate
+    shipped = Path(str(resources.files(RULES_PACKAGE).joinpath("lib", f"{name}.yaml")))
+    if shipped.is_file():
+        return shipped
+    folder = Path(str(resources.files(RULES_PACKAGE).joinpath("lib")))
+    known = [p.stem for p in folder.glob("*.yaml")] if folder.is_dir() else []
+    raise RuleError(f"no library named `{name}`", hint=did_you_mean(name, known))
 
 
 def merge(base, override):
@@ -235,9 +280,17 @@ def schema() -> dict:
     return json.loads(resources.files("koloda.dsl").joinpath("schema.json").read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=1)
+def library_schema() -> dict:
+    """A library holds patterns, functions and values for games to import: no deck, no phases."""
+    main = schema()
+    keep = ("library", "title", "source", "notes", "patterns", "define", "values", "melds")
+    return {**main, "required": ["library"], "properties": {k: main["properties"][k] for k in keep}}
+
+
 def validate(doc: MarkedDict) -> list[RuleError]:
     """Check the file's structure against the JSON Schema; all errors, located."""
-    validator = jsonschema.Draft202012Validator(schema())
+    validator = jsonschema.Draft202012Validator(library_schema() if "library" in doc else schema())
     errors = []
     for err in sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path))):
         errors.append(_schema_error(doc, err))

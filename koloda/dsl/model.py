@@ -99,6 +99,7 @@ class DeckSpec:
     copies: object
     jokers: object
     span: Span
+    per_player: bool = False   # every player has a deck of their own
 
 
 @dataclass
@@ -141,6 +142,8 @@ class Spec:
     show: dict[str, ast.Node] = field(default_factory=dict)
     heuristic: ast.Node | None = None
     meld_kinds: list = field(default_factory=list)     # MeldKind, in the order written
+    patterns: list = field(default_factory=list)       # Pattern, highest first
+    library: bool = False
     wild: ast.Node | None = None
     errors: list[RuleError] = field(default_factory=list)
     fingerprint: str = ""
@@ -289,7 +292,7 @@ def build(doc) -> Spec:
     raw_deck = doc.get("deck", "standard52")
     if isinstance(raw_deck, dict):
         deck = DeckSpec(raw_deck.get("base", "standard52"), raw_deck.get("copies", 1),
-                        raw_deck.get("jokers", 0), raw_deck.span)
+                        raw_deck.get("jokers", 0), raw_deck.span, raw_deck.get("each") == "player")
     else:
         deck = DeckSpec(raw_deck, 1, 0, span_of(raw_deck, keys.get("deck", top)))
 
@@ -418,6 +421,13 @@ def build(doc) -> Spec:
                                         int(raw["max"]) if raw.get("max") is not None else None,
                                         str(raw.get("suits", "distinct")), str(raw.get("ace", "high")),
                                         int(raw["wild max"]) if raw.get("wild max") is not None else None))
+    from koloda.interpreter.patterns import Pattern
+    for name, raw in (doc.get("patterns") or {}).items():
+        spec.patterns.append(Pattern(name, tuple(int(g) for g in raw.get("groups") or ()),
+                                     int(raw.get("same suit", 0)), int(raw.get("run", 0))))
+    spec.library = "library" in doc
+    if spec.library:
+        spec.name = str(doc["library"])
     if "wild" in doc:
         spec.wild = b.expr(doc["wild"], keys["wild"])
     if "heuristic" in doc:

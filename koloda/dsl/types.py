@@ -65,7 +65,7 @@ CONSTANTS: dict[str, tuple[str, object]] = {
 STATE_NAMES: dict[str, str] = {
     "me": PLAYER, "dealer": PLAYER, "players": list_of(PLAYER), "others": list_of(PLAYER),
     "player_count": INT, "deal_number": INT, "deck_size": INT, "suits": list_of(SUIT),
-    "ranks": list_of(RANK), "sides": list_of(SIDE), "melds": list_of(ZONE),
+    "ranks": list_of(RANK), "sides": list_of(SIDE), "melds": list_of(ZONE), "all_cards": list_of(CARD),
 }
 
 # Types a user function's parameter may be declared with: `worth(grid g)`, `score(line l)`.
@@ -75,7 +75,8 @@ TYPE_NAMES: dict[str, str] = {
     "line": "list:zone", "players": "list:player", "plan": PLAN,
 }
 
-CARD_ATTRS = {"rank": RANK, "suit": SUIT, "color": COLOR, "by": PLAYER, "face_up": BOOL}
+CARD_ATTRS = {"rank": RANK, "suit": SUIT, "color": COLOR, "by": PLAYER, "face_up": BOOL,
+              "deck": PLAYER}          # whose deck the card belongs to, where each player has their own
 ZONE_ATTRS = {"top": CARD, "bottom": CARD, "size": INT, "owner": PLAYER, "side": SIDE, "cards": list_of(CARD),
               # cells of a grid: the rank the cell belongs to, free (empty or face down on top), where it is
               "rank": RANK, "free": BOOL, "grid": GRID, "row": INT, "column": INT,
@@ -89,3 +90,4 @@ GRID_ATTRS = {"cells": list_of(ZONE), "lines": list_of(list_of(ZONE)), "rows": l
 
 AGGREGATES = {"sum", "count", "any", "all", "max", "min"}
 MELD_FUNCTIONS = {"melds_in", "layoffs", "swaps", "best_points"}
+PATTERN_FUNCTIONS = {"hand_pattern", "hand_compare"}

@@ -161,6 +161,9 @@ class Compiler:
             return lambda s, b: list(range(g.num_sides))
         if name == "melds":
             return self._melds_of(None)
+        if name == "all_cards":
+            every = list(range(g.cards.size))
+            return lambda s, b: list(every)
         raise AssertionError(name)
 
     def _My(self, n: ast.My) -> Fn:
@@ -191,6 +194,13 @@ class Compiler:
                     return None if c is None else table[c]
                 return card_attr
 
+            if name == "deck":
+                decks = self.game.card_deck
+
+                def card_deck(s, b):
+                    c = obj(s, b)
+                    return None if c is None or decks is None else decks[c]
+                return card_deck
             if name == "face_up":
                 def card_face_up(s, b):
                     c = obj(s, b)
@@ -377,6 +387,12 @@ class Compiler:
             return self._winner(args, n)
         if name in ("melds_in", "layoffs", "swaps", "best_points"):
             return self._meld_function(name, n)
+        if name == "hand_pattern":
+            cards = self.sequence(n.args[0])
+            return lambda s, b: g.patterns.name(list(cards(s, b)))
+        if name == "hand_compare":
+            left, right = self.sequence(n.args[0]), self.sequence(n.args[1])
+            return lambda s, b: g.patterns.compare(list(left(s, b)), list(right(s, b)))
         if name in ("max", "min") and len(args) >= 2:
             fold = max if name == "max" else min
             return lambda s, b: fold(a(s, b) for a in args)
@@ -409,7 +425,10 @@ class Compiler:
 
     def _meld_function(self, name: str, n: ast.Call) -> Fn:
         g = self.game
-        cards = self.sequence(n.args[0])
+        listed = self.sequence(n.args[0])
+
+        def cards(s, b):                 # a card named twice is still one card
+            return sorted(set(c for c in listed(s, b) if c is not None))
         slot_zone = g.slot_zone
 
         def occupied(s):
@@ -689,7 +708,7 @@ class Compiler:
                     raise RuleRuntimeError("there is no card to move", span)
                 cards = [x]
             who = s.actor
-            for c in cards:
+            for c in (reversed(cards) if under else cards):      # under: the cards keep their order
                 s.move(c, target, who, face_up, under)
         return move
 

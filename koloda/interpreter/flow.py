@@ -119,6 +119,8 @@ class Flow:
 
     def _end_deal(self, s: "State") -> None:
         self.scoring(s, {})
+        if s.game.deal_end_hook is not None:
+            s.game.deal_end_hook(s)      # the table shows how the deal ended before the next begins
         if self.match_ends is None or self.match_ends(s, {}):
             s.terminal = True
             return

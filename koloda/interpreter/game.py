@@ -55,6 +55,7 @@ class Game:
         self.num_players = players
         self.fingerprint = spec.fingerprint
         self.cards: CardTable = self._build_deck()
+        self.deal_end_hook = None        # called with the state when a deal has been scored (the table uses it)
         self._layout()
         names = self.cards.names
         # card id -> the first id of its name, when the deck holds copies; else no merging is needed
@@ -64,6 +65,8 @@ class Game:
         compiler = Compiler(self, checked)
         self.wild_cards = self._wild_cards(compiler, checked)
         self.melds = self._meld_rules()
+        from koloda.interpreter.patterns import PatternRules
+        self.patterns = PatternRules(self.spec.patterns, self.cards) if self.spec.patterns else None
         self.flow = self._build_flow(compiler, checked)
 
     # ------------------------------------------------------------ set-up
@@ -79,6 +82,15 @@ class Game:
         jokers = int(self._option_value(d.jokers))
         if base not in DECKS:
             raise RuleErrors([RuleError(f"unknown deck `{base}`", d.span)])
+        if d.per_player:
+            # one deck each: the copies of the pack, in seat order, belong to the players
+            n = self.num_players
+            table = build_deck(base, copies * n, jokers * n, self.spec.values, self.spec.ace)
+            naturals = (table.size - jokers * n) // n          # natural cards in one player's deck
+            self.card_deck = [i // naturals if i < naturals * n else (i - naturals * n) // jokers
+                              for i in range(table.size)]
+            return table
+        self.card_deck = None
         return build_deck(base, copies, jokers, self.spec.values, self.spec.ace)
 
     def _owners(self, item) -> range | list:
