@@ -261,7 +261,10 @@ class Checker:
             elif e.step not in self.steps:
                 self.error(f"unknown step `{e.step}`", e, did_you_mean(e.step, self.steps), category="name")
         elif isinstance(e, ast.Ask):
-            self.expect(e.player, scope, PLAYER, "who is asked")
+            t = self.expr(e.player, scope)
+            if t not in (PLAYER, list_of(PLAYER), ANY, NONE):
+                self.error(f"`ask` asks a player or a list of players (in turn), not {show(t)}", e.player,
+                           category="type")
             if self.steps is None:
                 self.error("`ask` is only for actions: it hands one decision to another player", e)
             elif e.step not in self.steps:

@@ -66,6 +66,7 @@ STATE_NAMES: dict[str, str] = {
     "me": PLAYER, "dealer": PLAYER, "players": list_of(PLAYER), "others": list_of(PLAYER),
     "player_count": INT, "deal_number": INT, "deck_size": INT, "suits": list_of(SUIT),
     "ranks": list_of(RANK), "sides": list_of(SIDE), "melds": list_of(ZONE), "all_cards": list_of(CARD),
+    "last_meld": ZONE,
 }
 
 # Types a user function's parameter may be declared with: `worth(grid g)`, `score(line l)`.

@@ -143,8 +143,10 @@ class Compiler:
             return lambda s, b: s.dealer
         if name == "players":
             return lambda s, b: list(range(s.n))
-        if name == "others":
-            return lambda s, b: [p for p in range(s.n) if p != s.current]
+        if name == "others":            # in seat order, starting at the left of the player to move
+            return lambda s, b: [(s.current + k) % s.n for k in range(1, s.n)]
+        if name == "last_meld":
+            return lambda s, b: s.last_meld
         if name == "player_count":
             return lambda s, b: s.n
         if name == "deal_number":
@@ -790,12 +792,13 @@ class Compiler:
 
     def _do_Ask(self, e: ast.Ask) -> Fn:
         player, step, span = self.expr(e.player), e.step, e.span
+        many = is_list(self.type_of(e.player))
 
         def ask(s, b):
             p = player(s, b)
             if p is None:
                 raise RuleRuntimeError("nobody to ask", span)
-            s.asked = (p, step)
+            s.asked = ([q for q in p if q is not None] if many else [p], step)
         return ask
 
     def _do_EndDeal(self, e) -> Fn:

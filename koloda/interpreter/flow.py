@@ -202,18 +202,24 @@ class Flow:
             self._end_deal(s)
             return
         if s.asked is not None:
-            # a question out of turn: the asked player decides, then play comes back here
-            player, step = s.asked
+            # a question out of turn: the asked players decide one after another, then play comes back
+            players, step = s.asked
             s.asked = None
-            s.waiting.append([s.current, s.goto if s.goto is not None else s.step])
-            s.current, s.step, s.goto = player, step, None
-            return
+            if players:
+                s.waiting.append([s.current, s.goto if s.goto is not None else s.step, list(players[1:]), step])
+                s.current, s.step, s.goto = players[0], step, None
+                return
         if s.goto is not None:
             s.step = s.goto
             s.goto = None
             return
         if s.waiting:
-            s.current, s.step = s.waiting.pop()
+            asker, back, queue, step = s.waiting[-1]
+            if queue:                       # the next player in the window answers
+                s.current, s.step = queue.pop(0), step
+                return
+            s.waiting.pop()
+            s.current, s.step = asker, back
             return
         self._end_turn(s)
 

@@ -22,7 +22,7 @@ class State:
     __slots__ = ("game", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
-                 "stands", "turn_no", "_legal")
+                 "stands", "turn_no", "last_meld", "_legal")
 
     def __init__(self, game: "Game", n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -53,13 +53,15 @@ class State:
         self.history: list[tuple[int, int]] = []
         self.actor: int | None = None      # the player whose action is running, for `c.by`
         self.asked: tuple[int, str] | None = None     # set by `ask` while an action runs
-        self.waiting: list[list] = []      # [asker, step to return to] for each question being answered
+        # for each question being answered: [asker, step to return to, players still to answer, their step]
+        self.waiting: list[list] = []
         slots = len(game.slot_zone)
         self.slot_kind: list[int | None] = [None] * slots      # the meld kind in each slot; None: free
         self.slot_owner: list[int | None] = [None] * slots
         self.slot_turn: list[int] = [0] * slots                # the turn the meld was made in
         self.stands: list[int | None] = [None] * size          # what a wild card on the table stands for
         self.turn_no = 0
+        self.last_meld: int | None = None     # the zone of the meld made most recently
         self._legal: list[int] | None = None
 
     # ------------------------------------------------------------ copying
@@ -75,9 +77,9 @@ class State:
         c.history = self.history[:]
         c.actor = self.actor
         c.asked = self.asked
-        c.waiting = [w[:] for w in self.waiting]
+        c.waiting = [[a, back, list(queue), step] for a, back, queue, step in self.waiting]
         c.slot_kind, c.slot_owner, c.slot_turn = self.slot_kind[:], self.slot_owner[:], self.slot_turn[:]
-        c.stands, c.turn_no = self.stands[:], self.turn_no
+        c.stands, c.turn_no, c.last_meld = self.stands[:], self.turn_no, self.last_meld
         c._legal = None if self._legal is None else self._legal[:]
         return c
 
@@ -114,6 +116,7 @@ class State:
             for c in plan.cards:
                 self.move(c, zone, who)
             self.slot_kind[slot], self.slot_owner[slot], self.slot_turn[slot] = plan.kind, plan.target, self.turn_no
+            self.last_meld = zone
         elif plan.type == LAYOFF:
             zone = game.slot_zone[plan.target]
             (c,) = plan.cards
@@ -230,7 +233,7 @@ class State:
             "next_player": self.next_player, "goto": self.goto, "deal_over": self.deal_over,
             "terminal": self.terminal, "seed": self.seed, "shuffles": self.shuffles, "orders": self.orders,
             "history": self.history, "waiting": self.waiting, "slot_kind": self.slot_kind,
-            "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no,
+            "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no, "last_meld": self.last_meld,
         }
 
     @classmethod
@@ -251,11 +254,12 @@ class State:
         s.skips = list(data["skips"])
         s.orders = [list(o) for o in data["orders"]]
         s.history = [tuple(h) for h in data["history"]]
-        s.waiting = [list(w) for w in data.get("waiting", [])]
+        s.waiting = [[a, back, list(queue), step] for a, back, queue, step in data.get("waiting", [])]
         for key in ("slot_kind", "slot_owner", "slot_turn", "stands"):
             if key in data:
                 setattr(s, key, list(data[key]))
         s.turn_no = data.get("turn_no", 0)
+        s.last_meld = data.get("last_meld")
         return s
 
     def __str__(self) -> str:
