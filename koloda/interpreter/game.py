@@ -101,7 +101,10 @@ class Game:
     def _layout(self) -> None:
         """Zones and variables as flat lists; what a player or side owns sits at base + owner."""
         n = self.num_players
-        self.num_sides = self.spec.sides or n
+        sides = self.spec.sides
+        if isinstance(sides, dict):       # sides by player count; other counts play each for themselves
+            sides = {int(k): int(v) for k, v in sides.items()}.get(n, n)
+        self.num_sides = sides or n
         if n % self.num_sides:
             raise RuleErrors([RuleError(f"{n} players cannot sit in {self.num_sides} equal sides", self.spec.span)])
         self.zone_base: dict[str, int] = {}

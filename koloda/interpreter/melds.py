@@ -191,9 +191,14 @@ class MeldRules:
                 choices = [[(s, 1) for s in combo] for k in range(1, len(per_suit) + 1)
                            for combo in combinations(sorted(per_suit), k)]
             else:
-                options = [[(s, k) for k in range(0, len(per_suit[s]) + 1)] for s in sorted(per_suit)]
-                choices = [[x for x in combo if x[1]] for combo in product(*options)]
-                choices = [c for c in choices if c]
+                # suits do not matter: only how many of the rank (the lowest ids, so copies make one play)
+                pool = sorted((c, s) for s in per_suit for c in per_suit[s])
+                choices = []
+                for k in range(1, len(pool) + 1):
+                    taken: dict[int, int] = {}
+                    for _, s in pool[:k]:
+                        taken[s] = taken.get(s, 0) + 1
+                    choices.append(sorted(taken.items()))
             for choice in choices:
                 chosen = [c for s, k in choice for c in per_suit[s][:k]]
                 present = {s for s, _ in choice}
