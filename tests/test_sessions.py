@@ -270,7 +270,15 @@ def test_ctrl_c_saves_and_resume_finishes_the_game(tmp_path):
     save = tmp_path / "mine.save.json"
     child = spawn("play", "pony", "--seat", "human", "--seat", "random", "--seed", "21", "--fast", "-o", "limit=25",
                   "--save", str(save), home=tmp_path)
-    for _ in range(3):
+    child.expect("your move")
+    child.sendline("play ZZ")                       # an invalid entry explains itself and asks again
+    child.expect("is not a legal move")
+    child.expect("your move")
+    child.sendline("help")                          # the rule text of this step and the legal moves
+    child.expect("Play one card that matches")
+    child.expect("Legal moves")
+    child.sendline("1")
+    for _ in range(2):
         child.expect("your move")
         child.sendline("1")
     child.expect("your move")

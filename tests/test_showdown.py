@@ -166,9 +166,7 @@ def test_show_k_is_worth_k_plus_two(game, hook):
     for k in range(5):
         assert s.deal_number == k + 1
         assert worth(s, {}) == k + 3
-        # A wins the odd shows here (B shows A's hands of other shows... simply swap winners)
-        a, b = (A_SHOWS[k], B_SHOWS[k])
-        play_show(s, a, b)
+        play_show(s, A_SHOWS[k], B_SHOWS[k])
         after = hook[k]["points"]
         gained = [after[p] - before[p] for p in range(2)]
         assert sorted(gained) == [0, k + 3]
@@ -178,17 +176,14 @@ def test_show_k_is_worth_k_plus_two(game, hook):
 def test_an_exact_tie_gives_the_show_to_nobody(game, hook):
     a = ["AS KS QS JS 9S", "2C 3C 4C 5C 7D", "2D 3D 4D 5D 9H", "6C 6D 6H 8C 8D", "KD KH 10S 10C 9C"]
     b = ["AH KH QH JH 9H", "2D 3D 4D 5D 7C", "2C 3C 4C 5C 9S", "6S 6D 6H 8S 8H", "KS KC 10D 10H 9D"]
+    # flush A K Q J 9; high card 7 5 4 3 2; high card 9 5 4 3 2; sixes over eights;
+    # kings and tens with a nine: each show the same hand in other suits
     s = dealt(game, a, b)
-    play_show(s, a[0], b[0])                      # flush A K Q J 9 against the same in hearts
-    assert hook[0]["points"] == [0, 0]
+    for k in range(5):
+        play_show(s, a[k], b[k])
+        assert hook[k]["points"] == [0, 0], f"show {k + 1}"
     assert hook[0]["obs"][0]["show"]["shown hands"] == ["flush", "flush"]
-    play_show(s, a[1], b[1])                      # ace-high... no: 7-high against 7-high
-    assert hook[1]["points"] == [0, 0]
-    play_show(s, "6C 6D 6H 8C 8D", "6S 6D 6H 8S 8H")     # full house, sixes over eights, both
-    assert hook[2]["points"] == [0, 0]
-    play_show(s, "2D 3D 4D 5D 9H", "2C 3C 4C 5C 9S")     # high card 9 5 4 3 2, both
-    assert hook[3]["points"] == [0, 0]
-    play_show(s, a[4], b[4])                      # two pairs, kings and tens, nine kicker
+    assert hook[3]["obs"][1]["show"]["shown hands"] == ["full house", "full house"]
     assert s.is_terminal() and s.scores() == [0, 0]
     assert s.returns() == [0.5, 0.5]
 
@@ -209,6 +204,21 @@ def test_each_player_holds_25_cards_of_their_own_deck(game, seed):
     assert game.cards.size == 104
     assert [game.card_deck[i] for i in game.cards.parse("QS")] == [0, 1]
     conservation(s)
+
+
+@pytest.mark.xfail(strict=True, reason="parse_deck maps every block's names to the first copies (P1's deck), "
+                                       "so the second block cannot order P2's stock: the order is silently "
+                                       "ignored and P2's cards come from the seed (`koloda play showdown --deck`)")
+def test_a_deck_file_orders_each_players_deck(game):
+    """A deck text with one block per shuffle, P1's stock then P2's, deals each player the listed cards."""
+    def block(shows):
+        top = " ".join(shows).split()
+        return " ".join(top + [n for n in game.cards.names[:52] if n not in top])
+    orders = game.parse_deck(block(A_SHOWS) + "\n\n" + block(B_SHOWS))
+    s = game.new_initial_state(SEED, deck=orders)
+    assert sorted(zone_cards(s, ("hand", 0))) == sorted(" ".join(A_SHOWS).split())
+    assert sorted(zone_cards(s, ("hand", 1))) == sorted(" ".join(B_SHOWS).split())
+    assert s.orders == [], "every order given was used"
 
 
 def test_the_shuffles_differ_between_the_two_decks(game):
@@ -277,9 +287,9 @@ def test_the_other_players_choice_is_hidden(game):
     seen_by_b = s.observation(1)
     assert zone_entry(seen_by_b, "chosen", 1)["cards"] == ["KS", "JS"]
     assert [t for _, t in seen_by_b["history"]][-1] == "pick J♠"
-    for n in "9S 8S 10S".split():
+    for n in "9S 8S 10H".split():
         act(s, f"pick {n}")
-    act(s, "put back 10S")
+    act(s, "put back 10H")
     act(s, "pick 2H")
     act(s, "done")
     seen_by_a = s.observation(0)

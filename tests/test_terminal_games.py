@@ -1,0 +1,82 @@
+"""Whole games at a real terminal: a scripted person against bots, for the games that ask most of the table."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def spawn(*args: str, home: Path):
+    env = dict(os.environ, TERM="dumb", COLUMNS="120", PYTHONPATH=str(ROOT), KOLODA_HOME=str(home))
+    return pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", *args], encoding="utf-8", timeout=60, env=env,
+                         cwd=str(ROOT))
+
+
+def moves_offered(screen: str) -> list[str]:
+    """The numbered moves listed just before the prompt."""
+    lines = [line.strip() for line in screen.splitlines()]
+    found = []
+    for line in lines:
+        head, _, rest = line.partition("  ")
+        if head.isdigit() and rest:
+            found.append(rest.strip())
+    return found
+
+
+def play_out(child, choose) -> list[list[str]]:
+    """Answer every prompt with choose(moves) until the game ends; return the move lists seen."""
+    seen = []
+    while child.expect(["your move", "Game over"]) == 0:
+        moves = moves_offered(child.before)
+        seen.append(moves)
+        child.sendline(choose(moves))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    return seen
+
+
+def test_lesenka_a_person_builds_on_a_bots_ladder_out_of_turn(tmp_path):
+    child = spawn("play", "lesenka", "--seat", "human", "--seat", "random", "--seat", "random", "--seed", "4",
+                  "--fast", "-o", "target=40", home=tmp_path)
+
+    def choose(moves: list[str]) -> str:
+        for k, move in enumerate(moves, 1):          # build whenever offered, meld when possible
+            if move.startswith(("build", "meld")):
+                return str(k)
+        return "1"
+    seen = play_out(child, choose)
+    windows = [m for m in seen if m and m[-1] == "pass"]
+    assert windows, "the person was never asked to build on another player's meld"
+    assert any(any(x.startswith("build") for x in m) for m in windows)
+
+
+def test_showdown_against_greedy_choosing_in_secret(tmp_path):
+    child = spawn("play", "showdown", "--seat", "human", "--seat", "greedy", "--seed", "2", "--fast",
+                  home=tmp_path)
+
+    def choose(moves: list[str]) -> str:
+        if "done" in moves:
+            return str(moves.index("done") + 1)
+        picks = [k for k, m in enumerate(moves, 1) if m.startswith("pick")]
+        return str(picks[0])
+    seen = play_out(child, choose)
+    assert sum(1 for m in seen if "done" in m) == 5        # five shows, each closed with `done`
+
+
+def test_kunkin_against_ismcts_at_the_terminal(tmp_path):
+    child = spawn("play", "kunkin", "--seat", "human", "--seat", "ismcts:iterations=20", "--seed", "3", "--fast",
+                  "-o", "limit=30", home=tmp_path)
+
+    def choose(moves: list[str]) -> str:
+        for k, move in enumerate(moves, 1):
+            if move.startswith(("meld", "lay off")):
+                return str(k)
+        return "1"
+    seen = play_out(child, choose)
+    assert len(seen) > 5
