@@ -345,3 +345,54 @@ def meld_cards(state, slot: int) -> list[str]:
             name += "=" + rank_name(rank) + ("" if s is None else "CDHS"[s])
         out.append(name)
     return out
+
+
+# ------------------------------------------------------------------ random playouts
+def check_state(state, rng) -> None:
+    """Engine invariants of one state: cards conserved, wild cards stand for something only on the
+    table, meld slots used iff they hold cards, to_json round trip, play on a clone leaves the
+    original alone, observations are plain data."""
+    import json as _json
+    g = state.game
+    conservation(state)
+    for c in range(g.cards.size):
+        if state.stands[c] is not None:
+            assert state.loc[c] in g.zone_slot, "only a card on the table stands for another"
+            assert c in g.wild_cards, "only a wild card stands for another"
+    for slot, kind in enumerate(state.slot_kind):
+        assert (kind is None) == (not state.zones[g.slot_zone[slot]]), "a meld slot is used iff it holds cards"
+    text = snapshot(state)
+    assert snapshot(roundtrip(state)) == text, "to_json/from_json changed the state"
+    if not state.is_terminal():
+        back = roundtrip(state)
+        assert back.legal_actions() == state.legal_actions(), "a restored state offers other moves"
+        c = state.clone()
+        assert snapshot(c) == text
+        c.apply_action(rng.choice(c.legal_actions()))
+        assert snapshot(state) == text, "playing on a clone changed the original"
+        for p in range(state.n):
+            _json.dumps(state.observation(p))
+
+
+def random_playout(game, seed: int, every: int = 1, cap: int = 20000):
+    """A seeded random match played to the end, checking invariants (`check_state` every `every`
+    moves, card conservation after every action). Returns (final state, most legal actions at a
+    decision, moves)."""
+    import random as _random
+    s = game.new_initial_state(seed)
+    rng = _random.Random(seed)
+    most = moves = 0
+    while not s.is_terminal():
+        actions = s.legal_actions()
+        assert actions, f"no legal move in a live state:\n{s}"
+        assert len(actions) == len(set(actions)), "an action is offered twice"
+        most = max(most, len(actions))
+        if moves % every == 0:
+            check_state(s, rng)
+        s.apply_action(rng.choice(actions))
+        conservation(s)
+        moves += 1
+        assert moves < cap, f"the match does not end in {cap} moves"
+    check_state(s, rng)
+    assert s.legal_actions() == []
+    return s, most, moves

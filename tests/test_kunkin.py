@@ -269,10 +269,22 @@ def test_big_the_opening_needs_60_points():
 def test_big_a_set_may_repeat_suits():
     g = load("kunkin-big")
     s = position(g, "KS KS KC KC 9D", vars={("opened", 0): True})
-    offered = sorted(sorted(t.split()[1:]) for t in melds_offered(s))
-    assert offered == sorted(sorted(x) for x in [["K♠", "K♠", "K♣"], ["K♠", "K♣", "K♣"], ["K♠", "K♠", "K♣", "K♣"]])
+    offered = [t.split()[1:] for t in melds_offered(s)]
+    assert sorted(len(m) for m in offered) == [3, 4], offered          # one set of each size
+    assert all(len(set(m)) < len(m) for m in offered), "each repeats a suit"
+    assert sorted(offered[-1]) == sorted(["K♠", "K♠", "K♣", "K♣"])
     s2 = position(load("kunkin", decks=2, jokers=4), "KS KS KC KC 9D", vars={("opened", 0): True})
     assert melds_offered(s2) == [], "plain Kun-kin with two decks: sets keep different suits"
+
+
+@pytest.mark.xfail(strict=True, reason="best_points() misses a second run made of the second copies "
+                                       "(5♠ 6♠ 7♠ twice counts 18, not 36), so A♣ A♦ A♥ (33) is refused "
+                                       "although with both runs the turn reaches 69")
+def test_big_a_meld_is_offered_when_two_equal_runs_complete_the_opening():
+    g = load("kunkin-big")
+    s = position(g, "5S 5S 6S 6S 7S 7S AH AD AC 2D 9C")
+    assert "meld 5♠ 6♠ 7♠" in legal(s)
+    assert "meld A♣ A♦ A♥" in legal(s)
 
 
 def test_big_the_deal_is_24_cards_from_108():

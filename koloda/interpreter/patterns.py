@@ -36,6 +36,8 @@ class PatternRules:
         found = self._cache.get(key)
         if found is not None:
             return found
+        if not hand:
+            return len(self.patterns), ()     # no cards make no pattern
         ranks = [self.cards.ranks[c] for c in hand if self.cards.ranks[c] != 0]
         suits = Counter(self.cards.suits[c] for c in hand if self.cards.suits[c] is not None)
         counts = Counter(ranks)

@@ -153,11 +153,24 @@ class State:
         watchers = self.game.zone_watchers[zone]
         for c in cards:        # after a shuffle only those who see the zone know where a card is
             self.known[c] &= watchers
-        if self.orders and sorted(self.orders[0]) == sorted(cards):
-            order = self.orders.pop(0)
-            cards[:] = order[::-1]          # given top first; the list's end is the top
-            return
+        if self.orders:
+            order = self._order_for(cards, self.orders[0])
+            if order is not None:
+                self.orders.pop(0)
+                cards[:] = order[::-1]          # given top first; the list's end is the top
+                return
         self.rng().shuffle(cards)
+
+    def _order_for(self, cards: list[int], wanted: list[int]) -> list[int] | None:
+        """The zone's cards in the given order, matched by name (copies of a card are alike, and
+        each player's deck has its own copies), or None if the order is for other cards."""
+        names = self.game.cards.names
+        if sorted(names[c] for c in wanted) != sorted(names[c] for c in cards):
+            return None
+        pool: dict[str, list[int]] = {}
+        for c in sorted(cards):
+            pool.setdefault(names[c], []).append(c)
+        return [pool[names[c]].pop(0) for c in wanted]
 
     def deal(self, count: int, family_base: int, source: int, span) -> None:
         if count < 0:
