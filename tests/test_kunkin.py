@@ -465,7 +465,7 @@ PLAYOUTS = [          # file, options, seeds, move cap (None: to the end), bound
     ("kunkin", {"jokers": 4, "limit": 60, "decks": 2}, [4], None, 150),
     ("kunkin", {"limit": 80}, [5], None, 100, 3),
     ("kunkin-discard-out", {}, [1, 2], None, 100),
-    ("funken", {}, [1, 2], None, 100),
+    ("funken", {}, [1], None, 100),
     ("funken", {"limit": 20}, [3], None, 100, 4),
     ("kunkin-big", {"limit": 60}, [1, 2], None, 300),
 ]
