@@ -277,9 +277,6 @@ def test_big_a_set_may_repeat_suits():
     assert melds_offered(s2) == [], "plain Kun-kin with two decks: sets keep different suits"
 
 
-@pytest.mark.xfail(strict=True, reason="best_points() misses a second run made of the second copies "
-                                       "(5♠ 6♠ 7♠ twice counts 18, not 36), so A♣ A♦ A♥ (33) is refused "
-                                       "although with both runs the turn reaches 69")
 def test_big_a_meld_is_offered_when_two_equal_runs_complete_the_opening():
     g = load("kunkin-big")
     s = position(g, "5S 5S 6S 6S 7S 7S AH AD AC 2D 9C")
@@ -450,8 +447,6 @@ def test_a_suitless_identity_is_shown_by_rank():
 
 
 # ------------------------------------------------------------------ one move per meaning
-@pytest.mark.xfail(strict=True, reason="layoffs() gives one plan per copy of a card: with two jokers in hand "
-                                       "`lay off 🃏=8♠ on meld 1` is offered twice")
 def test_each_legal_action_is_offered_once():
     g = load()
     s = position(g, "JK JK 9D", vars={("opened", 0): True}, table=[("5S 6S 7S", 1)])

@@ -256,10 +256,12 @@ class Flow:
         return [self.score(s, {"p": p}) for p in range(s.n)]
 
     def returns(self, s: "State") -> list[float]:
-        """The share of the win: 1 for a sole winner, split among tied winners, 0 otherwise."""
+        """The share of the win: 1 for a sole winner, split among tied winners, 0 otherwise.
+        Partners win together: each player of a winning side gets that side's share."""
         if not s.terminal:
             return [0.0] * s.n
         scores = self.scores(s)
         best = min(scores) if self.lowest_wins else max(scores)
-        winners = [p for p in range(s.n) if scores[p] == best]
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(s.n)]
+        side = s.game.side_of
+        winning = {side(p) for p in range(s.n) if scores[p] == best}
+        return [1.0 / len(winning) if side(p) in winning else 0.0 for p in range(s.n)]

@@ -280,7 +280,7 @@ class MeldRules:
     def layoffs(self, state, cards, slots) -> list[Plan]:
         """Every single card of `cards` that can be added to one of the melds in `slots`."""
         found: dict[int, Plan] = {}
-        cards = sorted(set(cards))
+        cards = self._one_of_each(cards)
         for slot, zone in slots:
             ki = state.slot_kind[slot]
             kind = self.kinds[ki]
@@ -345,13 +345,20 @@ class MeldRules:
                 if code is None:
                     continue
                 rank, suit = identity_parts(code)
-                for c in sorted(set(cards)):
+                for c in self._one_of_each(cards):
                     if c in self.wild:
                         continue
                     if self.cards.ranks[c] == rank and (suit is None or self.cards.suits[c] == suit):
                         p = self.plan(state.slot_kind[slot], SWAP, [c], [], slot, taken=w)
                         found.setdefault(int(p), p)
         return [found[k] for k in sorted(found)]
+
+    def _one_of_each(self, cards) -> list[int]:
+        """Copies of a card make the same play: keep the first of each name."""
+        seen: dict[str, int] = {}
+        for c in sorted(set(cards)):
+            seen.setdefault(self.cards.names[c], c)
+        return sorted(seen.values())
 
     def _joker_for(self, state, slot: int, card: int) -> int | None:
         zone = state.game.slot_zone[slot]
@@ -368,54 +375,40 @@ class MeldRules:
     def best_points(self, cards, limit: int = 4000) -> int:
         """The most points the cards can put down as new melds at once (disjoint melds).
 
-        Branch and bound: take the lowest card still usable, try each meld that holds it (biggest
-        first) and leaving it out; drop a branch that cannot beat the best found. The search looks
-        at no more than `limit` positions, which ordinary hands never reach; on a huge hand the
-        answer is then the best found — never more than the cards can really make."""
+        Branch and bound: take the lowest card still usable, try each meld that holds it among the
+        melds the remaining cards can make (so copies of a card are all used), and leaving it out;
+        drop a branch that cannot beat the best found. The search looks at no more than `limit`
+        positions, which ordinary hands never reach; on a huge hand the answer is then the best
+        found — never more than the cards can really make."""
+        cards = sorted(set(cards))
         whole = sum(1 << c for c in cards)
         if whole in self._best_cache:
             return self._best_cache[whole]
-        plans = sorted(((sum(1 << c for c in p.cards), p.points) for p in self.melds_in(cards, 0)),
-                       key=lambda mp: -mp[1])
-        worth = [0.0] * self.n          # the most a card can add: its share of its best meld
-        for mask, points in plans:
-            share = points / bin(mask).count("1")
-            m = mask
-            while m:
-                c = (m & -m).bit_length() - 1
-                worth[c] = max(worth[c], share)
-                m &= m - 1
-        holding: dict[int, list[tuple[int, int, float]]] = {}
-        for mask, points in plans:
-            low = (mask & -mask).bit_length() - 1
-            cost, m = 0.0, mask
-            while m:
-                c = (m & -m).bit_length() - 1
-                cost += worth[c]
-                m &= m - 1
-            holding.setdefault(low, []).append((mask, points, cost))
+        names = self.cards.names
+        share: dict[str, float] = {}   # the most a card of this name can add: its share of its best meld
+        for p in self.melds_in(cards, 0):
+            for c in p.cards:
+                share[names[c]] = max(share.get(names[c], 0.0), p.points / len(p.cards))
+        worth = {c: share.get(names[c], 0.0) for c in cards}
         best = [0]
         budget = [limit]
 
-        def search(left: int, acc: int, bound: float) -> None:
+        def search(left: list[int], acc: int, bound: float) -> None:
             if acc > best[0]:
                 best[0] = acc
             budget[0] -= 1
             if budget[0] < 0 or acc + bound <= best[0] + 1e-9:
                 return
-            m = left
-            while m:
-                c = (m & -m).bit_length() - 1
-                fits = [x for x in holding.get(c, ()) if x[0] & left == x[0]]
-                if fits:
-                    for mask, points, cost in fits:
-                        search(left & ~mask, acc + points, bound - cost)
-                    search(left & ~(1 << c), acc, bound - worth[c])
-                    return
-                bound -= worth[c]
-                left &= ~(1 << c)
-                m &= m - 1
-        search(whole, 0, sum(worth))
+            plans = self.melds_in(left, 0)
+            if not plans:
+                return
+            first = min(c for p in plans for c in p.cards)
+            holding = sorted((p for p in plans if first in p.cards), key=lambda p: -p.points)
+            for p in holding:
+                used = set(p.cards)
+                search([c for c in left if c not in used], acc + p.points, bound - sum(worth[c] for c in used))
+            search([c for c in left if c != first], acc, bound - worth[first])
+        search(cards, 0, sum(worth.values()))
         value = best[0]
         if len(self._best_cache) > 50000:
             self._best_cache.clear()
