@@ -372,14 +372,15 @@ class MeldRules:
         return None
 
     # ------------------------------------------------------------ the best a hand can do
-    def best_points(self, cards, limit: int = 4000) -> int:
+    def best_points(self, cards, limit: int = 4000, relist: int = 14) -> int:
         """The most points the cards can put down as new melds at once (disjoint melds).
 
-        Branch and bound: take the lowest card still usable, try each meld that holds it among the
-        melds the remaining cards can make (so copies of a card are all used), and leaving it out;
-        drop a branch that cannot beat the best found. The search looks at no more than `limit`
-        positions, which ordinary hands never reach; on a huge hand the answer is then the best
-        found — never more than the cards can really make."""
+        Branch and bound: take the lowest card still usable, try each meld that holds it, and
+        leaving it out; drop a branch that cannot beat the best found. For a hand of at most
+        `relist` cards, the melds are listed afresh from the cards left at each step, so a second
+        copy of a card is used as well as the first; for bigger hands (24 cards and two decks) the
+        melds of the whole hand are used, which is much faster and can only make the answer lower. The search looks at no more than `limit`
+        positions. Either way the answer is never more than the cards can really make."""
         cards = sorted(set(cards))
         whole = sum(1 << c for c in cards)
         if whole in self._best_cache:
@@ -389,9 +390,13 @@ class MeldRules:
         for p in self.melds_in(cards, 0):
             for c in p.cards:
                 share[names[c]] = max(share.get(names[c], 0.0), p.points / len(p.cards))
+        # (every meld of fewer cards is among these up to the copies used, so the shares bound them too)
         worth = {c: share.get(names[c], 0.0) for c in cards}
         best = [0]
         budget = [limit]
+
+        listed = self.melds_in(cards, 0)
+        small = len(cards) <= relist
 
         def search(left: list[int], acc: int, bound: float) -> None:
             if acc > best[0]:
@@ -399,7 +404,11 @@ class MeldRules:
             budget[0] -= 1
             if budget[0] < 0 or acc + bound <= best[0] + 1e-9:
                 return
-            plans = self.melds_in(left, 0)
+            if small:
+                plans = self.melds_in(left, 0)
+            else:
+                there = set(left)
+                plans = [p for p in listed if all(c in there for c in p.cards)]
             if not plans:
                 return
             first = min(c for p in plans for c in p.cards)
