@@ -80,3 +80,37 @@ def test_kunkin_against_ismcts_at_the_terminal(tmp_path):
         return "1"
     seen = play_out(child, choose)
     assert len(seen) > 5
+
+
+def _leopard4_policy(ask: bool):
+    """Build our side's square; ask the partner when we may (or keep drawing); agree when asked."""
+    def choose(moves: list[str]) -> str:
+        if "agree to end" in moves:
+            return str(moves.index("agree to end") + 1)
+        if "ask partner to end" in moves:
+            return str(moves.index("ask partner to end" if ask else "draw") + 1)
+        for k, move in enumerate(moves, 1):
+            if move.startswith("place") and "P1+P3 square" in move:
+                return str(k)
+        return "1"
+    return choose
+
+
+def test_leopard4_a_person_asks_a_bot_partner(tmp_path):
+    import io
+    child = spawn("play", "leopard4", "--seat", "human", "--seat", "random", "--seat", "random", "--seat",
+                  "random", "--seed", "4", "--fast", home=tmp_path)
+    child.logfile_read = transcript = io.StringIO()
+    seen = play_out(child, _leopard4_policy(ask=True))
+    assert any("ask partner to end" in m for m in seen)
+    text = transcript.getvalue()
+    assert "P1 ask partner to end" in text
+    assert "P3 agree to end" in text or "P3 refuse" in text      # the bot partner answered out of turn
+
+
+def test_leopard4_a_bot_partner_asks_the_person(tmp_path):
+    child = spawn("play", "leopard4", "--seat", "human", "--seat", "random", "--seat", "random", "--seat",
+                  "random", "--seed", "7", "--fast", home=tmp_path)
+    seen = play_out(child, _leopard4_policy(ask=False))
+    answers = [m for m in seen if m == ["agree to end", "refuse"]]
+    assert answers, "the partner never asked the person"
