@@ -77,13 +77,16 @@ def check(files: tuple[str, ...]) -> None:
 @main.command(name="list")
 def list_games() -> None:
     """List the shipped games with their player counts."""
-    for name in shipped_games():
+    names = shipped_games()
+    width = max(map(len, names), default=0) + 2
+    for name in names:
         try:
             spec, _ = load_spec(name)
         except (RuleErrors, RuleError):
-            console.print(f"{name:<12} (does not load: run `koloda check {name}`)", markup=False)
+            console.print(f"{name:<{width}} (does not load: run `koloda check {name}`)", markup=False)
             continue
-        console.print(f"{name:<14} {_player_range(spec, '-'):>5} players  {spec.title}", markup=False, soft_wrap=True)
+        console.print(f"{name:<{width}} {_player_range(spec, '-'):>5} players  {spec.title}", markup=False,
+                      soft_wrap=True)
 
 
 def _player_range(spec, dash: str = "..") -> str:
