@@ -396,3 +396,34 @@ def random_playout(game, seed: int, every: int = 1, cap: int = 20000):
     check_state(s, rng)
     assert s.legal_actions() == []
     return s, most, moves
+
+
+# ---------------------------------------------------------------- open-row rummies (lesenka, splin)
+def open_row_position(game, hands, spare: str, row: str, step: str = "main", current: int = 0, vars=None,
+                      table=()):
+    """Named cards in the hands and the open row (P0 first; players not given get four cards of
+    `spare`, skipping cards placed elsewhere); table melds `(text, owner)` are made from the stock;
+    every other card is in the stock."""
+    s = game.new_initial_state(0)
+    zones = {"row": row}
+    used = set(row.split()) | {c for h in hands for c in h.split()}
+    rest = [c for c in spare.split() if c not in used]
+    for p in range(game.num_players):
+        if p < len(hands):
+            zones[("hand", p)] = hands[p]
+        else:
+            zones[("hand", p)], rest = rest[:4], rest[4:]
+    setup(s, zones=zones, current=current, step=step, vars=vars or {})
+    for text, owner in table:
+        table_meld(s, text, owner, where="stock")
+    return s
+
+
+def moves_starting(s, word: str) -> list[str]:
+    """The legal moves whose text starts with `word` (`meld`, `add`, `swap`)."""
+    return [t for t in legal(s) if t.startswith(word)]
+
+
+def each_player(s, var: str) -> list:
+    """A variable of each player, P0 first."""
+    return [get_var(s, (var, p)) for p in range(s.n)]

@@ -16,7 +16,7 @@ import pytest
 import koloda
 from koloda.ui.table import render
 
-from helpers import (act, conservation, get_var, hand, is_legal, legal, meld_cards, roundtrip, setup, snapshot,
+from helpers import (act, conservation, get_var, hand, legal, meld_cards, roundtrip, setup, snapshot,
                      table_meld, zone_cards)
 
 OTHER = "4D 6D 8D TD QD"      # P1's hand unless told: no melds in it

@@ -11,8 +11,8 @@ import pytest
 
 import koloda
 
-from helpers import (act, conservation, get_var, hand, is_legal, legal, meld_cards, new_state, setup, table_meld,
-                     zone_cards)
+from helpers import (act, conservation, each_player, get_var, hand, legal, meld_cards, moves_starting,
+                     open_row_position, table_meld, zone_cards)
 
 # cards for the hands not given (four each, in this order, skipping cards placed elsewhere):
 # they make no meld and build on none of the melds used below
@@ -26,33 +26,23 @@ def load(players: int = 3, **options):
 def position(game, hands, row="6H", step="main", current=0, vars=None):
     """`hands`: one per player (P0 first); players not given get hands with no meld and nothing to
     build on the melds used below. Every card not placed goes to the stock."""
-    s = game.new_initial_state(0)
-    zones = {"row": row}
-    used = set(row.split()) | {c for h in hands for c in h.split()}
-    spare = [c for c in SPARE.split() if c not in used]
-    for p in range(game.num_players):
-        if p < len(hands):
-            zones[("hand", p)] = hands[p]
-        else:
-            zones[("hand", p)], spare = spare[:4], spare[4:]
-    setup(s, zones=zones, current=current, step=step, vars=vars or {})
-    return s
+    return open_row_position(game, hands, SPARE, row, step, current, vars)
 
 
 def melds(s) -> list[str]:
-    return [t for t in legal(s) if t.startswith("meld")]
+    return moves_starting(s, "meld")
 
 
 def adds(s) -> list[str]:
-    return [t for t in legal(s) if t.startswith("add")]
+    return moves_starting(s, "add")
 
 
 def melded(s) -> list[int]:
-    return [get_var(s, ("melded", p)) for p in range(s.n)]
+    return each_player(s, "melded")
 
 
 def scores(s) -> list[int]:
-    return [get_var(s, ("score", p)) for p in range(s.n)]
+    return each_player(s, "score")
 
 
 # ------------------------------------------------------------------ the deck and the deal

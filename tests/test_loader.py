@@ -8,7 +8,7 @@ import pytest
 
 from koloda.api import load_spec
 from koloda.dsl.errors import RuleError, RuleErrors
-from koloda.dsl.loader import load_document, load_file, merge, parse_yaml, resolve, validate
+from koloda.dsl.loader import load_file, merge, parse_yaml, resolve, validate
 
 GAME = """\
 game: base

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 import koloda
-from koloda.interpreter.errors import RuleRuntimeError
 
 from helpers import act, card, cards, conservation, get_var, hand, legal, new_state, setup, suit, zone_cards
 

@@ -14,7 +14,8 @@ import koloda
 from koloda.interpreter.melds import identity
 from koloda.ui.table import render
 
-from helpers import act, conservation, get_var, hand, legal, meld_cards, setup, table_meld, zone_cards
+from helpers import (act, conservation, each_player, get_var, hand, legal, meld_cards, moves_starting,
+                     open_row_position, setup, zone_cards)
 
 C, D, H, S = range(4)
 SPARE = "8C 9S 3D 5H 7C 10D 4C 2D"      # for hands not given: no meld, nothing to build below
@@ -25,35 +26,23 @@ def load(name: str = "splin", players: int = 2, **options):
 
 
 def position(game, hands, row="7D", step="main", current=0, vars=None, table=()):
-    s = game.new_initial_state(0)
-    zones = {"row": row}
-    used = set(row.split()) | {c for h in hands for c in h.split()}
-    spare = [c for c in SPARE.split() if c not in used]
-    for p in range(game.num_players):
-        if p < len(hands):
-            zones[("hand", p)] = hands[p]
-        else:
-            zones[("hand", p)], spare = spare[:4], spare[4:]
-    setup(s, zones=zones, current=current, step=step, vars=vars or {})
-    for text, owner in table:
-        table_meld(s, text, owner, where="stock")
-    return s
+    return open_row_position(game, hands, SPARE, row, step, current, vars, table)
 
 
 def melds(s) -> list[str]:
-    return [t for t in legal(s) if t.startswith("meld")]
+    return moves_starting(s, "meld")
 
 
 def adds(s) -> list[str]:
-    return [t for t in legal(s) if t.startswith("add")]
+    return moves_starting(s, "add")
 
 
 def swaps(s) -> list[str]:
-    return [t for t in legal(s) if t.startswith("swap")]
+    return moves_starting(s, "swap")
 
 
 def scores(s) -> list[int]:
-    return [get_var(s, ("score", p)) for p in range(s.n)]
+    return each_player(s, "score")
 
 
 def joker_ids(g) -> list[int]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 
-from koloda.dsl.types import CARD
 from koloda.interpreter.state import State
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from koloda.api import bind_options, load, load_spec, shipped_games
+from koloda.api import load, load_spec, shipped_games
 from koloda.dsl.errors import RuleError, RuleErrors
 
 console = Console(highlight=False)

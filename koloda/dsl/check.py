@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from koloda.dsl import ast
 from koloda.dsl.errors import RuleError, did_you_mean
 from koloda.dsl.model import Spec, VAR_TYPES
-from koloda.dsl.types import (AGGREGATES, ANY, BOOL, CARD, CARD_ATTRS, COLOR, CONSTANTS, GRID, GRID_ATTRS, INT,
+from koloda.dsl.types import (AGGREGATES, ANY, BOOL, CARD, CARD_ATTRS, CONSTANTS, GRID, GRID_ATTRS, INT,
                               MELD_FUNCTIONS, NONE, PARAM_TYPES, PATTERN_FUNCTIONS, PLAN, PLAN_ATTRS, PLAYER, RANK, SIDE, STATE_NAMES,
                               STR, SUIT, TYPE_NAMES, ZONE, ZONE_ATTRS, compatible, elem, is_list, list_of, show)
 

@@ -11,7 +11,7 @@ from typing import Callable, TYPE_CHECKING
 
 from koloda.dsl import ast
 from koloda.dsl.check import Checked
-from koloda.dsl.types import BOOL, INT, RANK, ZONE, is_list
+from koloda.dsl.types import BOOL, RANK, ZONE, is_list
 from koloda.interpreter.errors import RuleRuntimeError
 
 if TYPE_CHECKING:

@@ -5,7 +5,6 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from koloda.dsl import ast
 from koloda.dsl.check import DECKS, Checked
 from koloda.dsl.errors import RuleError, RuleErrors
 from koloda.dsl.model import Spec
@@ -472,7 +471,7 @@ def compile_expression(game: Game, text: str, scope: dict[str, str] | None = Non
     Returns (closure, type). Raises RuleErrors with every problem found.
     """
     from koloda.dsl.check import Checker
-    from koloda.dsl.errors import NOWHERE, Span
+    from koloda.dsl.errors import Span
     from koloda.dsl.to_ast import parse
     from koloda.interpreter.compile import Compiler
 

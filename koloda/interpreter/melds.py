@@ -8,7 +8,7 @@ sequence, with wild cards filling the gaps. Every play is a `Plan`: an int
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations
 
 NEW, LAYOFF, SWAP = 0, 1, 2
 NO_SUIT = 4
@@ -390,7 +390,6 @@ class MeldRules:
         for p in self.melds_in(cards, 0):
             for c in p.cards:
                 share[names[c]] = max(share.get(names[c], 0.0), p.points / len(p.cards))
-        # (every meld of fewer cards is among these up to the copies used, so the shares bound them too)
         worth = {c: share.get(names[c], 0.0) for c in cards}
         best = [0]
         budget = [limit]

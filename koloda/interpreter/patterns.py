@@ -71,7 +71,7 @@ class PatternRules:
         strengths = sorted({self._strength(r) for r in ranks})
         if 14 in ranks:
             strengths = [1] + strengths            # the ace low as well as high
-        best, length, top = (0, 0), 1, strengths[0]
+        best, length = (0, 0), 1
         for prev, cur in zip(strengths, strengths[1:]):
             length = length + 1 if cur == prev + 1 else 1
             if length >= best[1]:
