@@ -427,3 +427,27 @@ def moves_starting(s, word: str) -> list[str]:
 def each_player(s, var: str) -> list:
     """A variable of each player, P0 first."""
     return [get_var(s, (var, p)) for p in range(s.n)]
+
+
+def play_on_clone(state, seed: int, steps: int) -> None:
+    """Play `steps` random moves on a clone; the original must not move."""
+    import random as _random
+    before, legal_before = snapshot(state), state.legal_actions()
+    c = state.clone()
+    rng = _random.Random(seed)
+    for _ in range(steps):
+        if c.is_terminal():
+            break
+        c.apply_action(rng.choice(c.legal_actions()))
+    assert snapshot(state) == before and state.legal_actions() == legal_before, "playing on a clone moved the original"
+    conservation(c)
+
+
+def replays_to(game, checkpoints, actions, final) -> None:
+    """States saved as JSON at move i, played on with the same actions, reach the same end."""
+    from koloda.interpreter.state import State
+    for i, data in checkpoints:
+        r = State.from_json(game, data)
+        for a in actions[i:]:
+            r.apply_action(a)
+        assert snapshot(r) == snapshot(final)

@@ -13,9 +13,8 @@ import pytest
 
 import koloda
 from koloda.interpreter.game import compile_expression
-from koloda.interpreter.state import State
 
-from helpers import (act, cell, conservation, get_var, hand, legal, roundtrip, setup, snapshot,
+from helpers import (act, cell, conservation, play_on_clone, replays_to, get_var, hand, legal, roundtrip, setup, snapshot,
                      zone_cards)
 
 
@@ -529,15 +528,7 @@ def random_playout(game, seed, check=True, stats=None):
         assert len(moves) == len(set(moves)) <= MAX_CHOICES
         most = max(most, len(moves))
         if check and i % 97 == 13:
-            before = snapshot(s)
-            c = s.clone()
-            crng = random.Random(i)
-            for _ in range(8):
-                if c.is_terminal():
-                    break
-                c.apply_action(crng.choice(c.legal_actions()))
-            assert snapshot(s) == before and s.legal_actions() == moves
-            conservation(c)
+            play_on_clone(s, i, 8)
         if check and i % 131 == 7:
             r = roundtrip(s)
             assert snapshot(r) == snapshot(s) and r.legal_actions() == moves
@@ -566,11 +557,7 @@ def test_random_playouts(name, seed):
     s2, actions2, _ = random_playout(load(name), seed, check=False)
     assert actions2 == actions and snapshot(s2) == snapshot(s)
     assert checkpoints
-    for i, data in checkpoints[-2:]:
-        r = State.from_json(g, data)
-        for a in actions[i:]:
-            r.apply_action(a)
-        assert snapshot(r) == snapshot(s)
+    replays_to(g, checkpoints[-2:], actions, s)
     # a deal gives S or, to an ender (S >= 5), S - 1 + (S - 5) >= 4: never negative
     assert all(x >= 0 for x in s.scores())
 

@@ -13,7 +13,7 @@ import pytest
 import koloda
 from koloda.interpreter.state import State
 
-from helpers import act, conservation, get_var, hand, legal, roundtrip, setup, snapshot
+from helpers import act, conservation, get_var, hand, legal, replays_to, roundtrip, setup, snapshot
 from test_leopard import (EIGHT_CARDS, FIVE_CARDS, LOWER_CARDS, LOWER_RANKS, MAX_CHOICES, UPPER_CARDS, UPPER_RANKS,
                           check_observations, drawn_square, load, places, worths)
 
@@ -328,8 +328,4 @@ def test_random_playouts(seed):
     s2, actions2, _ = playout4(four(), seed, check=False)
     assert actions2 == actions and snapshot(s2) == snapshot(s)
     assert checkpoints
-    for i, data in checkpoints[-3:]:
-        r = State.from_json(g, data)
-        for a in actions[i:]:
-            r.apply_action(a)
-        assert snapshot(r) == snapshot(s)
+    replays_to(g, checkpoints[-3:], actions, s)

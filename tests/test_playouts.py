@@ -9,7 +9,7 @@ import pytest
 import koloda
 from koloda.interpreter.state import State
 
-from helpers import conservation, roundtrip, snapshot
+from helpers import conservation, play_on_clone, roundtrip, snapshot
 
 MAX_ACTIONS = 20000
 
@@ -90,17 +90,7 @@ def playout(game, seed, check=True, observe_every=1):
         assert legal, "a non-final state must offer a move"
         assert s.current_player() >= 0
         if check and i % 11 == 5:
-            # clone independence: play on the clone, the original does not move
-            before = snapshot(s)
-            c = s.clone()
-            crng = random.Random(i)
-            for _ in range(6):
-                if c.is_terminal():
-                    break
-                c.apply_action(crng.choice(c.legal_actions()))
-            assert snapshot(s) == before
-            assert s.legal_actions() == legal
-            conservation(c)
+            play_on_clone(s, i, 6)
         if check and i % 29 == 3:
             restored = roundtrip(s)
             assert snapshot(restored) == snapshot(s)
