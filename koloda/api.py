@@ -19,10 +19,10 @@ def load_spec(name_or_path: str):
     """Read, schema-check, parse and statically check a rule file. Raises RuleErrors with all errors."""
     doc = load_file(name_or_path)
     spec = build(doc)
-    checked, errors = check(spec)
+    rules, errors = check(spec)
     if errors:
         raise RuleErrors(errors)
-    return spec, checked
+    return spec, rules
 
 
 def bind_options(spec: Spec, given: dict[str, object] | None) -> dict[str, object]:
@@ -68,7 +68,7 @@ def _convert(opt, raw):
 
 def load(name_or_path: str, options: dict | None = None, players: int | None = None) -> Game:
     """Load a game: a shipped name (`"pony"`) or a path to a rule file."""
-    spec, checked = load_spec(name_or_path)
+    spec, rules = load_spec(name_or_path)
     if spec.library:
         raise RuleError(f"`{spec.name}` is a library for `import:`, not a game to play")
     options = dict(options or {})
@@ -86,7 +86,7 @@ def load(name_or_path: str, options: dict | None = None, players: int | None = N
     n = players if players is not None else spec.default_players
     if not spec.min_players <= n <= spec.max_players:
         raise RuleError(f"{spec.name} is played by {spec.min_players}..{spec.max_players} players, not {n}")
-    game = Game(spec, checked, bound, n)
+    game = Game(rules, bound, n)
     _first_deal(game)
     return game
 

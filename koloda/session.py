@@ -44,13 +44,15 @@ class Session:
     seed: int
     deck: list[list[int]] | None = None
     moves: list[int] = field(default_factory=list)
-    state: State | None = None
+    state: State = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.state = self.game.new_initial_state(self.seed, self.deck)
 
     @classmethod
-    def start(cls, game_ref: str, game: Game, seats: list[str], seed: int, deck=None) -> "Session":
-        session = cls(game_ref, game, seats, seed, deck)
-        session.state = game.new_initial_state(seed, deck)
-        return session
+    def start(cls, game_ref: str, game: Game, seats: list[str], seed: int,
+              deck: list[list[int]] | None = None) -> "Session":
+        return cls(game_ref, game, seats, seed, deck)
 
     def play(self, action: int) -> None:
         self.state.apply_action(action)

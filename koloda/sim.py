@@ -1,6 +1,7 @@
 """Simulation: many seeded games between agents, summarised per seat."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from koloda.interpreter.game import Game
@@ -12,19 +13,21 @@ def _worker(job: tuple) -> "SimulationResult":
     return simulate(load(game_ref, options, players), count, seed, max_moves, seats, first=first)
 
 
-def simulate_parallel(game_ref: str, options: dict, players: int, count: int, seed: int, max_moves: int,
-                      seats: list[str], jobs: int, progress=None) -> "SimulationResult":
+def simulate_parallel(game_ref: str, options: dict[str, str], players: int, count: int, seed: int, max_moves: int,
+                      seats: list[str], jobs: int,
+                      progress: Callable[[int], object] | None = None) -> "SimulationResult":
     """The same games as `simulate`, shared out over `jobs` processes (each loads the game itself)."""
     import multiprocessing
     chunk = max(1, min(25, count // (jobs * 4) or 1))
     work = [(game_ref, options, players, first, min(chunk, count - first), seed, max_moves, seats)
             for first in range(0, count, chunk)]
-    total = None
+    total: SimulationResult | None = None
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         for part in pool.imap(_worker, work):
             total = part if total is None else total.merge(part)
             if progress is not None:
                 progress(part.games)
+    assert total is not None, "simulate_parallel needs count >= 1"
     return total
 
 
@@ -60,7 +63,7 @@ class SimulationResult:
 
 
 def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, seats: list[str] | None = None,
-             progress=None, first: int = 0) -> SimulationResult:
+             progress: Callable[[], object] | None = None, first: int = 0) -> SimulationResult:
     """Play `count` games, game i with seed `seed + i`; seats are agent descriptions (default: random)."""
     from koloda.agents.registry import make_agent
     n = game.num_players

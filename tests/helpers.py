@@ -58,17 +58,17 @@ def zone_index(game, zone) -> int:
         return cell(game, zone[1], zone[2], zone[0])
     if isinstance(zone, tuple):
         name, player = zone
-        return game.zone_base[name] + player
-    return game.zone_base[zone]
+        return game.layout.zone_base[name] + player
+    return game.layout.zone_base[zone]
 
 
 def cell(game, owner: int, rank, grid: str = "square") -> int:
     """The zone index of the cell of rank `rank` (`"A"`, `"7"`, 7) in `owner`'s grid `grid`
     (for a grid owned by sides, `owner` is the side)."""
     from koloda.interpreter.cards import rank_name
-    g = game.grids[game.grid_base[grid] + owner]
+    g = game.layout.grids[game.layout.grid_base[grid] + owner]
     for z in g.cells:
-        r = game.zone_cell[z][3]
+        r = game.layout.zone_cell[z].rank
         if r is not None and rank_name(r) == str(rank).upper():
             return z
     raise KeyError(f"no cell {rank} in {grid} {owner}")
@@ -86,8 +86,8 @@ def hand(state, player: int) -> list[str]:
 def var_index(game, var) -> int:
     if isinstance(var, tuple):
         name, player = var
-        return game.var_base[name] + player
-    return game.var_base[var]
+        return game.layout.var_base[name] + player
+    return game.layout.var_base[var]
 
 
 def get_var(state, var):
@@ -225,7 +225,7 @@ def setup(state, zones: dict | None = None, vars: dict | None = None, current: i
         state.by[card(g, name)] = who
     for var, value in (vars or {}).items():
         vname = var[0] if isinstance(var, tuple) else var
-        vtype = g.spec.vars[vname].type
+        vtype = g.rules.var_types[vname]
         if isinstance(value, str):
             if vtype == "suit":
                 value = suit(value)
@@ -301,7 +301,7 @@ def find_meld(state, text: str, owner: int, where=None):
         ids = g.cards.parse(ident) if ident else []
         return name + eq + (g.cards.names[ids[0]] if ids else ident)
     tokens = [norm(t) for t in text.split()]
-    on_table = {c for z in g.slot_zone for c in state.zones[z]}
+    on_table = {c for z in g.layout.slot_zone for c in state.zones[z]}
     pool = [c for c in (state.zones[zone_index(g, where)] if where is not None else range(g.cards.size))
             if c not in on_table]
     ids = []
@@ -338,7 +338,7 @@ def meld_cards(state, slot: int) -> list[str]:
     from koloda.interpreter.melds import identity_parts
     g = state.game
     out = []
-    for c in state.zones[g.slot_zone[slot]]:
+    for c in state.zones[g.layout.slot_zone[slot]]:
         name = g.cards.names[c]
         if state.stands[c] is not None:
             rank, s = identity_parts(state.stands[c])
@@ -357,10 +357,10 @@ def check_state(state, rng) -> None:
     conservation(state)
     for c in range(g.cards.size):
         if state.stands[c] is not None:
-            assert state.loc[c] in g.zone_slot, "only a card on the table stands for another"
+            assert state.loc[c] in g.layout.zone_slot, "only a card on the table stands for another"
             assert c in g.wild_cards, "only a wild card stands for another"
     for slot, kind in enumerate(state.slot_kind):
-        assert (kind is None) == (not state.zones[g.slot_zone[slot]]), "a meld slot is used iff it holds cards"
+        assert (kind is None) == (not state.zones[g.layout.slot_zone[slot]]), "a meld slot is used iff it holds cards"
     text = snapshot(state)
     assert snapshot(roundtrip(state)) == text, "to_json/from_json changed the state"
     if not state.is_terminal():

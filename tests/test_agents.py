@@ -72,7 +72,7 @@ def test_determinization_changes_the_hidden_cards():
     state = advanced("pony", 3, 4)
     me = state.current_player()
     worlds = [determinize(state, me, random.Random(k)) for k in range(5)]
-    rival = state.game.zone_base["hand"] + (1 - me)
+    rival = state.game.layout.zone_base["hand"] + (1 - me)
     assert len({tuple(w.zones[rival]) for w in worlds}) > 1
 
 

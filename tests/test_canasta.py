@@ -53,7 +53,7 @@ def test_four_players_are_two_sides_partners_opposite():
     g = load()
     assert g.num_players == 4 and g.num_sides == 2
     assert [g.side_of(p) for p in range(4)] == [0, 1, 0, 1]
-    assert g.meld_by_side
+    assert g.layout.meld_by_side
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
@@ -354,10 +354,10 @@ def test_the_pile_is_not_taken_into_a_dead_end():
 def test_the_deal_ends_when_the_stock_is_exhausted_after_a_turn():
     g = load()
     s = position(g, ["9C 4S 5D"], step="start")
-    stock = g.zone_base["stock"]
+    stock = g.layout.zone_base["stock"]
     keep = s.zones[stock][-1]
     for c in list(s.zones[stock][:-1]):
-        s.move(c, g.zone_base["pile"], None, under=True)
+        s.move(c, g.layout.zone_base["pile"], None, under=True)
     s._legal = None
     assert len(zone_cards(s, "stock")) == 1
     act(s, "draw")
@@ -386,9 +386,9 @@ def test_scoring_in_a_known_final_position():
 def test_scoring_without_going_out_gets_no_bonus():
     g = load()
     s = position(g, ["9C 4S 5D"], step="start", table=[("KS KH KD", 0)], vars={("opened", 0): True})
-    stock = g.zone_base["stock"]
+    stock = g.layout.zone_base["stock"]
     for c in list(s.zones[stock][:-1]):
-        s.move(c, g.zone_base["pile"], None, under=True)
+        s.move(c, g.layout.zone_base["pile"], None, under=True)
     top = g.cards.names[s.zones[stock][-1]]
     s._legal = None
     act(s, "draw")

@@ -69,7 +69,6 @@ from koloda.dsl.errors import RuleErrors, Span
 from koloda.dsl.loader import parse_yaml
 from koloda.dsl.types import COLORS, RANK_CONSTANTS, SUITS, elem, is_list
 from koloda.interpreter.cards import rank_name
-from koloda.interpreter.compile import Compiler
 from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.game import compile_expression
 
@@ -204,8 +203,8 @@ def render(game, value, t: str):
     if t == "color":
         return COLORS[value]
     if t == "zone":
-        owner = game.zone_owner[value]
-        return game.zone_names[value] + ("" if owner is None else f":P{owner + 1}")
+        owner = game.layout.zone_owner[value]
+        return game.layout.zone_names[value] + ("" if owner is None else f":P{owner + 1}")
     if t == "int":
         assert isinstance(value, int) and not isinstance(value, bool), f"a number must be an int, not {value!r}"
     if t == "bool":
@@ -232,7 +231,7 @@ def make_state(game, given: dict, case: dict):
     used: set[int] = set()
     for name, content in (given.get("zones") or {}).items():
         cards = content.get("cards", []) if isinstance(content, dict) else content
-        base = game.zone_base[name]
+        base = game.layout.zone_base[name]
         groups = list(enumerate(cards)) if each_player_contents(cards) else [(0, cards)]
         for offset, names in groups:
             for card in names:
@@ -242,13 +241,13 @@ def make_state(game, given: dict, case: dict):
     for name, raw in (given.get("vars") or {}).items():
         spec = game.spec.vars[name]
         value = raw.get("value") if isinstance(raw, dict) else raw
-        base = game.var_base[name]
+        base = game.layout.var_base[name]
         if spec.each_player:
             values = value if isinstance(value, list) else [value] * s.n
             for p, v in enumerate(values):
-                s.vars[base + p] = code(game, spec.type, v)
+                s.vars[base + p] = code(game, game.rules.var_types[name], v)
         else:
-            s.vars[base] = code(game, spec.type, value)
+            s.vars[base] = code(game, game.rules.var_types[name], value)
     s.dealer = player_code(given.get("dealer", "P1"))
     s.current = player_code(case.get("current", given.get("current", "P1")))
     s.goto = None
@@ -269,41 +268,43 @@ def compile_effects(game, items, scope: dict, in_action: bool):
     nodes = builder.effects(doc, Span("<effect>", 1, 1))
     if builder.errors:
         raise RuleErrors(builder.errors)
-    checker = Checker(game.spec)
+    checker = Checker(game.spec, game.rules.var_types, game.rules.functions)
     checker.errors = []
     checker.steps = set(game.spec.phases[0].steps) if in_action else None
-    checker.effects(nodes, dict(scope))
+    resolved = checker.effects(nodes, dict(scope))
     if checker.errors:
         raise RuleErrors(checker.errors)
-    return Compiler(game, checker.out).effects(nodes)
+    return game.compiler.effects(resolved)
 
 
 def check_then(game, s, then: dict):
     for name, want in (then.get("zones") or {}).items():
-        base = game.zone_base[name]
+        base = game.layout.zone_base[name]
         if game.spec.zones[name].each_player:
             got = [[game.cards.names[c] for c in s.zones[base + p]] for p in range(s.n)]
         else:
             got = [game.cards.names[c] for c in s.zones[base]]
         assert got == want, f"zone {name}"
     for name, want in (then.get("vars") or {}).items():
-        spec, base = game.spec.vars[name], game.var_base[name]
+        spec, base = game.spec.vars[name], game.layout.var_base[name]
         if spec.each_player:
-            got = [render(game, s.vars[base + p], spec.type) for p in range(s.n)]
-            assert got == [written(w, spec.type) for w in want], f"variable {name}"
+            t = game.rules.var_types[name]
+            got = [render(game, s.vars[base + p], t) for p in range(s.n)]
+            assert got == [written(w, t) for w in want], f"variable {name}"
         else:
-            assert render(game, s.vars[base], spec.type) == written(want, spec.type), f"variable {name}"
+            t = game.rules.var_types[name]
+            assert render(game, s.vars[base], t) == written(want, t), f"variable {name}"
     for card, player in (then.get("by") or {}).items():
         got = s.by[card_code(game, card)]
         assert got == (None if player is None else player_code(player)), f"{card}.by"
     for name, want in (then.get("sizes") or {}).items():
-        base = game.zone_base[name]
+        base = game.layout.zone_base[name]
         if game.spec.zones[name].each_player:
             assert [len(s.zones[base + p]) for p in range(s.n)] == want, f"sizes of {name}"
         else:
             assert len(s.zones[base]) == want, f"size of {name}"
     for name, want in (then.get("any_order") or {}).items():
-        got = [game.cards.names[c] for c in s.zones[game.zone_base[name]]]
+        got = [game.cards.names[c] for c in s.zones[game.layout.zone_base[name]]]
         assert sorted(got) == sorted(want), f"zone {name}"
     if "goto" in then:
         assert s.goto == then["goto"]

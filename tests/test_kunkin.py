@@ -197,7 +197,7 @@ def test_an_opened_player_swaps_a_joker_for_the_card_it_stands_for():
     act(s, "swap 6♠ for the joker in meld 1")
     assert meld_cards(s, 0) == ["5S", "6S", "7S"]
     assert sorted(hand(s, 0)) == sorted(["6H", "9D", "JK"])
-    joker = [c for c in s.zones[g.zone_base["hand"]] if g.cards.names[c] == "JK"][0]
+    joker = [c for c in s.zones[g.layout.zone_base["hand"]] if g.cards.names[c] == "JK"][0]
     assert s.stands[joker] is None, "a joker back in hand stands for nothing"
 
 

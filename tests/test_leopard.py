@@ -104,9 +104,9 @@ def test_deal_8_each_from_104_and_the_dealers_opponent_moves_first():
         s = g.new_initial_state(seed)
         conservation(s)
         assert [len(hand(s, p)) for p in range(2)] == [8, 8]
-        assert len(s.zones[g.zone_base["stock"]]) == 104 - 16
-        assert s.zones[g.zone_base["discard"]] == []
-        assert all(s.zones[z] == [] for grid in g.grids for z in grid.cells)
+        assert len(s.zones[g.layout.zone_base["stock"]]) == 104 - 16
+        assert s.zones[g.layout.zone_base["discard"]] == []
+        assert all(s.zones[z] == [] for grid in g.layout.grids for z in grid.cells)
         assert all(s.face)
         assert s.current_player() == (s.dealer + 1) % 2
         assert legal(s) == ["draw"]
@@ -118,7 +118,7 @@ def test_a_turn_is_a_draw_then_exactly_one_discard_or_placement():
     g = load()
     s = g.new_initial_state(3)
     first = s.current_player()
-    stock = s.zones[g.zone_base["stock"]]
+    stock = s.zones[g.layout.zone_base["stock"]]
     top = g.cards.names[stock[-1]]
     before = hand(s, first)
     assert legal(s) == ["draw"]
@@ -132,7 +132,7 @@ def test_a_turn_is_a_draw_then_exactly_one_discard_or_placement():
         {g.cards.labels[g.cards.parse(n)[0]] for n in hand(s, first)}
     discarded = next(m for m in moves if m.startswith("discard"))
     act(s, discarded)
-    pile = s.zones[g.zone_base["discard"]]
+    pile = s.zones[g.layout.zone_base["discard"]]
     assert [g.cards.labels[c] for c in pile] == [discarded.split()[1]] and s.face[pile[-1]]
     assert len(hand(s, first)) == 8
     # the turn passes: the other player starts with a draw
@@ -383,14 +383,14 @@ def test_the_deal_ends_after_the_turn_that_empties_the_stock_and_each_scores_s()
     conservation(s)
     assert legal(s) == ["end the deal", "draw"]
     act(s, "draw")                                       # P1 draws the last card...
-    assert s.zones[g.zone_base["stock"]] == [] and s.deal_number == 1
+    assert s.zones[g.layout.zone_base["stock"]] == [] and s.deal_number == 1
     assert s.current_player() == 0 and legal(s) == ["discard 2♣", "discard 9♥", "place 9♥ on P2 square 9"]
     act(s, "place 9♥ on P2 square 9")                   # ...and still lays a card
     assert s.deal_number == 2
     assert scores(s) == [8, 4]                           # no ender: each scores S (P1 not 10)
     # the new deal is dealt afresh from all 104 cards
-    assert len(s.zones[g.zone_base["stock"]]) == 88 and all(s.face)
-    assert all(s.zones[z] == [] for grid in g.grids for z in grid.cells)
+    assert len(s.zones[g.layout.zone_base["stock"]]) == 88 and all(s.face)
+    assert all(s.zones[z] == [] for grid in g.layout.grids for z in grid.cells)
     conservation(s)
 
 
@@ -426,7 +426,7 @@ def test_the_opponent_cannot_read_a_face_down_card_from_the_history():
 def finish_deal(s):
     """Play the current deal out quickly: leave one card in the stock, draw it, discard."""
     g = s.game
-    stock, pile = g.zone_base["stock"], g.zone_base["discard"]
+    stock, pile = g.layout.zone_base["stock"], g.layout.zone_base["discard"]
     for c in list(s.zones[stock][:-1]):
         s.move(c, pile, None)
     s._legal = None
@@ -464,15 +464,15 @@ def test_deals_0_plays_to_the_target():
         finish_deal(s)
         assert not s.is_terminal()
     # P1 ends a deal with 8: 10 points; 23 + 10 reaches 33
-    s.vars[g.var_base["score"]] = 23
-    s.vars[g.var_base["score"] + 1] = 20
+    s.vars[g.layout.var_base["score"]] = 23
+    s.vars[g.layout.var_base["score"] + 1] = 20
     zones = {**drawn_square(0, UPPER_RANKS, EIGHT_CARDS), ("hand", 0): "2C", ("hand", 1): "2C"}
     setup(s, zones=zones, current=0, step="start")
     t = s.clone()
     act(s, "end the deal")
     assert s.is_terminal() and scores(s) == [33, 20] and s.returns() == [1.0, 0.0]
     # one point short: the match goes on
-    t.vars[t.game.var_base["score"]] = 22
+    t.vars[t.game.layout.var_base["score"]] = 22
     act(t, "end the deal")
     assert scores(t) == [32, 20] and not t.is_terminal()
 

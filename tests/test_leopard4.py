@@ -54,11 +54,11 @@ def test_two_sides_of_two_sit_opposite_and_alternate():
     g = four()
     assert g.num_players == 4 and g.num_sides == 2 and g.cards.size == 104
     assert [g.side_of(p) for p in range(4)] == [0, 1, 0, 1]
-    assert len(g.grids) == 2 and [gr.owner for gr in g.grids] == [0, 1] and all(gr.by_side for gr in g.grids)
+    assert len(g.layout.grids) == 2 and [gr.owner for gr in g.layout.grids] == [0, 1] and all(gr.by_side for gr in g.layout.grids)
     assert g.options["deals"] == 2 and g.options["target"] == 33
     s = g.new_initial_state(2)
     assert [len(hand(s, p)) for p in range(4)] == [8] * 4
-    assert len(s.zones[g.zone_base["stock"]]) == 104 - 32
+    assert len(s.zones[g.layout.zone_base["stock"]]) == 104 - 32
     order = []
     for _ in range(6):
         order.append(s.current_player())

@@ -365,9 +365,9 @@ def test_scoring_counts_ace_11_pictures_and_tens_10_others_face():
 def test_cards_still_held_from_the_row_count_against_the_player():
     g = load()
     s = position(g, ["JD QD KD", "AS 9C"], vars={("melded", 1): 0})
-    s.zones[g.zone_base["hand"] + 1].remove(g.cards.parse("9C")[0])
-    s.zones[g.zone_base["taken"] + 1].append(g.cards.parse("9C")[0])
-    s.loc[g.cards.parse("9C")[0]] = g.zone_base["taken"] + 1
+    s.zones[g.layout.zone_base["hand"] + 1].remove(g.cards.parse("9C")[0])
+    s.zones[g.layout.zone_base["taken"] + 1].append(g.cards.parse("9C")[0])
+    s.loc[g.cards.parse("9C")[0]] = g.layout.zone_base["taken"] + 1
     s._legal = None
     act(s, "meld J♦ Q♦ K♦")
     assert scores(s)[1] == -(11 + 9)
@@ -417,9 +417,9 @@ def test_the_target_option():
 def test_when_the_stock_is_empty_the_turn_starts_without_a_draw():
     g = load()
     s = position(g, ["6S 8H"], step="start")
-    stock = g.zone_base["stock"]
+    stock = g.layout.zone_base["stock"]
     for c in list(s.zones[stock]):
-        s.move(c, g.zone_base["row"], None)
+        s.move(c, g.layout.zone_base["row"], None)
     s._legal = None
     assert legal(s) == ["go_on"]
     act(s, "go_on")

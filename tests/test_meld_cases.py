@@ -178,12 +178,12 @@ def match_texts(game, plans, expected: list[str]) -> None:
 # ------------------------------------------------------------------ the table
 def table_state(game, melds: list[str]):
     s = game.new_initial_state(0)
-    hand0 = game.zone_base["hand"]
+    hand0 = game.layout.zone_base["hand"]
     for i, text in enumerate(melds):
         names = [split_token(t)[0] for t in text.split()]
         ids = [c for c in cards(game, names)]
         # take the cards from wherever they are (the first copies not yet on the table)
-        on_table = {c for slot, z in enumerate(game.slot_zone) for c in s.zones[z]}
+        on_table = {c for slot, z in enumerate(game.layout.slot_zone) for c in s.zones[z]}
         ids = []
         for n in names:
             free = [c for c in game.cards.parse(n) if c not in on_table and c not in ids]
@@ -199,7 +199,7 @@ def table_state(game, melds: list[str]):
 
 
 def hand_ids(game, s, text: str) -> list[int]:
-    taken = {c for z in game.slot_zone for c in s.zones[z]}
+    taken = {c for z in game.layout.slot_zone for c in s.zones[z]}
     out = []
     for n in text.split():
         free = [c for c in game.cards.parse(n) if c not in taken and c not in out]
@@ -209,7 +209,7 @@ def hand_ids(game, s, text: str) -> list[int]:
 
 
 def occupied(game, s):
-    return [(k, game.slot_zone[k]) for k, kind in enumerate(s.slot_kind) if kind is not None]
+    return [(k, game.layout.slot_zone[k]) for k, kind in enumerate(s.slot_kind) if kind is not None]
 
 
 # ------------------------------------------------------------------ the test

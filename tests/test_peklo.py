@@ -360,7 +360,7 @@ def test_random_cycle_against_reference(players, options):
     g = peklo(players, **options)
     s = g.new_initial_state(17)
     rng = random.Random(17)
-    trick_zone = g.zone_base["trick"]
+    trick_zone = g.layout.zone_base["trick"]
     expected = [0] * players
     deals = 0
     while not s.is_terminal():
@@ -376,7 +376,7 @@ def test_random_cycle_against_reference(players, options):
             assert offered == [n for n in range(k + 1) if n not in forbidden]
             s.apply_action(rng.choice(acts))
             continue
-        my_hand = s.zones[g.zone_base["hand"] + me]
+        my_hand = s.zones[g.layout.zone_base["hand"] + me]
         trick = list(s.zones[trick_zone])
         if trick:
             led = g.cards.suits[trick[0]]
@@ -397,7 +397,7 @@ def test_random_cycle_against_reference(players, options):
         t = tricks(s)
         t[w] += 1
         b = bids(s)
-        last = sum(len(s.zones[g.zone_base["hand"] + p]) for p in range(players)) == 1
+        last = sum(len(s.zones[g.layout.zone_base["hand"] + p]) for p in range(players)) == 1
         s.apply_action(a)
         if not last:
             assert tricks(s) == t

@@ -50,7 +50,7 @@ def ids(configs):
 def check_observation(game, s, player):
     obs = s.observation(player)
     json.dumps(obs)                                     # plain data
-    hand_base = game.zone_base["hand"]
+    hand_base = game.layout.zone_base["hand"]
     hidden = set()
     for p in range(s.n):
         if p != player:
@@ -185,16 +185,16 @@ def test_conservation_catches_a_lost_or_doubled_card():
     s = g.new_initial_state(1)
     conservation(s)
     lost = s.clone()
-    lost.zones[g.zone_base["pile"]].pop()
+    lost.zones[g.layout.zone_base["pile"]].pop()
     with pytest.raises(AssertionError):
         conservation(lost)
     doubled = s.clone()
-    doubled.zones[g.zone_base["pile"]].append(doubled.zones[g.zone_base["stock"]][0])
+    doubled.zones[g.layout.zone_base["pile"]].append(doubled.zones[g.layout.zone_base["stock"]][0])
     with pytest.raises(AssertionError):
         conservation(doubled)
     stale = s.clone()
-    c = stale.zones[g.zone_base["stock"]].pop()
-    stale.zones[g.zone_base["pile"]].append(c)          # moved without updating loc
+    c = stale.zones[g.layout.zone_base["stock"]].pop()
+    stale.zones[g.layout.zone_base["pile"]].append(c)          # moved without updating loc
     with pytest.raises(AssertionError):
         conservation(stale)
 
@@ -205,7 +205,7 @@ def test_observation_hides_hands_and_the_drawn_card():
     s = g.new_initial_state(1)
     setup(s, zones={("hand", 0): "7S 8D", ("hand", 1): "8C 9C", "pile": "9H"}, current=0, step="turn")
     act(s, "draw")
-    drawn = g.cards.names[s.vars[g.var_base["drawn"]]]
+    drawn = g.cards.names[s.vars[g.layout.var_base["drawn"]]]
     mine, theirs = s.observation(0), s.observation(1)
     check_observation(g, s, 0)
     check_observation(g, s, 1)

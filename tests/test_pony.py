@@ -524,7 +524,7 @@ def test_blocked_deal_ends_and_everyone_counts():
     # artificial; it checks that `passes` in a row by every player with an empty stock end the deal.
     g = pony(2, limit=1000)
     s = _blocked(g, passes=1)
-    h1_value = sum(g.cards.values[c] for c in s.zones[g.zone_base["hand"] + 1])
+    h1_value = sum(g.cards.values[c] for c in s.zones[g.layout.zone_base["hand"] + 1])
     assert legal(s) == ["pass"]
     act(s, "pass")
     assert s.deal_number == 2
@@ -557,9 +557,9 @@ def reference_legal(g, s, top_played, options):
     """The legal moves by GAMES.md section 3, computed independently of the rule file."""
     names, ranks, suits = g.cards.names, g.cards.ranks, g.cards.suits
     me = s.current_player()
-    my = s.zones[g.zone_base["hand"] + me]
-    pile = s.zones[g.zone_base["pile"]]
-    stock = s.zones[g.zone_base["stock"]]
+    my = s.zones[g.layout.zone_base["hand"] + me]
+    pile = s.zones[g.layout.zone_base["pile"]]
+    stock = s.zones[g.layout.zone_base["stock"]]
     top = pile[-1]
     named = get_var(s, "named_suit")
 
@@ -596,7 +596,7 @@ REFERENCE_CONFIGS = [
 def test_random_matches_against_reference(players, options):
     import random
     g = pony(players, **options)
-    hb, vb = g.zone_base["hand"], g.var_base["penalty"]
+    hb, vb = g.layout.zone_base["hand"], g.layout.var_base["penalty"]
     for seed in (1, 2):
         s = g.new_initial_state(seed)
         rng = random.Random(seed)
@@ -608,7 +608,7 @@ def test_random_matches_against_reference(players, options):
             assert sorted(legal(s, plain=True)) == reference_legal(g, s, top_played, options)
             text = rng.choice(legal(s, plain=True))
             hands = [list(s.zones[hb + p]) for p in range(players)]
-            stock = list(s.zones[g.zone_base["stock"]])
+            stock = list(s.zones[g.layout.zone_base["stock"]])
             pen = [s.vars[vb + p] for p in range(players)]
             passes = get_var(s, "passes")
             dealer = s.dealer

@@ -36,9 +36,7 @@ SEED = 0                                # P1 deals first, so B (P2) chooses firs
 
 @pytest.fixture(scope="module")
 def game():
-    g = koloda.load("showdown")
-    yield g
-    g.deal_end_hook = None
+    return koloda.load("showdown")
 
 
 @pytest.fixture
@@ -52,9 +50,9 @@ def hook(game):
                      "deal": s.deal_number,
                      "obs": [s.observation(p) for p in range(2)],
                      "ids": [list(s.zones[zone_index(s.game, ("shown", p))]) for p in range(2)]})
-    game.deal_end_hook = record
+    stop = game.on_deal_scored(record)
     yield seen
-    game.deal_end_hook = None
+    stop()
 
 
 # ------------------------------------------------------------------ deck orders

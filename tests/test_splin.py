@@ -179,7 +179,7 @@ def test_the_declaration_is_kept_and_shown():
     g = load()
     s = position(g, ["QS QH JK 9D 4C"])
     act(s, "meld Q♥ Q♠ 🃏=Q♣")                 # "Джокер — дама треф"
-    jk = next(c for c in s.zones[g.slot_zone[0]] if g.cards.ranks[c] == 0)
+    jk = next(c for c in s.zones[g.layout.slot_zone[0]] if g.cards.ranks[c] == 0)
     assert s.stands[jk] == identity(12, C)
     assert meld_cards(s, 0) == ["QH", "QS", "JK=QC"]
     for viewer in (0, 1):

@@ -36,15 +36,15 @@ def test_initial_state_places_every_card_once(pony):
     for zi, zone in enumerate(s.zones):
         for c in zone:
             assert s.loc[c] == zi
-    hand = pony.zone_base["hand"]
+    hand = pony.layout.zone_base["hand"]
     assert [len(s.zones[hand + p]) for p in range(s.n)] == [5, 5]
-    assert len(s.zones[pony.zone_base["pile"]]) == 1
+    assert len(s.zones[pony.layout.zone_base["pile"]]) == 1
 
 
 def test_move_updates_loc_and_by(pony):
     s = pony.new_initial_state(seed=1)
-    pile = pony.zone_base["pile"]
-    hand1 = pony.zone_base["hand"] + 1
+    pile = pony.layout.zone_base["pile"]
+    hand1 = pony.layout.zone_base["hand"] + 1
     c = s.zones[hand1][0]
     before = len(s.zones[hand1])
     s.move(c, pile, 1)
@@ -57,7 +57,7 @@ def test_move_updates_loc_and_by(pony):
 
 def test_gather(pony):
     s = pony.new_initial_state(seed=1)
-    stock = pony.zone_base["stock"]
+    stock = pony.layout.zone_base["stock"]
     s.gather(stock)
     assert sorted(s.zones[stock]) == list(range(pony.cards.size))
     assert all(not z for i, z in enumerate(s.zones) if i != stock)
@@ -67,9 +67,9 @@ def test_gather(pony):
 def test_deal_too_many_is_a_runtime_error(pony):
     s = pony.new_initial_state(seed=1)
     with pytest.raises(RuleRuntimeError, match="only"):
-        s.deal(100, pony.zone_base["hand"], pony.zone_base["stock"], NOWHERE)
+        s.deal(100, pony.layout.zone_base["hand"], pony.layout.zone_base["stock"], NOWHERE)
     with pytest.raises(RuleRuntimeError, match="cannot deal -1"):
-        s.deal(-1, pony.zone_base["hand"], pony.zone_base["stock"], NOWHERE)
+        s.deal(-1, pony.layout.zone_base["hand"], pony.layout.zone_base["stock"], NOWHERE)
 
 
 def test_shuffle_is_decided_by_the_seed(pony):
@@ -79,7 +79,7 @@ def test_shuffle_is_decided_by_the_seed(pony):
     assert a.zones == b.zones
     assert a.dealer == b.dealer
     assert a.zones != c.zones
-    stock = pony.zone_base["stock"]
+    stock = pony.layout.zone_base["stock"]
     a.shuffle(stock)
     b.shuffle(stock)
     assert a.zones[stock] == b.zones[stock]
@@ -105,14 +105,14 @@ def test_deck_order_is_top_first(pony):
              "AD", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "7S", "8S", "9S", "10S", "QS", "KS", "AS"]
     order = pony.parse_deck(" ".join(names))
     s = pony.new_initial_state(seed=0, deck=order)
-    hand = pony.zone_base["hand"]
+    hand = pony.layout.zone_base["hand"]
     first = (s.dealer + 1) % s.n
     # the deal gives the top card to the player after the dealer, one at a time
     assert pony.cards.names[s.zones[hand + first][0]] == "JS"
     assert pony.cards.names[s.zones[hand + (first + 1) % 2][0]] == "7H"
     assert [pony.cards.names[c] for c in s.zones[hand + first]] == names[0:10:2]
     # after ten cards dealt the next one is turned up on the pile
-    assert pony.cards.names[s.zones[pony.zone_base["pile"]][-1]] == names[10]
+    assert pony.cards.names[s.zones[pony.layout.zone_base["pile"]][-1]] == names[10]
     assert s.orders == [], "the given order was used up"
 
 

@@ -59,7 +59,7 @@ class IsmctsAgent:
         return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          self.rng.random()))
 
-    def _iterate(self, root: _Node, world: State, before) -> None:
+    def _iterate(self, root: _Node, world: State, before: list[float] | None) -> None:
         node, path = root, [root]
         deal = world.deal_number
         # selection and expansion
@@ -85,6 +85,7 @@ class IsmctsAgent:
                 score = child.reward / child.visits + self.c * math.sqrt(log_total / child.visits)
                 if score > best_score:
                     best, best_score = a, score
+            assert best is not None     # a state that is not over has a legal move
             world.apply_action(best)
             node = node.children[best]
             path.append(node)

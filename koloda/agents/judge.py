@@ -1,6 +1,8 @@
 """How a bot values a position for every player, as rewards in [0, 1]."""
 from __future__ import annotations
 
+from typing import cast
+
 from koloda.interpreter.state import State
 
 
@@ -9,7 +11,8 @@ def standing(state: State) -> list[float]:
     else the match score (negated where the lowest score wins)."""
     game = state.game
     if game.heuristic is not None:
-        return [float(game.heuristic(state, {"p": p})) for p in range(state.n)]
+        # compiled expressions return plain objects; the checker makes `heuristic` an int
+        return [float(cast(int, game.heuristic(state, {"p": p}))) for p in range(state.n)]
     sign = -1.0 if game.flow.lowest_wins else 1.0
     return [sign * v for v in state.scores()]
 

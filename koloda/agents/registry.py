@@ -1,12 +1,19 @@
 """Seats by name: `--seat human --seat ismcts:iterations=400 --seat greedy`."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from koloda.agents.base import Agent
 from koloda.agents.greedy import GreedyAgent
 from koloda.agents.ismcts import IsmctsAgent
 from koloda.agents.random_agent import RandomAgent
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 AGENT_KINDS = ("human", "random", "greedy", "ismcts")
-_SETTINGS = {
+_SETTINGS: dict[str, dict[str, Callable[[str], int | float]]] = {
     "random": {},
     "greedy": {"samples": int},
     "ismcts": {"iterations": int, "seconds": float, "time": float, "depth": int, "exploration": float, "cap": float},
@@ -18,13 +25,14 @@ class UnknownAgent(ValueError):
     pass
 
 
-def parse_seat(spec: str) -> tuple[str, dict]:
+def parse_seat(spec: str) -> tuple[str, dict[str, Any]]:
     """`ismcts:iterations=200,depth=20` -> ("ismcts", {"iterations": 200, "depth": 20})."""
     kind, _, rest = spec.partition(":")
     kind = kind.strip().lower()
     if kind not in _SETTINGS:
         raise UnknownAgent(f"unknown seat `{spec}`: choose from {', '.join(AGENT_KINDS)}")
-    settings = {}
+    # Any: each value is a keyword argument of the agent, of the type its converter above gives
+    settings: dict[str, Any] = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, sep, value = item.partition("=")
         key = key.strip()
@@ -38,7 +46,7 @@ def parse_seat(spec: str) -> tuple[str, dict]:
     return kind, settings
 
 
-def make_agent(spec: str, seed: int, console=None, interactive: bool = False):
+def make_agent(spec: str, seed: int, console: Console | None = None, interactive: bool = False) -> Agent:
     """An agent from a seat description such as `random`, `human` or `ismcts:iterations=200`."""
     kind, settings = parse_seat(spec)
     if kind == "random":

@@ -40,7 +40,7 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
     groups: dict = {}
     for place, c in zip(places, hidden):
         groups.setdefault(None if decks is None else decks[c], []).append((place, c))
-    assignment = []
+    assignment: list[tuple[tuple[int, int], int]] = []
     for key in sorted(groups, key=lambda g: -1 if g is None else g):
         members = groups[key]
         fresh = sorted(c for _, c in members)
@@ -54,7 +54,7 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
         # what belongs to the place (who put a card there, which way up) stays with the place
         d.by[new], d.face[new], d.known[new] = state.by[old], state.face[old], state.known[old]
         renamed[old] = new
-    for vi in state.game.card_vars:
+    for vi in state.layout.card_vars:
         value = d.vars[vi]
         if value in renamed:
             d.vars[vi] = renamed[value]

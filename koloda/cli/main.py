@@ -5,12 +5,18 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 import click
 from rich.console import Console
 
 from koloda.api import load, load_spec, shipped_games
 from koloda.dsl.errors import RuleError, RuleErrors
+
+if TYPE_CHECKING:
+    from koloda.interpreter.game import Game
+    from koloda.interpreter.state import State
+    from koloda.session import Session
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -19,7 +25,7 @@ err_console = Console(stderr=True, highlight=False)
 class Failure(click.ClickException):
     """A problem the user can act on: printed plainly, exit code 1."""
 
-    def show(self, file=None) -> None:
+    def show(self, file: IO[Any] | None = None) -> None:
         err_console.print(f"[bold red]error:[/bold red] {self.message}", markup=True, soft_wrap=True)
 
 
@@ -39,7 +45,7 @@ def _errors_text(errors: RuleErrors | RuleError) -> str:
     return errors.format()
 
 
-def load_game(game: str, options: tuple[str, ...], players: int | None):
+def load_game(game: str, options: tuple[str, ...], players: int | None) -> Game:
     """Load a game for the command line; every user error becomes a Failure."""
     try:
         return load(game, _parse_options(options), players)
@@ -95,7 +101,7 @@ def _player_range(spec, dash: str = "..") -> str:
     return f"{spec.min_players}{dash}{spec.max_players}"
 
 
-def _read_deck(game, path: str | None):
+def _read_deck(game: Game, path: str | None) -> list[list[int]] | None:
     if path is None:
         return None
     try:
@@ -132,7 +138,7 @@ def common(f):
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
 @common
 def play(game: str, seats: tuple[str, ...], deck_file: str | None, save_file: str | None, log_file: str | None,
-         delay: float, fast: bool, options, players, seed) -> None:
+         delay: float, fast: bool, options: tuple[str, ...], players: int | None, seed: int | None) -> None:
     """Play GAME (a shipped name or a rule file) at the terminal."""
     from koloda.agents.registry import UnknownAgent, parse_seat
     from koloda.session import Session, game_reference
@@ -145,14 +151,14 @@ def play(game: str, seats: tuple[str, ...], deck_file: str | None, save_file: st
     if players is None and seats:
         players = _seat_count(game, len(seats))
     g = load_game(game, options, players)
-    seats = list(seats) or ["human"]
-    if len(seats) > g.num_players:
-        raise Failure(f"{len(seats)} seats given, but this table has {g.num_players} players")
-    seats += ["random"] * (g.num_players - len(seats))
+    table = list(seats) or ["human"]
+    if len(table) > g.num_players:
+        raise Failure(f"{len(table)} seats given, but this table has {g.num_players} players")
+    table += ["random"] * (g.num_players - len(table))
     if seed is None:
         import random
         seed = random.randrange(1_000_000)
-    session = Session.start(game_reference(game), g, seats, seed, _read_deck(g, deck_file))
+    session = Session.start(game_reference(game), g, table, seed, _read_deck(g, deck_file))
     save_path = Path(save_file) if save_file else _default_save(g.name)
     _run(session, save_path, log_file, delay=0 if fast else delay)
 
@@ -208,7 +214,7 @@ def _run(session, save_path: Path, log_file: str | None, delay: float) -> None:
         if humans and ended is state and not ended.terminal:     # not the states bots imagine
             console.print(render(g, ended, viewer))
             console.print(f"[bold]Deal {ended.deal_number} is over.[/bold] Scores: " + _scores(ended))
-    g.deal_end_hook = deal_over
+    stop_listening = g.on_deal_scored(deal_over)
     try:
         while not state.is_terminal():
             player = state.current_player()
@@ -227,6 +233,7 @@ def _run(session, save_path: Path, log_file: str | None, delay: float) -> None:
     except RuleError as exc:
         raise Failure(exc.format()) from None
     finally:
+        stop_listening()
         if log:
             if state.is_terminal():
                 log.write(session.transcript_end() + "\n")
@@ -238,7 +245,7 @@ def _run(session, save_path: Path, log_file: str | None, delay: float) -> None:
     console.print("Winner: " + " and ".join(winners))
 
 
-def _open_log(log_file: str | None, session):
+def _open_log(log_file: str | None, session: Session) -> TextIO | None:
     if log_file is None:
         return None
     path = Path(log_file)
@@ -314,7 +321,7 @@ def _seat_count(game: str, seats: int) -> int:
     return min(max(seats, spec.min_players), spec.max_players)
 
 
-def _scores(state) -> str:
+def _scores(state: State) -> str:
     return ", ".join(f"P{p + 1} {v}" for p, v in enumerate(state.scores()))
 
 
@@ -327,8 +334,8 @@ def _scores(state) -> str:
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1,
               help="Processes to play on (0: one per core).")
 @common
-def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs: int, options, players,
-             seed) -> None:
+def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs: int, options: tuple[str, ...],
+             players: int | None, seed: int | None) -> None:
     """Play N games between bots and print what happened."""
     import os
     from koloda.agents.registry import UnknownAgent, parse_seat

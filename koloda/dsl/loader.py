@@ -307,10 +307,12 @@ def _dedupe(errors: list[RuleError]) -> list[RuleError]:
     return result
 
 
-def _locate(doc, path) -> tuple[Span, object]:
-    node, span = doc, doc.span
+def _locate(doc: MarkedDict, path: list) -> tuple[Span, object]:
+    node: object = doc
+    span = doc.span
     for part in path:
-        if isinstance(node, dict) and part in node:
+        # every mapping of a loaded document is a MarkedDict (the loader, merge and imports make no other)
+        if isinstance(node, MarkedDict) and part in node:
             span = node.key_spans.get(part, span)
             node = node[part]
             if isinstance(node, (MarkedDict, MarkedList)) and len(node) == 0:

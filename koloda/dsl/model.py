@@ -54,6 +54,26 @@ class VarSpec:
     per_side: bool = False
 
 
+@dataclass(frozen=True)
+class MeldKind:
+    name: str
+    of: str                  # "rank": a set; "suit": a run
+    min: int
+    max: int | None
+    suits: str               # sets: "distinct" or "any"
+    ace: str                 # runs: "high", "low", "both" or "wrap"
+    wild_max: int | None     # most wild cards in one meld; None: fewer wild than natural cards
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A ranked hand pattern: groups of one rank, cards of one suit, consecutive ranks."""
+    name: str
+    groups: tuple[int, ...] = ()
+    same_suit: int = 0
+    run: int = 0
+
+
 @dataclass
 class FunctionSpec:
     signature: ast.Signature
@@ -141,8 +161,8 @@ class Spec:
     sides: int | None = None
     show: dict[str, ast.Node] = field(default_factory=dict)
     heuristic: ast.Node | None = None
-    meld_kinds: list = field(default_factory=list)     # MeldKind, in the order written
-    patterns: list = field(default_factory=list)       # Pattern, highest first
+    meld_kinds: list[MeldKind] = field(default_factory=list)     # in the order written
+    patterns: list[Pattern] = field(default_factory=list)        # highest first
     library: bool = False
     wild: ast.Node | None = None
     errors: list[RuleError] = field(default_factory=list)
@@ -415,13 +435,11 @@ def build(doc) -> Spec:
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
         match=match, span=top, file=top.file)
     spec.sides = doc.get("sides")
-    from koloda.interpreter.melds import MeldKind
     for name, raw in (doc.get("melds") or {}).items():
         spec.meld_kinds.append(MeldKind(name, raw["of"], int(raw.get("min", 3)),
                                         int(raw["max"]) if raw.get("max") is not None else None,
                                         str(raw.get("suits", "distinct")), str(raw.get("ace", "high")),
                                         int(raw["wild max"]) if raw.get("wild max") is not None else None))
-    from koloda.interpreter.patterns import Pattern
     for name, raw in (doc.get("patterns") or {}).items():
         spec.patterns.append(Pattern(name, tuple(int(g) for g in raw.get("groups") or ()),
                                      int(raw.get("same suit", 0)), int(raw.get("run", 0))))

@@ -5,11 +5,14 @@ or a RuleError that points into the rule file.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.tree import Meta
 
 from koloda.dsl import ast
 from koloda.dsl.errors import RuleError, Span
@@ -39,8 +42,11 @@ def _word(terminal: str) -> str:
     return terminal.lower() if terminal.isupper() else terminal
 
 
-class _Builder(Transformer):
-    """Lark tree -> AST; spans are computed relative to the YAML string."""
+@v_args(meta=True)
+class _Builder(Transformer[Token, ast.Node]):
+    """Lark tree -> AST; spans are computed relative to the YAML string.
+
+    `v_args(meta=True)` on the class gives every callback (meta, items), even those that need no span."""
 
     def __init__(self, origin: Span, text: str):
         super().__init__()
@@ -48,193 +54,154 @@ class _Builder(Transformer):
         self.text = text
         self.locate = locator(origin, text)
 
-    def _span(self, meta) -> Span:
+    def _span(self, meta: Meta) -> Span:
         if getattr(meta, "empty", True):
             return self.origin
         return self.locate(meta.line, meta.column, meta.end_column if meta.end_line == meta.line else None)
 
     def _tspan(self, tok: Token) -> Span:
+        assert tok.line is not None and tok.column is not None    # lark's lexer places every token
         return self.locate(tok.line, tok.column, tok.end_column)
 
     # start rules just unwrap
-    def expr_start(self, items):
+    def expr_start(self, meta: Meta, items: list[Any]) -> ast.Node:
         return items[0]
 
     effect_start = expr_start
 
-    @v_args(meta=True)
-    def binding(self, meta, items):
+    def binding(self, meta: Meta, items: list[Any]) -> ast.Binding:
         return ast.Binding(self._span(meta), str(items[0]), items[1])
 
-    @v_args(meta=True)
-    def signature(self, meta, items):
+    def signature(self, meta: Meta, items: list[Any]) -> ast.Signature:
         params = tuple(p for p in items[1:] if p is not None)
         return ast.Signature(self._span(meta), str(items[0]), params)
 
-    @v_args(meta=True)
-    def param(self, meta, items):
+    def param(self, meta: Meta, items: list[Any]) -> ast.Param:
         return ast.Param(self._span(meta), str(items[1]), items[0])
 
-    def type_name(self, items):
+    def type_name(self, meta: Meta, items: list[Any]) -> str:
         return str(items[0])
 
     # ---------------------------------------------------------- expressions
-    @v_args(meta=True)
-    def number(self, meta, items):
+    def number(self, meta: Meta, items: list[Any]) -> ast.Number:
         return ast.Number(self._span(meta), int(items[0]))
 
-    @v_args(meta=True)
-    def string(self, meta, items):
+    def string(self, meta: Meta, items: list[Any]) -> ast.String:
         return ast.String(self._span(meta), str(items[0])[1:-1])
 
-    @v_args(meta=True)
-    def name(self, meta, items):
+    def name(self, meta: Meta, items: list[Any]) -> ast.Name:
         return ast.Name(self._span(meta), str(items[0]))
 
-    @v_args(meta=True)
-    def my(self, meta, items):
+    def my(self, meta: Meta, items: list[Any]) -> ast.My:
         return ast.My(self._span(meta), str(items[0]))
 
-    @v_args(meta=True)
-    def attr(self, meta, items):
+    def attr(self, meta: Meta, items: list[Any]) -> ast.Attr:
         return ast.Attr(self._tspan(items[1]), items[0], str(items[1]))
 
-    @v_args(meta=True)
-    def index(self, meta, items):
+    def index(self, meta: Meta, items: list[Any]) -> ast.Index:
         return ast.Index(self._span(meta), items[0], items[1])
 
-    @v_args(meta=True)
-    def call(self, meta, items):
+    def call(self, meta: Meta, items: list[Any]) -> ast.Call:
         args = tuple(a for a in items[1:] if a is not None)
         return ast.Call(self._tspan(items[0]), str(items[0]), args)
 
-    @v_args(meta=True)
-    def aggregate(self, meta, items):
+    def aggregate(self, meta: Meta, items: list[Any]) -> ast.Aggregate:
         func, elem, var, iterable, cond = items
         return ast.Aggregate(self._tspan(func), str(func), elem, str(var), iterable, cond)
 
-    @v_args(meta=True)
-    def list_(self, meta, items):
+    def list_(self, meta: Meta, items: list[Any]) -> ast.ListLit:
         return ast.ListLit(self._span(meta), tuple(i for i in items if i is not None))
 
-    @v_args(meta=True)
-    def listcomp(self, meta, items):
+    def listcomp(self, meta: Meta, items: list[Any]) -> ast.ListComp:
         elem, var, iterable, cond = items
         return ast.ListComp(self._span(meta), elem, str(var), iterable, cond)
 
-    @v_args(meta=True)
-    def arith(self, meta, items):
+    def arith(self, meta: Meta, items: list[Any]) -> ast.Arith:
         return ast.Arith(self._tspan(items[1]), str(items[1]), items[0], items[2])
 
-    @v_args(meta=True)
-    def compare(self, meta, items):
+    def compare(self, meta: Meta, items: list[Any]) -> ast.Compare:
         return ast.Compare(self._tspan(items[1]), str(items[1]), items[0], items[2])
 
-    @v_args(meta=True)
-    def in_(self, meta, items):
+    def in_(self, meta: Meta, items: list[Any]) -> ast.In:
         return ast.In(self._span(meta), items[0], items[1], False)
 
-    @v_args(meta=True)
-    def not_in(self, meta, items):
+    def not_in(self, meta: Meta, items: list[Any]) -> ast.In:
         return ast.In(self._span(meta), items[0], items[1], True)
 
-    @v_args(meta=True)
-    def range_(self, meta, items):
+    def range_(self, meta: Meta, items: list[Any]) -> ast.Range:
         return ast.Range(self._span(meta), items[0], items[1])
 
-    @v_args(meta=True)
-    def and_(self, meta, items):
+    def and_(self, meta: Meta, items: list[Any]) -> ast.And:
         return ast.And(self._span(meta), items[0], items[1])
 
-    @v_args(meta=True)
-    def or_(self, meta, items):
+    def or_(self, meta: Meta, items: list[Any]) -> ast.Or:
         return ast.Or(self._span(meta), items[0], items[1])
 
-    @v_args(meta=True)
-    def not_(self, meta, items):
+    def not_(self, meta: Meta, items: list[Any]) -> ast.Not:
         return ast.Not(self._span(meta), items[0])
 
-    @v_args(meta=True)
-    def neg(self, meta, items):
+    def neg(self, meta: Meta, items: list[Any]) -> ast.Neg:
         return ast.Neg(self._span(meta), items[0])
 
-    @v_args(meta=True)
-    def ifelse(self, meta, items):
+    def ifelse(self, meta: Meta, items: list[Any]) -> ast.IfElse:
         return ast.IfElse(self._span(meta), items[0], items[1], items[2])
 
     # ---------------------------------------------------------- effects
-    @v_args(meta=True)
-    def move(self, meta, items):
+    def move(self, meta: Meta, items: list[Any]) -> ast.Move:
         face = items[2]
         return ast.Move(self._span(meta), items[0], items[1], face is not None and str(face).endswith("down"))
 
-    @v_args(meta=True)
-    def move_under(self, meta, items):
+    def move_under(self, meta: Meta, items: list[Any]) -> ast.Move:
         return ast.Move(self._span(meta), items[0], items[1], False, True)
 
-    @v_args(meta=True)
-    def meld(self, meta, items):
+    def meld(self, meta: Meta, items: list[Any]) -> ast.Meld:
         return ast.Meld(self._span(meta), items[0])
 
-    @v_args(meta=True)
-    def shuffle(self, meta, items):
+    def shuffle(self, meta: Meta, items: list[Any]) -> ast.Shuffle:
         return ast.Shuffle(self._span(meta), items[0])
 
-    @v_args(meta=True)
-    def deal(self, meta, items):
+    def deal(self, meta: Meta, items: list[Any]) -> ast.Deal:
         return ast.Deal(self._span(meta), items[0], str(items[1]), items[2])
 
-    @v_args(meta=True)
-    def gather(self, meta, items):
+    def gather(self, meta: Meta, items: list[Any]) -> ast.Gather:
         return ast.Gather(self._span(meta), items[0])
 
-    @v_args(meta=True)
-    def assign(self, meta, items):
+    def assign(self, meta: Meta, items: list[Any]) -> ast.Assign:
         return ast.Assign(self._span(meta), items[0], str(items[1]), items[2])
 
-    @v_args(meta=True)
-    def target_var(self, meta, items):
+    def target_var(self, meta: Meta, items: list[Any]) -> ast.TargetVar:
         return ast.TargetVar(self._span(meta), str(items[0]))
 
-    @v_args(meta=True)
-    def target_attr(self, meta, items):
+    def target_attr(self, meta: Meta, items: list[Any]) -> ast.TargetAttr:
         return ast.TargetAttr(self._tspan(items[1]), items[0], str(items[1]))
 
-    @v_args(meta=True)
-    def target_my(self, meta, items):
+    def target_my(self, meta: Meta, items: list[Any]) -> ast.TargetAttr:
         span = self._span(meta)
         return ast.TargetAttr(span, ast.Name(span, "me"), str(items[0]))
 
-    @v_args(meta=True)
-    def let(self, meta, items):
+    def let(self, meta: Meta, items: list[Any]) -> ast.Let:
         return ast.Let(self._span(meta), str(items[0]), items[1])
 
-    @v_args(meta=True)
-    def goto(self, meta, items):
+    def goto(self, meta: Meta, items: list[Any]) -> ast.Goto:
         return ast.Goto(self._tspan(items[0]), str(items[0]))
 
-    @v_args(meta=True)
-    def turn_to(self, meta, items):
+    def turn_to(self, meta: Meta, items: list[Any]) -> ast.TurnTo:
         return ast.TurnTo(self._span(meta), items[0])
 
-    @v_args(meta=True)
-    def skip(self, meta, items):
+    def skip(self, meta: Meta, items: list[Any]) -> ast.Skip:
         return ast.Skip(self._span(meta), items[0])
 
-    @v_args(meta=True)
-    def ask(self, meta, items):
+    def ask(self, meta: Meta, items: list[Any]) -> ast.Ask:
         return ast.Ask(self._span(meta), items[0], str(items[1]))
 
-    @v_args(meta=True)
-    def end_deal(self, meta, items):
+    def end_deal(self, meta: Meta, items: list[Any]) -> ast.EndDeal:
         return ast.EndDeal(self._span(meta))
 
-    @v_args(meta=True)
-    def end_turn(self, meta, items):
+    def end_turn(self, meta: Meta, items: list[Any]) -> ast.EndTurn:
         return ast.EndTurn(self._span(meta))
 
 
-def locator(origin: Span, text: str):
+def locator(origin: Span, text: str) -> Callable[[int, int, int | None], Span]:
     """(line, column) inside a rule-file string -> a Span in the file."""
     starts = [0]
     for i, ch in enumerate(text):

@@ -45,6 +45,14 @@ def compatible(a: str, b: str) -> bool:
     return False
 
 
+# The decks a rule file can name, by their ranks low to high; each rank comes in four suits.
+DECK_RANKS: dict[str, tuple[int, ...]] = {
+    "standard52": tuple(range(2, 15)),
+    "russian36": tuple(range(6, 15)),
+    "piquet32": tuple(range(7, 15)),
+}
+DECKS: dict[str, int] = {name: 4 * len(ranks) for name, ranks in DECK_RANKS.items()}
+
 # Suits in bridge order; the engine codes them 0..3 in this order.
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_LETTERS = "CDHS"
@@ -61,34 +69,9 @@ CONSTANTS: dict[str, tuple[str, object]] = {
     "red": (COLOR, 0), "black": (COLOR, 1),
 }
 
-# Names whose value comes from the state of play.
-STATE_NAMES: dict[str, str] = {
-    "me": PLAYER, "dealer": PLAYER, "players": list_of(PLAYER), "others": list_of(PLAYER),
-    "player_count": INT, "deal_number": INT, "deck_size": INT, "suits": list_of(SUIT),
-    "ranks": list_of(RANK), "sides": list_of(SIDE), "melds": list_of(ZONE), "all_cards": list_of(CARD),
-    "last_meld": ZONE,
-}
-
 # Types a user function's parameter may be declared with: `worth(grid g)`, `score(line l)`.
 TYPE_NAMES: dict[str, str] = {
     "int": INT, "bool": BOOL, "card": CARD, "rank": RANK, "suit": SUIT, "color": COLOR, "player": PLAYER,
     "side": SIDE, "zone": ZONE, "cell": ZONE, "grid": GRID, "cards": "list:card", "zones": "list:zone",
     "line": "list:zone", "players": "list:player", "plan": PLAN,
 }
-
-CARD_ATTRS = {"rank": RANK, "suit": SUIT, "color": COLOR, "by": PLAYER, "face_up": BOOL,
-              "deck": PLAYER}          # whose deck the card belongs to, where each player has their own
-ZONE_ATTRS = {"top": CARD, "bottom": CARD, "size": INT, "owner": PLAYER, "side": SIDE, "cards": list_of(CARD),
-              # cells of a grid: the rank the cell belongs to, free (empty or face down on top), where it is
-              "rank": RANK, "free": BOOL, "grid": GRID, "row": INT, "column": INT,
-              # melds on the table: their kind (none for a zone that is not a meld), made this turn
-              "kind": STR, "fresh": BOOL}
-# A plan: one way to put cards on the table (a new meld, a layoff, a joker swap).
-PLAN_ATTRS = {"cards": list_of(CARD), "points": INT, "size": INT, "kind": STR, "target": ZONE, "new": BOOL,
-              "layoff": BOOL, "swap": BOOL}
-GRID_ATTRS = {"cells": list_of(ZONE), "lines": list_of(list_of(ZONE)), "rows": list_of(list_of(ZONE)),
-              "columns": list_of(list_of(ZONE)), "diagonals": list_of(list_of(ZONE))}
-
-AGGREGATES = {"sum", "count", "any", "all", "max", "min"}
-MELD_FUNCTIONS = {"melds_in", "layoffs", "swaps", "best_points"}
-PATTERN_FUNCTIONS = {"hand_pattern", "hand_compare"}

@@ -3,13 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from koloda.dsl.types import RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS
-
-DECK_RANKS = {
-    "standard52": tuple(range(2, 15)),
-    "russian36": tuple(range(6, 15)),
-    "piquet32": tuple(range(7, 15)),
-}
+from koloda.dsl.types import DECK_RANKS, RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS
 JOKER = 0
 
 
@@ -49,7 +43,12 @@ def normalize_card_name(text: str) -> str:
 
 
 def build_deck(base: str, copies: int, jokers: int, values: dict[str, int], ace: str = "high") -> CardTable:
-    ranks, suits, colors, vals, names, labels = [], [], [], [], [], []
+    ranks: list[int] = []
+    suits: list[int | None] = []
+    colors: list[int | None] = []
+    vals: list[int] = []
+    names: list[str] = []
+    labels: list[str] = []
     deck_ranks = DECK_RANKS[base]
     for _ in range(copies):
         for suit in range(4):

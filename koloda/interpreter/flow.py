@@ -5,16 +5,19 @@ scoring are compiled effects from the rule file.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
-from typing import Callable, TYPE_CHECKING
+from typing import Any, Callable
 
+from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.errors import RuleRuntimeError
 
-if TYPE_CHECKING:
-    from koloda.interpreter.state import State
-
-Fn = Callable[["State", dict], object]
+Fn = Callable[[Any, dict], Any]
+State = Any          # the flow drives koloda.interpreter.state.State, which imports this module
 EVENT_LIMIT = 100   # events that keep firing mean the rules loop
+# Each listing of legal moves stamps the state with a number never used before, so parts of guards
+# worked out once per listing know when they are stale.
+_LISTINGS = itertools.count(1)
 
 
 @dataclass
@@ -30,21 +33,23 @@ class Param:
 
 @dataclass
 class Action:
-    name: str
-    offset: int
+    """A declared action (its ids) with its compiled parameters, guard and effects."""
+    code: ActionCode
     params: list[Param]
     guard: Fn | None
     run: Fn
-    text: str | None
-    phase: int
-    span: object = None
 
     @property
-    def size(self) -> int:
-        size = 1
-        for p in self.params:
-            size *= p.radix
-        return size
+    def name(self) -> str:
+        return self.code.name
+
+    @property
+    def offset(self) -> int:
+        return self.code.offset
+
+    @property
+    def span(self) -> Any:
+        return self.code.span
 
 
 @dataclass
@@ -69,7 +74,8 @@ class Event:
 class Flow:
     def __init__(self, *, phases: list[Phase], events: list[Event], setup: Fn, deal: Fn, deal_ends: Fn | None,
                  scoring: Fn, match_ends: Fn | None, score: Fn | None, lowest_wins: bool,
-                 first_dealer: Fn | None, rotate: bool, var_starts: Callable[["State"], list]):
+                 first_dealer: Fn | None, rotate: bool, var_starts: Callable[[State], list],
+                 codec: ActionCodec, actions: list[Action], side_of: Callable[[int], int]):
         self.phases = phases
         self.events = events
         self.setup = setup
@@ -82,9 +88,14 @@ class Flow:
         self.first_dealer = first_dealer
         self.rotate = rotate
         self.var_starts = var_starts
+        self.codec = codec
+        self.actions = actions
+        self.side_of = side_of
+        # called with the state each time a deal has been scored, before the next deal starts
+        self.deal_listeners: list[Callable[[State], None]] = []
 
     # ------------------------------------------------------------ the match
-    def start(self, s: "State") -> None:
+    def start(self, s: State) -> None:
         s.vars = self.var_starts(s)
         if self.first_dealer is None:
             s.dealer = s.rng().randrange(s.n)
@@ -93,7 +104,7 @@ class Flow:
         self.setup(s, {})
         self._start_deal(s)
 
-    def _start_deal(self, s: "State") -> None:
+    def _start_deal(self, s: State) -> None:
         s.deal_number += 1
         s.deal_over = False
         s.skips = [0] * s.n
@@ -102,7 +113,7 @@ class Flow:
         self._events(s)
         self._start_phase(s, 0)
 
-    def _start_phase(self, s: "State", index: int) -> None:
+    def _start_phase(self, s: State, index: int) -> None:
         phase = self.phases[index]
         s.phase, s.turns, s.next_player, s.goto = index, 0, None, None
         s.current = (s.dealer + 1) % s.n
@@ -117,10 +128,10 @@ class Flow:
         if self._deal_should_end(s):
             self._end_deal(s)
 
-    def _end_deal(self, s: "State") -> None:
+    def _end_deal(self, s: State) -> None:
         self.scoring(s, {})
-        if s.game.deal_end_hook is not None:
-            s.game.deal_end_hook(s)      # the table shows how the deal ended before the next begins
+        for listener in self.deal_listeners:
+            listener(s)
         if self.match_ends is None or self.match_ends(s, {}):
             s.terminal = True
             return
@@ -128,10 +139,10 @@ class Flow:
             s.dealer = (s.dealer + 1) % s.n
         self._start_deal(s)
 
-    def _deal_should_end(self, s: "State") -> bool:
+    def _deal_should_end(self, s: State) -> bool:
         return s.deal_over or (self.deal_ends is not None and bool(self.deal_ends(s, {})))
 
-    def _events(self, s: "State") -> None:
+    def _events(self, s: State) -> None:
         for _ in range(EVENT_LIMIT):
             for event in self.events:
                 if event.when(s, {}):
@@ -143,8 +154,8 @@ class Flow:
                                "an event's `do:` must make its `when:` false")
 
     # ------------------------------------------------------------ decisions
-    def legal(self, s: "State") -> list[int]:
-        s.game.epoch[0] += 1      # parts of guards worked out once per listing are stale now
+    def legal(self, s: State) -> list[int]:
+        s.listing = next(_LISTINGS)      # parts of guards worked out once per listing are stale now
         actions = self.phases[s.phase].steps[s.step]
         found: list[int] = []
         for action in actions:
@@ -188,8 +199,9 @@ class Flow:
             self._enumerate(s, action, k + 1, b, code * param.radix + digit, found)
         b.pop(param.var, None)
 
-    def apply(self, s: "State", action_id: int) -> None:
-        action, b = s.game.decode(action_id, s)
+    def apply(self, s: State, action_id: int) -> None:
+        code, b = self.codec.decode(action_id, s)
+        action = self.actions[code.index]
         s.goto = None
         s.actor = s.current
         try:
@@ -223,7 +235,7 @@ class Flow:
             return
         self._end_turn(s)
 
-    def _end_turn(self, s: "State") -> None:
+    def _end_turn(self, s: State) -> None:
         phase = self.phases[s.phase]
         s.turns += 1
         s.turn_no += 1
@@ -250,18 +262,18 @@ class Flow:
         s.step = phase.first_step
 
     # ------------------------------------------------------------ results
-    def scores(self, s: "State") -> list[int]:
+    def scores(self, s: State) -> list[int]:
         if self.score is None:
             return [0] * s.n
         return [self.score(s, {"p": p}) for p in range(s.n)]
 
-    def returns(self, s: "State") -> list[float]:
+    def returns(self, s: State) -> list[float]:
         """The share of the win: 1 for a sole winner, split among tied winners, 0 otherwise.
         Partners win together: each player of a winning side gets that side's share."""
         if not s.terminal:
             return [0.0] * s.n
         scores = self.scores(s)
         best = min(scores) if self.lowest_wins else max(scores)
-        side = s.game.side_of
+        side = self.side_of
         winning = {side(p) for p in range(s.n) if scores[p] == best}
         return [1.0 / len(winning) if side(p) in winning else 0.0 for p in range(s.n)]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from koloda.dsl.model import MeldKind
+
 NEW, LAYOFF, SWAP = 0, 1, 2
 NO_SUIT = 4
 
@@ -22,17 +24,6 @@ def identity(rank: int, suit: int | None) -> int:
 def identity_parts(code: int) -> tuple[int, int | None]:
     rank, suit = divmod(code, 5)
     return rank, None if suit == NO_SUIT else suit
-
-
-@dataclass(frozen=True)
-class MeldKind:
-    name: str
-    of: str                  # "rank": a set; "suit": a run
-    min: int
-    max: int | None
-    suits: str               # sets: "distinct" or "any"
-    ace: str                 # runs: "high", "low", "both" or "wrap"
-    wild_max: int | None     # most wild cards in one meld; None: fewer wild than natural cards
 
 
 class Plan(int):
@@ -361,7 +352,7 @@ class MeldRules:
         return sorted(seen.values())
 
     def _joker_for(self, state, slot: int, card: int) -> int | None:
-        zone = state.game.slot_zone[slot]
+        zone = state.layout.slot_zone[slot]
         for w in state.zones[zone]:
             code = state.stands[w]
             if code is None:

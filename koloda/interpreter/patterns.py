@@ -10,15 +10,8 @@ by its top card, so A-2-3-4-5 is the lowest straight).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Pattern:
-    name: str
-    groups: tuple[int, ...] = ()
-    same_suit: int = 0
-    run: int = 0
+from typing import cast
+from koloda.dsl.model import Pattern
 
 
 class PatternRules:
@@ -43,7 +36,7 @@ class PatternRules:
         counts = Counter(ranks)
         sizes = sorted(counts.values(), reverse=True)
         top = self._run_top(set(ranks))
-        result = (len(self.patterns), ())
+        result: tuple[int, tuple[int, ...]] = (len(self.patterns), ())
         for index, p in enumerate(self.patterns):
             if p.groups and (len(sizes) < len(p.groups) or any(s < g for s, g in zip(sizes, p.groups))):
                 continue
@@ -51,8 +44,10 @@ class PatternRules:
                 continue
             if p.run and (top is None or top[1] < p.run):
                 continue
+            tie: tuple[int, ...]
             if p.run:
-                tie = (top[0],)
+                # not None: the test above skipped run patterns when there is no run
+                tie = (cast("tuple[int, int]", top)[0],)
             else:
                 tie = tuple(self._strength(r) for r, _ in
                             sorted(counts.items(), key=lambda rc: (-rc[1], -self._strength(rc[0]))))

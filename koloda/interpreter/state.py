@@ -7,28 +7,47 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.cards import CardTable
+from koloda.interpreter.errors import IllegalAction, RuleRuntimeError
+from koloda.interpreter.flow import Flow
+from koloda.interpreter.layout import Layout
+from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
-if TYPE_CHECKING:
-    from koloda.interpreter.game import Game
+
+class Table(Protocol):
+    """The loaded game as a state sees it (koloda.interpreter.game.Game)."""
+    layout: Layout
+    flow: Flow
+    cards: CardTable
+    name: str
+    fingerprint: str
+    options: dict
+
+    def action_to_string(self, action_id: int) -> str: ...
+
+    def observe(self, s: "State", player: int) -> dict: ...
+
+    def render_text(self, s: "State") -> str: ...
 
 TERMINAL = -4
 CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck order
 
 
 class State:
-    __slots__ = ("game", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
+    __slots__ = ("game", "layout", "flow", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
-                 "stands", "turn_no", "last_meld", "_legal")
+                 "stands", "turn_no", "last_meld", "listing", "_legal")
 
-    def __init__(self, game: "Game", n: int, seed: int, orders: list[list[int]] | None = None):
+    def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
+        self.layout = game.layout
+        self.flow = game.flow
         self.n = n
         size = game.cards.size
-        self.zones: list[list[int]] = [[] for _ in range(game.zone_count(n))]
+        self.zones: list[list[int]] = [[] for _ in range(len(self.layout.zones))]
         self.loc: list[int] = [-1] * size
         self.by: list[int | None] = [None] * size
         self.face: list[bool] = [True] * size       # False: lying face down
@@ -55,19 +74,21 @@ class State:
         self.asked: tuple[int, str] | None = None     # set by `ask` while an action runs
         # for each question being answered: [asker, step to return to, players still to answer, their step]
         self.waiting: list[list] = []
-        slots = len(game.slot_zone)
+        slots = len(self.layout.slot_zone)
         self.slot_kind: list[int | None] = [None] * slots      # the meld kind in each slot; None: free
         self.slot_owner: list[int | None] = [None] * slots
         self.slot_turn: list[int] = [0] * slots                # the turn the meld was made in
         self.stands: list[int | None] = [None] * size          # what a wild card on the table stands for
         self.turn_no = 0
         self.last_meld: int | None = None     # the zone of the meld made most recently
+        self.listing = 0                      # stamped by each listing of legal moves
         self._legal: list[int] | None = None
 
     # ------------------------------------------------------------ copying
     def clone(self) -> "State":
         c = State.__new__(State)
-        c.game, c.n = self.game, self.n
+        c.game, c.layout, c.flow, c.n = self.game, self.layout, self.flow, self.n
+        c.listing = 0
         c.zones = [z[:] for z in self.zones]
         c.loc, c.by, c.face, c.known, c.vars = self.loc[:], self.by[:], self.face[:], self.known[:], self.vars[:]
         c.dealer, c.current, c.phase, c.step, c.turns = self.dealer, self.current, self.phase, self.step, self.turns
@@ -91,10 +112,10 @@ class State:
             self.zones[src].remove(card)
             if self.stands[card] is not None:
                 self.stands[card] = None
-            if not self.zones[src] and src in self.game.zone_slot:
-                self.slot_kind[self.game.zone_slot[src]] = None       # an emptied meld frees its slot
+            if not self.zones[src] and src in self.layout.zone_slot:
+                self.slot_kind[self.layout.zone_slot[src]] = None       # an emptied meld frees its slot
             # those who knew the card and could see it go know where it went
-            known &= self.game.zone_watchers[src] if self.face[card] else self._knew_face_down(card, who)
+            known &= self.layout.watchers[src] if self.face[card] else self._knew_face_down(card, who)
         if under:
             self.zones[dest].insert(0, card)
         else:
@@ -102,29 +123,28 @@ class State:
         self.loc[card] = dest
         self.by[card] = who
         self.face[card] = face_up
-        self.known[card] = known | (self.game.zone_watchers[dest] if face_up and not under else 0)
+        self.known[card] = known | (self.layout.watchers[dest] if face_up and not under else 0)
 
     def meld(self, plan, who: int | None) -> None:
         """Carry out a plan: a new meld in a free slot, a card added to a meld, or a wild card won back."""
-        from koloda.interpreter.melds import LAYOFF, NEW, SWAP
-        game = self.game
+        layout = self.layout
         if plan.type == NEW:
             slot = self.slot_kind.index(None) if None in self.slot_kind else None
             if slot is None:
                 raise RuleRuntimeError("no room for another meld on the table")
-            zone = game.slot_zone[slot]
+            zone = layout.slot_zone[slot]
             for c in plan.cards:
                 self.move(c, zone, who)
             self.slot_kind[slot], self.slot_owner[slot], self.slot_turn[slot] = plan.kind, plan.target, self.turn_no
             self.last_meld = zone
         elif plan.type == LAYOFF:
-            zone = game.slot_zone[plan.target]
+            zone = layout.slot_zone[plan.target]
             (c,) = plan.cards
             self.move(c, zone, who, under=plan.at_start)
             if plan.at_start:
-                self.known[c] |= game.zone_watchers[zone]
+                self.known[c] |= layout.watchers[zone]
         elif plan.type == SWAP:
-            zone = game.slot_zone[plan.target]
+            zone = layout.slot_zone[plan.target]
             (c,) = plan.cards
             joker = plan.taken
             if joker is None or self.loc[joker] != zone:
@@ -150,7 +170,7 @@ class State:
 
     def shuffle(self, zone: int) -> None:
         cards = self.zones[zone]
-        watchers = self.game.zone_watchers[zone]
+        watchers = self.layout.watchers[zone]
         for c in cards:        # after a shuffle only those who see the zone know where a card is
             self.known[c] &= watchers
         if self.orders:
@@ -194,7 +214,7 @@ class State:
         self.face = [True] * len(self.face)
         self.stands = [None] * len(self.stands)
         self.slot_kind = [None] * len(self.slot_kind)
-        self.known = [self.game.zone_watchers[dest]] * len(self.known)
+        self.known = [self.layout.watchers[dest]] * len(self.known)
 
     # ------------------------------------------------------------ State API
     def current_player(self) -> int:
@@ -207,27 +227,26 @@ class State:
         if self.terminal or (player is not None and player != self.current):
             return []
         if self._legal is None:
-            self._legal = self.game.flow.legal(self)
+            self._legal = self.flow.legal(self)
         return self._legal
 
     def apply_action(self, action: int) -> None:
         if action not in self.legal_actions():
-            from koloda.interpreter.errors import IllegalAction
             raise IllegalAction(f"action {action} ({self.game.action_to_string(action)}) is not legal now")
         self.history.append((self.current, action))
         self.moves += 1
         self._legal = None
-        self.game.flow.apply(self, action)
+        self.flow.apply(self, action)
         self._legal = None
 
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action)
 
     def returns(self) -> list[float]:
-        return self.game.flow.returns(self)
+        return self.flow.returns(self)
 
     def scores(self) -> list[int]:
-        return self.game.flow.scores(self)
+        return self.flow.scores(self)
 
     def observation(self, player: int) -> dict:
         return self.game.observe(self, player)
@@ -250,7 +269,7 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, game: "Game", data: dict) -> "State":
+    def from_json(cls, game: Table, data: dict) -> "State":
         s = cls(game, data["players"], data["seed"])
         s.zones = [list(z) for z in data["zones"]]
         s.loc = [-1] * game.cards.size

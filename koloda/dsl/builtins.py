@@ -1,0 +1,108 @@
+"""The language's built-ins as the checker sees them: functions, attributes, state names.
+
+One table per kind, name -> signature or type. Their implementations live in
+`koloda/interpreter/builtins.py` under the same names, and a test keeps the
+key sets equal, so adding a built-in is one entry here, one there, and a test.
+(The model is jmespath's functions.py: a signature declared beside a name.)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from koloda.dsl.types import (BOOL, CARD, COLOR, GRID, INT, PLAN, PLAYER, RANK, SIDE, STR, SUIT, ZONE,
+                              list_of)
+
+# Parameter kinds beyond the value types.
+CARDS = "cards"          # a zone or a list of cards
+SEQUENCE = "sequence"    # a zone or a list of anything
+
+
+@dataclass(frozen=True)
+class Param:
+    type: str
+    what: str = ""       # how an error names this argument; "" for the plain ordinal form
+
+
+@dataclass(frozen=True)
+class Signature:
+    params: tuple[Param, ...]
+    result: str
+    needs: str | None = None     # "melds" or "patterns": the part of the rule file the function reads
+    element: str | None = None   # a reduction over a SEQUENCE: the type its items must have (None: any)
+    several: bool = False        # also takes two or more numbers: `max(a, b)`
+
+
+def _reduction(result: str, element: str | None, several: bool = False) -> Signature:
+    return Signature((Param(SEQUENCE),), result, element=element, several=several)
+
+
+FUNCTIONS: dict[str, Signature] = {
+    "value": Signature((Param(CARD),), INT),
+    "next": Signature((Param(PLAYER),), PLAYER),
+    "prev": Signature((Param(PLAYER),), PLAYER),
+    "abs": Signature((Param(INT),), INT),
+    "top": Signature((Param(ZONE), Param(INT)), list_of(CARD)),
+    "winner": Signature((Param(ZONE, "the first argument of `winner` (the trick)"),
+                         Param(SUIT, "the second argument of `winner` (the trump suit)")), PLAYER),
+    "count": _reduction(INT, None),
+    "sum": _reduction(INT, INT),
+    "any": _reduction(BOOL, BOOL),
+    "all": _reduction(BOOL, BOOL),
+    "max": _reduction(INT, INT, several=True),
+    "min": _reduction(INT, INT, several=True),
+    "melds_in": Signature((Param(CARDS),), list_of(PLAN), needs="melds"),
+    "layoffs": Signature((Param(CARDS),), list_of(PLAN), needs="melds"),
+    "swaps": Signature((Param(CARDS),), list_of(PLAN), needs="melds"),
+    "best_points": Signature((Param(CARDS),), INT, needs="melds"),
+    "hand_pattern": Signature((Param(CARDS),), STR, needs="patterns"),
+    "hand_compare": Signature((Param(CARDS), Param(CARDS)), INT, needs="patterns"),
+}
+
+# `sum(x for x in ...)`: the reductions written over a comprehension.
+AGGREGATES = {"sum", "count", "any", "all", "max", "min"}
+
+# Names whose value comes from the state of play.
+STATE_NAMES: dict[str, str] = {
+    "me": PLAYER, "dealer": PLAYER, "players": list_of(PLAYER), "others": list_of(PLAYER),
+    "player_count": INT, "deal_number": INT, "deck_size": INT, "suits": list_of(SUIT),
+    "ranks": list_of(RANK), "sides": list_of(SIDE), "melds": list_of(ZONE), "all_cards": list_of(CARD),
+    "last_meld": ZONE,
+}
+
+# Attributes, by the type of what has them.
+CARD_ATTRS: dict[str, str] = {
+    "rank": RANK, "suit": SUIT, "color": COLOR, "by": PLAYER, "face_up": BOOL,
+    "deck": PLAYER,          # whose deck the card belongs to, where each player has their own
+}
+ZONE_ATTRS: dict[str, str] = {
+    "top": CARD, "bottom": CARD, "size": INT, "owner": PLAYER, "side": SIDE, "cards": list_of(CARD),
+    # cells of a grid: the rank the cell belongs to, free (empty or face down on top), where it is
+    "rank": RANK, "free": BOOL, "grid": GRID, "row": INT, "column": INT,
+    # melds on the table: their kind (none for a zone that is not a meld), made this turn
+    "kind": STR, "fresh": BOOL,
+}
+# A plan: one way to put cards on the table (a new meld, a layoff, a joker swap).
+PLAN_ATTRS: dict[str, str] = {
+    "cards": list_of(CARD), "points": INT, "size": INT, "kind": STR, "target": ZONE, "new": BOOL,
+    "layoff": BOOL, "swap": BOOL,
+}
+GRID_ATTRS: dict[str, str] = {
+    "cells": list_of(ZONE), "lines": list_of(list_of(ZONE)), "rows": list_of(list_of(ZONE)),
+    "columns": list_of(list_of(ZONE)), "diagonals": list_of(list_of(ZONE)),
+}
+# What a player or a side has besides the zones and variables the rule file gives them.
+PLAYER_ATTRS: dict[str, str] = {"side": SIDE}
+SIDE_ATTRS: dict[str, str] = {"players": list_of(PLAYER)}
+LIST_ATTRS: dict[str, str] = {"size": INT}
+
+# The attribute tables by the type they belong to; `kind` names the thing in messages.
+ATTRIBUTES: dict[str, tuple[str, dict[str, str]]] = {
+    CARD: ("card", CARD_ATTRS), ZONE: ("zone", ZONE_ATTRS), GRID: ("grid", GRID_ATTRS),
+    PLAN: ("plan", PLAN_ATTRS),
+}
+
+# The card attributes a card alone decides (not where it lies or who moved it): what `wild:` may read.
+STATIC_CARD_ATTRS = {"rank", "suit", "color", "deck"}
+STATIC_FUNCTIONS = {"value", "abs", "count", "sum", "any", "all", "max", "min"}
+
+NAMES_TAKEN = set(FUNCTIONS) | set(STATE_NAMES)    # a rule file cannot name its own things so

@@ -1,0 +1,400 @@
+"""Expressions checked and resolved: syntax nodes in, typed resolved nodes out.
+
+Each `_<SyntaxClass>` method checks one kind of syntax node and returns the
+resolved node for what it means (see resolved.py), reporting every problem
+it finds instead of stopping at the first. Names are looked up once here, so
+the compiler never looks at a name again.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from koloda.dsl import ast
+from koloda.dsl import resolved as R
+from koloda.dsl.builtins import (AGGREGATES, ATTRIBUTES, CARDS, FUNCTIONS, LIST_ATTRS, PLAYER_ATTRS, SEQUENCE,
+                                 SIDE_ATTRS, STATE_NAMES)
+from koloda.dsl.errors import RuleError, Span, did_you_mean
+from koloda.dsl.model import Spec
+from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, TYPE_NAMES,
+                              ZONE, compatible, elem, is_list, list_of, show)
+
+Scope = dict[str, str]       # local name -> its type
+
+_ATTR_NODES: dict[str, type[R.Attribute]] = {CARD: R.CardAttr, ZONE: R.ZoneAttr, GRID: R.GridAttr, "plan": R.PlanAttr}
+_ORDINALS = ("first", "second", "third")
+
+
+class Resolver:
+    def __init__(self, spec: Spec, var_types: dict[str, str], functions: dict[str, R.Function] | None = None):
+        self.spec = spec
+        self.var_types = var_types
+        self.errors: list[RuleError] = []
+        self.functions: dict[str, R.Function] = dict(functions or {})
+        self._func_stack: list[str] = []
+        self._dispatch: dict[type, Callable[[ast.Node, Scope], R.Expr]] = {}
+
+    # ------------------------------------------------------------ reporting
+    def error(self, message: str, where: ast.Node | R.Node | Span, hint: str | None = None,
+              category: str = "error") -> None:
+        span = where if isinstance(where, Span) else where.span
+        self.errors.append(RuleError(message, span, hint, category))
+
+    def expect(self, node: ast.Node, scope: Scope, want: str, what: str) -> R.Expr:
+        r = self.coerce_rank(node, self.expr(node, scope), want)
+        if r.type != ANY and not compatible(r.type, want):
+            self.error(f"{what} must be {show(want)}, but this is {show(r.type)}", node, category="type")
+        return r
+
+    # ------------------------------------------------------------ dispatch
+    def expr(self, node: ast.Node, scope: Scope) -> R.Expr:
+        cls = type(node)
+        method = self._dispatch.get(cls)
+        if method is None:
+            method = getattr(self, "_" + cls.__name__, None) or self._not_an_expression
+            self._dispatch[cls] = method
+        return method(node, scope)
+
+    def _not_an_expression(self, n: ast.Node, scope: Scope) -> R.Expr:
+        self.error("an effect cannot stand where a value is expected", n)
+        return R.Invalid(n.span, ANY)
+
+    # ------------------------------------------------------------ literals and names
+    def _Number(self, n: ast.Number, scope: Scope) -> R.Expr:
+        return R.Const(n.span, INT, n.value)
+
+    def _String(self, n: ast.String, scope: Scope) -> R.Expr:
+        return R.Const(n.span, STR, n.value)
+
+    def coerce_rank(self, node: ast.Node, r: R.Expr, other: str) -> R.Expr:
+        """`c.rank == 7`, `c.rank in [7, 8]`, `start: 7` for a rank: a written number where a rank
+        is wanted is that rank."""
+        if r.type == INT and other == RANK and isinstance(node, ast.Number):
+            if not 2 <= node.value <= 10:
+                self.error(f"there is no rank {node.value}", node, category="type")
+            return R.Const(r.span, RANK, node.value)
+        if r.type == list_of(INT) and other == list_of(RANK) and isinstance(node, ast.ListLit) \
+                and isinstance(r, R.ListLit) \
+                and all(isinstance(i, ast.Number) or item.type == RANK for i, item in zip(node.items, r.items)):
+            items = tuple(self.coerce_rank(i, item, RANK) for i, item in zip(node.items, r.items))
+            return R.ListLit(r.span, list_of(RANK), items)
+        return r
+
+    def _Name(self, n: ast.Name, scope: Scope) -> R.Expr:
+        name, span = n.name, n.span
+        if name in scope:
+            return R.Local(span, scope[name], name)
+        if name in CONSTANTS:
+            t, value = CONSTANTS[name]
+            return R.Const(span, t, value)
+        if name in STATE_NAMES:
+            return R.StateValue(span, STATE_NAMES[name], name)
+        zone = self.spec.zones.get(name)
+        if zone is not None:
+            if zone.each_player:
+                self.error(f"`{name}` belongs to each {'side' if zone.per_side else 'player'}: "
+                           f"write `my {name}` or `p.{name}`", n)
+                return R.Invalid(span, GRID if zone.grid else ZONE)
+            if zone.grid:
+                return R.GridRef(span, GRID, name)
+            if zone.melds:
+                return R.MeldsOf(span, list_of(ZONE), None, False)
+            return R.ZoneRef(span, ZONE, name)
+        var = self.spec.vars.get(name)
+        if var is not None:
+            t = self.var_types.get(name, ANY)
+            if var.each_player:
+                self.error(f"`{name}` belongs to each player: write `my {name}` or `p.{name}`", n)
+                return R.Invalid(span, t)
+            return R.VarRef(span, t, name)
+        if name == "option":
+            self.error("`option` is followed by the option's name, as in `option.hand`", n)
+            return R.Invalid(span, ANY)
+        known = list(scope) + list(CONSTANTS) + list(STATE_NAMES) + list(self.spec.zones) + list(self.spec.vars)
+        self.error(f"unknown name `{name}`", n, did_you_mean(name, known), category="name")
+        return R.Invalid(span, ANY)
+
+    # ------------------------------------------------------------ attributes
+    def _My(self, n: ast.My, scope: Scope) -> R.Expr:
+        return self.owned(n, R.StateValue(n.span, PLAYER, "me"), n.name)
+
+    def _Attr(self, n: ast.Attr, scope: Scope) -> R.Expr:
+        span = n.span
+        if isinstance(n.obj, ast.Name) and n.obj.name == "option" and "option" not in scope:
+            opt = self.spec.options.get(n.name)
+            if opt is None:
+                self.error(f"unknown option `{n.name}`", n, did_you_mean(n.name, self.spec.options), category="name")
+                return R.Invalid(span, ANY)
+            return R.Option(span, {"int": INT, "bool": BOOL, "choice": STR}[opt.type], n.name)
+        obj = self.expr(n.obj, scope)
+        t = obj.type
+        if t == ANY:
+            return R.Invalid(span, ANY)
+        if t in ATTRIBUTES:
+            kind, table = ATTRIBUTES[t]
+            if n.name not in table:
+                self.error(f"a {kind} has no `{n.name}`", n, did_you_mean(n.name, table) or
+                           f"a {kind} has " + ", ".join(f"`{a}`" for a in table), category="name")
+                return R.Invalid(span, ANY)
+            return _ATTR_NODES[t](span, table[n.name], obj, n.name)
+        if t == PLAYER:
+            if n.name in PLAYER_ATTRS:
+                return R.PlayerAttr(span, PLAYER_ATTRS[n.name], obj, n.name)
+            return self.owned(n, obj, n.name)
+        if t == SIDE:
+            if n.name in SIDE_ATTRS:
+                return R.SideAttr(span, SIDE_ATTRS[n.name], obj, n.name)
+            return self.owned(n, obj, n.name, side=True)
+        if is_list(t) and n.name in LIST_ATTRS:
+            return R.ListAttr(span, LIST_ATTRS[n.name], obj, n.name)
+        self.error(f"{show(t)} has no `{n.name}`", n, category="type")
+        return R.Invalid(span, ANY)
+
+    def owned(self, n: ast.Node, owner: R.Expr, name: str, side: bool = False) -> R.Expr:
+        """`p.hand`, `my penalty`, `s.square`: what each player (or side) owns.
+
+        A player reaches what their side owns too: partners share it."""
+        span = n.span
+        zone = self.spec.zones.get(name)
+        if zone is not None and zone.each_player and (zone.per_side or not side):
+            if zone.melds:
+                return R.MeldsOf(span, list_of(ZONE), owner, side)
+            if zone.grid:
+                return R.OwnedGrid(span, GRID, name, owner, side, zone.per_side)
+            return R.OwnedZone(span, ZONE, name, owner, side, zone.per_side)
+        var = self.spec.vars.get(name)
+        if var is not None and var.each_player and (var.per_side or not side):
+            return R.OwnedVar(span, self.var_types.get(name, ANY), name, owner, side, var.per_side)
+        who = "side" if side else "player"
+        mine = [z for z, spec in self.spec.zones.items() if spec.each_player and (spec.per_side or not side)] + \
+               [v for v, spec in self.spec.vars.items() if spec.each_player and (spec.per_side or not side)]
+        self.error(f"a {who} has no `{name}`", n, did_you_mean(name, mine) or
+                   (f"each {who} has " + ", ".join(f"`{m}`" for m in mine) if mine else None), category="name")
+        return R.Invalid(span, ANY)
+
+    def target(self, t: ast.Node, scope: Scope) -> R.Expr:
+        """What an assignment sets: a variable of the table, or one a player or side owns."""
+        if isinstance(t, ast.TargetVar):
+            var = self.spec.vars.get(t.name)
+            if var is None:
+                if t.name in scope:
+                    self.error(f"`{t.name}` is a parameter or a loop name and cannot be set", t)
+                else:
+                    self.error(f"unknown variable `{t.name}`", t, did_you_mean(t.name, self.spec.vars), category="name")
+                return R.Invalid(t.span, ANY)
+            vt = self.var_types.get(t.name, ANY)
+            if var.each_player:
+                self.error(f"`{t.name}` belongs to each player: write `my {t.name}` or `p.{t.name}`", t)
+                return R.Invalid(t.span, vt)
+            return R.VarRef(t.span, vt, t.name)
+        if isinstance(t, ast.TargetAttr):
+            owner = self.expr(t.obj, scope)
+            if owner.type not in (PLAYER, SIDE, ANY):
+                self.error(f"only a player or a side owns variables, not {show(owner.type)}", t.obj, category="type")
+            var = self.spec.vars.get(t.name)
+            by_side = owner.type == SIDE
+            if var is None or not var.each_player or (by_side and not var.per_side):
+                per_player = [v for v, spec in self.spec.vars.items()
+                              if spec.each_player and (spec.per_side or not by_side) and v != t.name]
+                self.error(f"`{t.name}` is not a variable of each {'side' if by_side else 'player'}", t,
+                           did_you_mean(t.name, per_player))
+                return R.Invalid(t.span, ANY)
+            return R.OwnedVar(t.span, self.var_types.get(t.name, ANY), t.name, owner, by_side, var.per_side)
+        self.error("cannot assign to this", t)
+        return R.Invalid(t.span, ANY)
+
+    # ------------------------------------------------------------ calls
+    def function(self, name: str) -> R.Function | None:
+        """A rule file's own function, resolved once (None if it calls itself)."""
+        if name in self.functions:
+            return self.functions[name]
+        fn = self.spec.functions[name]
+        if name in self._func_stack:
+            self.error(f"function `{name}` calls itself (directly or through others); "
+                       "rule files have no unbounded loops", fn.signature)
+            return None
+        self._func_stack.append(name)
+        scope: Scope = {}
+        for p in fn.signature.params:
+            if p.type not in TYPE_NAMES:
+                self.error(f"unknown type `{p.type}`", p, did_you_mean(p.type, TYPE_NAMES) or
+                           "types: " + ", ".join(TYPE_NAMES))
+            scope[p.name] = TYPE_NAMES.get(p.type, ANY)
+        body = self.expr(fn.body, scope)
+        self._func_stack.pop()
+        resolved = R.Function(name, tuple(scope), tuple(scope.values()), body, body.type)
+        self.functions[name] = resolved
+        return resolved
+
+    def _Call(self, n: ast.Call, scope: Scope) -> R.Expr:
+        name, args, span = n.func, n.args, n.span
+        if name in self.spec.functions:
+            params = self.spec.functions[name].signature.params
+            if len(args) != len(params):
+                self.error(f"`{name}` takes {len(params)} argument{'s' * (len(params) != 1)}, "
+                           f"not {len(args)}", n, category="arity")
+            resolved = tuple(self.expect(arg, scope, TYPE_NAMES.get(p.type, ANY), f"argument `{p.name}` of `{name}`")
+                             for arg, p in zip(args, params))
+            fn = self.function(name)
+            if fn is None or len(args) != len(params):
+                return R.Invalid(span, ANY if fn is None else fn.type)
+            return R.UserCall(span, fn.type, name, resolved)
+        sig = FUNCTIONS.get(name)
+        if sig is None:
+            self.error(f"unknown function `{name}`", n, did_you_mean(name, set(FUNCTIONS) | set(self.spec.functions)),
+                       category="name")
+            for a in args:
+                self.expr(a, scope)
+            return R.Invalid(span, ANY)
+        if sig.needs == "patterns" and not self.spec.patterns:
+            self.error(f"`{name}` needs `patterns:` (write them, or `import: [poker]`)", n, category="name")
+        if sig.needs == "melds" and not self.spec.meld_kinds:
+            self.error(f"`{name}` needs `melds:` kinds and a zone with `melds: true`", n)
+        if sig.several and len(args) >= 2:
+            numbers = tuple(self.expect(a, scope, INT, f"each argument of `{name}`") for a in args)
+            return R.BuiltinCall(span, INT, name, numbers)
+        k = len(sig.params)
+        if len(args) != k:
+            self.error(f"`{name}` takes {k} argument{'s' * (k != 1)}, not {len(args)}", n, category="arity")
+            for a in args:
+                self.expr(a, scope)
+            return R.Invalid(span, sig.result)
+        resolved_args = []
+        for i, (arg, p) in enumerate(zip(args, sig.params)):
+            if p.type == CARDS:
+                r = self.expr(arg, scope)
+                if r.type not in (ZONE, list_of(CARD), ANY) and not (is_list(r.type) and elem(r.type) == ANY):
+                    self.error(f"`{name}` looks at cards: a zone or a list of cards, not {show(r.type)}", arg,
+                               category="type")
+            elif p.type == SEQUENCE:
+                r = self.expr(arg, scope)
+                if r.type != ANY and r.type != ZONE and not is_list(r.type):
+                    self.error(f"`{name}` needs a list or a zone, not {show(r.type)}", arg, category="type")
+                    return R.Invalid(span, sig.result)
+                self._check_items(n, name, elem(r.type) if r.type != ANY else ANY)
+            else:
+                what = p.what or (f"the argument of `{name}`" if k == 1 else f"the {_ORDINALS[i]} argument of `{name}`")
+                r = self.expect(arg, scope, p.type, what)
+            resolved_args.append(r)
+        return R.BuiltinCall(span, sig.result, name, tuple(resolved_args))
+
+    def _check_items(self, n: ast.Node, func: str, t: str) -> None:
+        """The items a reduction folds must suit it: numbers to add, true/false to test."""
+        want = FUNCTIONS[func].element
+        if want == BOOL and t not in (BOOL, ANY):
+            self.error(f"`{func}` needs true/false values, not {show(t)}", n, category="type")
+        elif want == INT and t not in (INT, ANY):
+            self.error(f"`{func}` needs numbers, not {show(t)}", n, category="type")
+
+    def _comprehension(self, n: ast.Aggregate | ast.ListComp, scope: Scope) -> tuple[R.Expr, Scope, R.Expr | None]:
+        iterable = self.expr(n.iterable, scope)
+        t = iterable.type
+        if not (t == ZONE or is_list(t) or t == ANY):
+            self.error(f"`for` goes over a list or a zone, not {show(t)}", n.iterable, category="type")
+        inner = {**scope, n.var: elem(t)}
+        cond = self.expect(n.cond, inner, BOOL, "the `if` of a `for`") if n.cond is not None else None
+        return iterable, inner, cond
+
+    def _Aggregate(self, n: ast.Aggregate, scope: Scope) -> R.Expr:
+        if n.func not in AGGREGATES:
+            self.error(f"`{n.func}(... for ...)` is not an aggregate", n,
+                       did_you_mean(n.func, AGGREGATES) or "use " + ", ".join(sorted(AGGREGATES)))
+            return R.Invalid(n.span, ANY)
+        iterable, inner, cond = self._comprehension(n, scope)
+        item = self.expr(n.elem, inner)
+        self._check_items(n, n.func, item.type)
+        return R.Aggregate(n.span, FUNCTIONS[n.func].result, n.func, item, n.var, iterable, cond)
+
+    def _ListComp(self, n: ast.ListComp, scope: Scope) -> R.Expr:
+        iterable, inner, cond = self._comprehension(n, scope)
+        item = self.expr(n.elem, inner)
+        return R.ListComp(n.span, list_of(item.type), item, n.var, iterable, cond)
+
+    # ------------------------------------------------------------ lists and operators
+    def _Index(self, n: ast.Index, scope: Scope) -> R.Expr:
+        obj = self.expr(n.obj, scope)
+        index = self.expect(n.index, scope, INT, "a list index")
+        if not is_list(obj.type) and obj.type != ANY:
+            self.error(f"only lists can be indexed, not {show(obj.type)}", n.obj, category="type")
+            return R.Invalid(n.span, ANY)
+        return R.Index(n.span, elem(obj.type), obj, index)
+
+    def _ListLit(self, n: ast.ListLit, scope: Scope) -> R.Expr:
+        items = [self.expr(i, scope) for i in n.items]
+        if any(i.type == RANK for i in items):    # `[A, 2, 3]`: numbers beside ranks are ranks
+            items = [self.coerce_rank(syntax, i, RANK) for syntax, i in zip(n.items, items)]
+        known = [i.type for i in items if i.type not in (ANY, NONE)]
+        for item, syntax in zip(items, n.items):
+            if known and item.type not in (ANY, NONE) and item.type != known[0]:
+                self.error(f"a list holds one kind of thing: {show(known[0])} and {show(item.type)}", syntax,
+                           category="type")
+        return R.ListLit(n.span, list_of(known[0] if known else ANY), tuple(items))
+
+    def _Range(self, n: ast.Range, scope: Scope) -> R.Expr:
+        low = self.expect(n.low, scope, INT, "the start of a range")
+        high = self.expect(n.high, scope, INT, "the end of a range")
+        return R.Range(n.span, list_of(INT), low, high)
+
+    def _Arith(self, n: ast.Arith, scope: Scope) -> R.Expr:
+        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        if n.op == "+" and is_list(left.type) and is_list(right.type):
+            if not compatible(left.type, right.type):
+                self.error(f"cannot join {show(left.type)} and {show(right.type)}", n, category="type")
+            return R.Arith(n.span, left.type if elem(left.type) != ANY else right.type, n.op, left, right)
+        for side, r in ((n.left, left), (n.right, right)):
+            if r.type not in (INT, ANY):
+                self.error(f"`{n.op}` needs numbers, but this is {show(r.type)}", side, category="type")
+        return R.Arith(n.span, INT, n.op, left, right)
+
+    def _Compare(self, n: ast.Compare, scope: Scope) -> R.Expr:
+        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        left, right = self.coerce_rank(n.left, left, right.type), self.coerce_rank(n.right, right, left.type)
+        lt, rt = left.type, right.type
+        if not compatible(lt, rt):
+            self.error(f"cannot compare {show(lt)} with {show(rt)}", n, category="type")
+        elif n.op not in ("==", "!=") and not ({lt, rt} <= {INT, ANY} or {lt, rt} <= {RANK, ANY}):
+            self.error(f"`{n.op}` compares numbers or ranks, not {show(lt)}", n, category="type")
+        return R.Compare(n.span, BOOL, n.op, left, right)
+
+    def _In(self, n: ast.In, scope: Scope) -> R.Expr:
+        item, container = self.expr(n.item, scope), self.expr(n.container, scope)
+        if item.type == RANK:
+            container = self.coerce_rank(n.container, container, list_of(RANK))
+        ct = container.type
+        if ct == ZONE or is_list(ct):
+            if not compatible(item.type, elem(ct)):
+                self.error(f"{show(item.type)} can never be in {show(ct)}", n, category="type")
+        elif ct != ANY:
+            self.error(f"`in` looks into a list or a zone, not {show(ct)}", n.container, category="type")
+        return R.Contains(n.span, BOOL, item, container, n.negated)
+
+    def _And(self, n: ast.And, scope: Scope) -> R.Expr:
+        left = self.expect(n.left, scope, BOOL, "each side of `and`")
+        right = self.expect(n.right, scope, BOOL, "each side of `and`")
+        return R.And(n.span, BOOL, left, right)
+
+    def _Or(self, n: ast.Or, scope: Scope) -> R.Expr:
+        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        if left.type == BOOL or right.type == BOOL:
+            for side, r in ((n.left, left), (n.right, right)):
+                if r.type not in (BOOL, ANY):
+                    self.error(f"each side of `or` must be true/false here, but this is {show(r.type)}", side,
+                               category="type")
+            return R.Or(n.span, BOOL, left, right)
+        if not compatible(left.type, right.type):
+            self.error(f"`or` picks between two values of one kind, not {show(left.type)} and {show(right.type)}",
+                       n, category="type")
+        return R.Or(n.span, left.type if left.type not in (NONE, ANY) else right.type, left, right)
+
+    def _Not(self, n: ast.Not, scope: Scope) -> R.Expr:
+        return R.Not(n.span, BOOL, self.expect(n.operand, scope, BOOL, "what `not` negates"))
+
+    def _Neg(self, n: ast.Neg, scope: Scope) -> R.Expr:
+        return R.Neg(n.span, INT, self.expect(n.operand, scope, INT, "what `-` negates"))
+
+    def _IfElse(self, n: ast.IfElse, scope: Scope) -> R.Expr:
+        cond = self.expect(n.cond, scope, BOOL, "the condition after `if`")
+        a, b = self.expr(n.then, scope), self.expr(n.orelse, scope)
+        if not compatible(a.type, b.type):
+            self.error(f"both branches must be of one kind, not {show(a.type)} and {show(b.type)}", n,
+                       category="type")
+        return R.IfElse(n.span, a.type if a.type not in (NONE, ANY) else b.type, a, cond, b)

@@ -1,0 +1,389 @@
+"""The language's built-ins as the engine runs them: functions, attributes, state names.
+
+Keyed exactly like koloda/dsl/builtins.py, which holds their signatures (a
+test keeps the key sets equal). Each entry builds a closure at load time
+from the compiler (for the layout, the deck, the melds) and the closures of
+its arguments.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from koloda.dsl import resolved as R
+from koloda.dsl.errors import Span
+from koloda.interpreter.env import Context, Env, Fn
+from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.melds import LAYOFF, NEW, SWAP
+
+FunctionImpl = Callable[[Context, R.BuiltinCall, list[Fn], Env], Fn]
+AttrImpl = Callable[[Context, R.Attribute, Fn, Env], Fn]
+StateImpl = Callable[[Context], Fn]
+
+FUNCTIONS: dict[str, FunctionImpl] = {}
+STATE_VALUES: dict[str, StateImpl] = {}
+CARD_ATTRS: dict[str, AttrImpl] = {}
+ZONE_ATTRS: dict[str, AttrImpl] = {}
+GRID_ATTRS: dict[str, AttrImpl] = {}
+PLAN_ATTRS: dict[str, AttrImpl] = {}
+PLAYER_ATTRS: dict[str, AttrImpl] = {}
+SIDE_ATTRS: dict[str, AttrImpl] = {}
+LIST_ATTRS: dict[str, AttrImpl] = {}
+
+
+def register(table: dict, *names: str) -> Callable:
+    """Put an implementation in a table under one or more names."""
+    def add(impl: Callable) -> Callable:
+        for name in names:
+            table[name] = impl
+        return impl
+    return add
+
+
+# ------------------------------------------------------------------ names from the state of play
+STATE_VALUES.update({
+    "me": lambda c: lambda s, b: s.current,
+    "dealer": lambda c: lambda s, b: s.dealer,
+    "players": lambda c: lambda s, b: list(range(s.n)),
+    # in seat order, starting at the left of the player to move
+    "others": lambda c: lambda s, b: [(s.current + k) % s.n for k in range(1, s.n)],
+    "last_meld": lambda c: lambda s, b: s.last_meld,
+    "player_count": lambda c: lambda s, b: s.n,
+    "deal_number": lambda c: lambda s, b: s.deal_number,
+    "suits": lambda c: lambda s, b: [0, 1, 2, 3],
+})
+
+
+@register(STATE_VALUES, "deck_size")
+def _deck_size(c: Context) -> Fn:
+    size = c.cards.size
+    return lambda s, b: size
+
+
+@register(STATE_VALUES, "ranks")
+def _ranks(c: Context) -> Fn:
+    ranks = list(c.cards.deck_ranks)
+    return lambda s, b: ranks
+
+
+@register(STATE_VALUES, "sides")
+def _sides(c: Context) -> Fn:
+    count = c.layout.num_sides
+    return lambda s, b: list(range(count))
+
+
+@register(STATE_VALUES, "melds")
+def _melds(c: Context) -> Fn:
+    slot_zone = c.layout.slot_zone
+    return lambda s, b: [slot_zone[k] for k, kind in enumerate(s.slot_kind) if kind is not None]
+
+
+@register(STATE_VALUES, "all_cards")
+def _all_cards(c: Context) -> Fn:
+    every = list(range(c.cards.size))
+    return lambda s, b: list(every)
+
+
+# ------------------------------------------------------------------ card attributes
+@register(CARD_ATTRS, "rank", "suit", "color")
+def _card_table(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    table = {"rank": c.cards.ranks, "suit": c.cards.suits, "color": c.cards.colors}[n.name]
+    if isinstance(n.obj, R.Local) and n.obj.name not in env.subst:
+        var = n.obj.name          # the commonest case, `c.rank` of a parameter, without a closure call
+
+        def local_card_attr(s, b):
+            card = b[var]
+            return None if card is None else table[card]
+        return local_card_attr
+
+    def card_attr(s, b):
+        card = obj(s, b)
+        return None if card is None else table[card]
+    return card_attr
+
+
+@register(CARD_ATTRS, "deck")
+def _card_deck(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    decks = c.card_deck
+
+    def card_deck(s, b):
+        card = obj(s, b)
+        return None if card is None or decks is None else decks[card]
+    return card_deck
+
+
+@register(CARD_ATTRS, "face_up")
+def _face_up(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    def card_face_up(s, b):
+        card = obj(s, b)
+        return None if card is None else s.face[card]
+    return card_face_up
+
+
+@register(CARD_ATTRS, "by")
+def _by(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    def card_by(s, b):
+        card = obj(s, b)
+        return None if card is None else s.by[card]
+    return card_by
+
+
+# ------------------------------------------------------------------ zone attributes
+@register(ZONE_ATTRS, "top")
+def _top(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    def top(s, b):
+        z = s.zones[obj(s, b)]
+        return z[-1] if z else None
+    return top
+
+
+@register(ZONE_ATTRS, "bottom")
+def _bottom(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    def bottom(s, b):
+        z = s.zones[obj(s, b)]
+        return z[0] if z else None
+    return bottom
+
+
+@register(ZONE_ATTRS, "size")
+def _zone_size(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    return lambda s, b: len(s.zones[obj(s, b)])
+
+
+@register(ZONE_ATTRS, "cards")
+def _zone_cards(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    return lambda s, b: list(s.zones[obj(s, b)])
+
+
+@register(ZONE_ATTRS, "free")
+def _free(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    def free(s, b):
+        z = s.zones[obj(s, b)]
+        return not z or not s.face[z[-1]]
+    return free
+
+
+@register(ZONE_ATTRS, "kind", "fresh")
+def _meld_attr(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    zone_slot, kinds, name = c.layout.zone_slot, c.meld_kinds, n.name
+
+    def meld_attr(s, b):
+        slot = zone_slot.get(obj(s, b))
+        if slot is None or s.slot_kind[slot] is None:
+            return None if name == "kind" else False
+        return kinds[s.slot_kind[slot]] if name == "kind" else s.slot_turn[slot] == s.turn_no
+    return meld_attr
+
+
+@register(ZONE_ATTRS, "rank", "grid", "row", "column")
+def _cell_attr(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    cells, name = c.layout.zone_cell, n.name
+
+    def cell_attr(s, b):
+        cell = cells[obj(s, b)]
+        return None if cell is None else getattr(cell, name)
+    return cell_attr
+
+
+@register(ZONE_ATTRS, "owner", "side")
+def _zone_owner(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    layout = c.layout
+    # a side's zone has no single owner; a player's zone belongs to the player's side too
+    owners = [None if z.by_side else z.owner for z in layout.zones]
+    sides = [z.owner if z.by_side or z.owner is None else layout.side_of(z.owner) for z in layout.zones]
+    want_owner = n.name == "owner"
+    table = owners if want_owner else sides
+    zone_slot, by_side, side_of = layout.zone_slot, layout.meld_by_side, layout.side_of
+
+    def owner_of(s, b):
+        z = obj(s, b)
+        slot = zone_slot.get(z)
+        if slot is not None and s.slot_kind[slot] is not None:     # a meld: whoever made it
+            o = s.slot_owner[slot]
+            if by_side:
+                return None if want_owner else o
+            return o if want_owner else side_of(o)
+        return table[z]
+    return owner_of
+
+
+# ------------------------------------------------------------------ grids, plans, players, sides, lists
+@register(GRID_ATTRS, "cells", "lines", "rows", "columns", "diagonals")
+def _grid_attr(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    grids, name = c.layout.grids, n.name
+
+    def grid_attr(s, b):
+        g = obj(s, b)
+        return None if g is None else getattr(grids[g], name)
+    return grid_attr
+
+
+@register(PLAN_ATTRS, "cards", "points", "size", "kind", "target", "new", "layoff", "swap")
+def _plan_attr(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    kinds, slot_zone = c.meld_kinds, c.layout.slot_zone
+    get = {
+        "cards": lambda p: list(p.cards), "points": lambda p: p.points, "size": lambda p: len(p.cards),
+        "kind": lambda p: kinds[p.kind], "new": lambda p: p.type == NEW, "layoff": lambda p: p.type == LAYOFF,
+        "swap": lambda p: p.type == SWAP,
+        "target": lambda p: None if p.type == NEW else slot_zone[p.target],
+    }[n.name]
+
+    def plan_attr(s, b):
+        p = obj(s, b)
+        return None if p is None else get(p)
+    return plan_attr
+
+
+@register(PLAYER_ATTRS, "side")
+def _player_side(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    nsides = c.layout.num_sides
+
+    def side_of(s, b):
+        p = obj(s, b)
+        return None if p is None else p % nsides
+    return side_of
+
+
+@register(SIDE_ATTRS, "players")
+def _side_players(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    nsides = c.layout.num_sides
+    return lambda s, b: [p for p in range(s.n) if p % nsides == obj(s, b)]
+
+
+@register(LIST_ATTRS, "size")
+def _list_size(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    return lambda s, b: len(obj(s, b))
+
+
+# ------------------------------------------------------------------ functions
+def _unary(name: str, what: str, table: Callable[[Context], Callable[[Any], Any]] | None, step: int = 0
+           ) -> FunctionImpl:
+    """A function of one value that is never none: a lookup in a table, or a step round the table."""
+    def build(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+        (a,) = args
+        span = n.span
+        f = table(c) if table is not None else None
+
+        def unary(s, b):
+            x = a(s, b)
+            if x is None:
+                raise RuleRuntimeError(f"`{name}` of no {what} (the argument is none)", span)
+            return f(x) if f is not None else (x + step) % s.n
+        return unary
+    return build
+
+
+FUNCTIONS["value"] = _unary("value", "card", lambda c: c.cards.values.__getitem__)
+FUNCTIONS["abs"] = _unary("abs", "number", lambda c: abs)
+FUNCTIONS["next"] = _unary("next", "player", None, 1)
+FUNCTIONS["prev"] = _unary("prev", "player", None, -1)
+
+
+@register(FUNCTIONS, "top")
+def _top_cards(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    zone, count = args
+    span = n.span
+
+    def top(s, b):
+        k = count(s, b)
+        if k is None or k < 0:
+            raise RuleRuntimeError(f"`top` takes a count of 0 or more, not {k}", span)
+        return s.zones[zone(s, b)][::-1][:k]
+    return top
+
+
+@register(FUNCTIONS, "winner")
+def _winner(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    """The player whose card takes the trick: highest trump, else highest of the suit led."""
+    zone, trump = args
+    suits, ranks, order = c.cards.suits, c.cards.ranks, c.cards.order
+    span = n.span
+
+    def winner(s, b):
+        trick = s.zones[zone(s, b)]
+        if not trick:
+            raise RuleRuntimeError("`winner` of an empty trick", span)
+        t = trump(s, b)
+        led = suits[trick[0]]
+        best = trick[0]
+        for card in trick[1:]:
+            cs, bs = suits[card], suits[best]
+            if cs == bs:
+                if order[ranks[card]] > order[ranks[best]]:
+                    best = card
+            elif cs == t and t is not None:
+                best = card
+            elif bs != t and cs == led and bs != led:
+                best = card
+        return s.by[best]
+    return winner
+
+
+@register(FUNCTIONS, "count", "sum", "any", "all", "max", "min")
+def _reduction(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    if n.name in ("max", "min") and len(args) >= 2:
+        fold = max if n.name == "max" else min
+        return lambda s, b: fold(a(s, b) for a in args)
+    return reduce(n.name, c.sequence(n.args[0], env), n.span)
+
+
+def reduce(name: str, items: Fn, span: Span) -> Fn:
+    """A reduction over a list (or a comprehension's items)."""
+    if name == "count":
+        return lambda s, b: len(items(s, b))
+    if name == "sum":
+        def total(s, b):
+            values = items(s, b)
+            if None in values:
+                raise RuleRuntimeError("`sum` over a list that holds none", span)
+            return sum(values)
+        return total
+    if name == "any":
+        return lambda s, b: any(items(s, b))
+    if name == "all":
+        return lambda s, b: all(items(s, b))
+    fold = max if name == "max" else min
+
+    def extreme(s, b):
+        values = list(items(s, b))
+        if not values:
+            raise RuleRuntimeError(f"`{name}` of nothing", span)
+        return fold(values)
+    return extreme
+
+
+@register(FUNCTIONS, "melds_in", "layoffs", "swaps", "best_points")
+def _meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    melds, layout = c.melds, c.layout
+    assert melds is not None, "the checker lets meld functions through only where melds are declared"
+    listed = c.sequence(n.args[0], env)
+
+    def cards(s, b):                 # a card named twice is still one card
+        return sorted(set(card for card in listed(s, b) if card is not None))
+    slot_zone = layout.slot_zone
+
+    def occupied(s):
+        return [(k, slot_zone[k]) for k, kind in enumerate(s.slot_kind) if kind is not None]
+    if n.name == "melds_in":
+        meld_owner_of = layout.meld_owner_of
+        return lambda s, b: melds.melds_in(cards(s, b), meld_owner_of(s.current))
+    if n.name == "layoffs":
+        return lambda s, b: melds.layoffs(s, cards(s, b), occupied(s))
+    if n.name == "swaps":
+        return lambda s, b: melds.swaps(s, cards(s, b), occupied(s))
+    return lambda s, b: melds.best_points(cards(s, b))
+
+
+@register(FUNCTIONS, "hand_pattern")
+def _hand_pattern(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    patterns = c.patterns
+    assert patterns is not None, "the checker lets pattern functions through only where patterns are declared"
+    cards = c.sequence(n.args[0], env)
+    return lambda s, b: patterns.name(list(cards(s, b)))
+
+
+@register(FUNCTIONS, "hand_compare")
+def _hand_compare(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    patterns = c.patterns
+    assert patterns is not None, "the checker lets pattern functions through only where patterns are declared"
+    left, right = c.sequence(n.args[0], env), c.sequence(n.args[1], env)
+    return lambda s, b: patterns.compare(list(left(s, b)), list(right(s, b)))

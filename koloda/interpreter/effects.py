@@ -1,0 +1,208 @@
+"""Effects -> closures: one `_do_<Class>` method per resolved effect class.
+
+A part of the Compiler (compile.py), kept apart because effects change the
+state where expressions only read it. Every effect runs inside a wrapper
+that turns a Python failure into a rule error located in the file.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+from koloda.dsl import resolved as R
+from koloda.dsl.types import ZONE, is_list
+from koloda.interpreter.env import TOP, Env, Fn
+from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.layout import Layout
+
+_MISSING = object()
+_ARITH_UPDATE = {"+=": operator.add, "-=": operator.sub, "*=": operator.mul}
+
+
+def _nothing(s: Any, b: dict) -> None:
+    return None
+
+
+class EffectCompiler:
+    layout: Layout
+
+    # provided by the Compiler
+    def method(self, cls: type, prefix: str) -> Callable[[Any, Env], Fn]:
+        raise NotImplementedError
+
+    def expr(self, n: R.Expr, env: Env) -> Fn:
+        raise NotImplementedError
+
+    def sequence(self, node: R.Expr, env: Env) -> Fn:
+        raise NotImplementedError
+
+    def owner_index(self, n: R.Owned, env: Env) -> Fn:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ lists of effects
+    def effects(self, nodes: tuple[R.Effect, ...], env: Env = TOP) -> Fn:
+        steps = [self.effect(e, env) for e in nodes]
+        if not steps:
+            return _nothing
+        if len(steps) == 1:
+            return steps[0]
+
+        def run_all(s, b):
+            for step in steps:
+                step(s, b)
+        return run_all
+
+    def effect(self, e: R.Effect, env: Env) -> Fn:
+        run = self.method(type(e), "_do_")(e, env)
+        span = e.span
+
+        def located(s, b):
+            try:
+                run(s, b)
+            except RuleRuntimeError:
+                raise
+            except (TypeError, IndexError, KeyError, ValueError) as exc:
+                raise RuleRuntimeError(f"this effect failed: {exc}", span) from None
+        return located
+
+    # ------------------------------------------------------------ cards
+    def _do_Move(self, e: R.Move, env: Env) -> Fn:
+        what, dest, kind, span = self.expr(e.what, env), self.expr(e.dest, env), e.what.type, e.span
+        face_up, under = not e.face_down, e.under
+
+        def move(s, b):
+            target = dest(s, b)
+            x = what(s, b)
+            if kind == ZONE:
+                cards = list(s.zones[x])
+            elif is_list(kind):
+                cards = list(x)
+            else:
+                if x is None:
+                    raise RuleRuntimeError("there is no card to move", span)
+                cards = [x]
+            who = s.actor
+            for c in (reversed(cards) if under else cards):      # under: the cards keep their order
+                s.move(c, target, who, face_up, under)
+        return move
+
+    def _do_Meld(self, e: R.Meld, env: Env) -> Fn:
+        plan, span = self.expr(e.plan, env), e.span
+
+        def meld(s, b):
+            p = plan(s, b)
+            if p is None:
+                raise RuleRuntimeError("nothing to meld", span)
+            s.meld(p, s.actor)
+        return meld
+
+    def _do_Shuffle(self, e: R.Shuffle, env: Env) -> Fn:
+        zone = self.expr(e.zone, env)
+        return lambda s, b: s.shuffle(zone(s, b))
+
+    def _do_Gather(self, e: R.Gather, env: Env) -> Fn:
+        zone = self.expr(e.dest, env)
+        return lambda s, b: s.gather(zone(s, b))
+
+    def _do_Deal(self, e: R.Deal, env: Env) -> Fn:
+        count, source = self.expr(e.count, env), self.expr(e.source, env)
+        base, span = self.layout.zone_base[e.family], e.span
+        return lambda s, b: s.deal(count(s, b), base, source(s, b), span)
+
+    # ------------------------------------------------------------ variables
+    def _do_Assign(self, e: R.Assign, env: Env) -> Fn:
+        value = self.expr(e.value, env)
+        index: Fn
+        if isinstance(e.target, R.VarRef):
+            base = self.layout.var_base[e.target.name]
+            index = lambda s, b: base
+        else:
+            index = self.owner_index(e.target, env)
+        if e.op == "=":
+            def assign(s, b):
+                s.vars[index(s, b)] = value(s, b)
+            return assign
+        op, sign, span = _ARITH_UPDATE[e.op], e.op, e.span
+
+        def update(s, b):
+            i = index(s, b)
+            old, x = s.vars[i], value(s, b)
+            if old is None or x is None:
+                raise RuleRuntimeError(f"`{sign}` with none", span)
+            s.vars[i] = op(old, x)
+        return update
+
+    def _do_Let(self, e: R.Let, env: Env) -> Fn:
+        value, name = self.expr(e.value, env), e.name
+
+        def let(s, b):
+            b[name] = value(s, b)
+        return let
+
+    # ------------------------------------------------------------ the turn
+    def _do_Goto(self, e: R.Goto, env: Env) -> Fn:
+        step = e.step
+
+        def goto(s, b):
+            s.goto = step
+        return goto
+
+    def _do_TurnTo(self, e: R.TurnTo, env: Env) -> Fn:
+        player = self.expr(e.player, env)
+
+        def turn_to(s, b):
+            s.next_player = player(s, b)
+        return turn_to
+
+    def _do_Skip(self, e: R.Skip, env: Env) -> Fn:
+        player = self.expr(e.player, env)
+
+        def skip(s, b):
+            s.skips[player(s, b)] += 1
+        return skip
+
+    def _do_Ask(self, e: R.Ask, env: Env) -> Fn:
+        player, step, span = self.expr(e.player, env), e.step, e.span
+        many = is_list(e.player.type)
+
+        def ask(s, b):
+            p = player(s, b)
+            if p is None:
+                raise RuleRuntimeError("nobody to ask", span)
+            s.asked = ([q for q in p if q is not None] if many else [p], step)
+        return ask
+
+    def _do_EndDeal(self, e: R.EndDeal, env: Env) -> Fn:
+        def end_deal(s, b):
+            s.deal_over = True
+        return end_deal
+
+    def _do_EndTurn(self, e: R.EndTurn, env: Env) -> Fn:
+        def end_turn(s, b):
+            s.goto = None
+        return end_turn
+
+    # ------------------------------------------------------------ control
+    def _do_If(self, e: R.If, env: Env) -> Fn:
+        cond, then, orelse = self.expr(e.cond, env), self.effects(e.then, env), self.effects(e.orelse, env)
+
+        def if_(s, b):
+            if cond(s, b):
+                then(s, b)
+            else:
+                orelse(s, b)
+        return if_
+
+    def _do_For(self, e: R.For, env: Env) -> Fn:
+        items, body, var = self.sequence(e.iterable, env), self.effects(e.body, env.without(e.var)), e.var
+
+        def for_(s, b):
+            saved = b.get(var, _MISSING)
+            for x in list(items(s, b)):
+                b[var] = x
+                body(s, b)
+            if saved is _MISSING:
+                b.pop(var, None)
+            else:
+                b[var] = saved
+        return for_

@@ -1,0 +1,181 @@
+"""What a seat sees: the observation of a state, moves as text, values as text.
+
+Like the Observer of OpenSpiel's Python games, this stands apart from the
+state: it reads a state and the table's layout, and tells a player what
+they may know of it and nothing more.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from koloda.dsl import resolved as R
+from koloda.dsl.types import BOOL, CARD, COLOR, COLORS, PLAN, PLAYER, RANK, SIDE, SUIT, SUITS, ZONE, elem, is_list
+from koloda.interpreter.cards import CardTable, rank_name
+from koloda.interpreter.codec import ActionCodec
+from koloda.interpreter.layout import Layout
+from koloda.interpreter.melds import LAYOFF, SWAP, Plan, identity_parts
+from koloda.interpreter.state import State
+
+Fn = Callable[[Any, dict], Any]
+
+
+class View:
+    def __init__(self, rules: R.Rules, layout: Layout, cards: CardTable, codec: ActionCodec,
+                 show: dict[str, Fn]):
+        spec = rules.spec
+        self.name = spec.name
+        self.title = spec.title
+        self.layout = layout
+        self.cards = cards
+        self.codec = codec
+        self.meld_kinds = [k.name for k in spec.meld_kinds]
+        self.phase_names = [p.name for p in rules.phases]
+        # (visible, per side, type) of each variable, by name
+        self.var_view = {name: (v.visible, v.per_side, rules.var_types[name]) for name, v in spec.vars.items()}
+        self.show = show
+        self.show_types = {label: node.type for label, node in rules.show.items()}
+
+    # ------------------------------------------------------------ values
+    def render(self, value: Any, t: str) -> str:
+        if value is None:
+            return "none"
+        if t == CARD:
+            return self.cards.labels[value]
+        if t == SUIT:
+            return SUITS[value]
+        if t == RANK:
+            return rank_name(value)
+        if t == PLAYER:
+            return f"P{value + 1}"
+        if t == COLOR:
+            return COLORS[value]
+        if t == ZONE:
+            return self.layout.zone_label(value)
+        if t == PLAN:
+            return self.plan_text(value)
+        if t == SIDE:
+            return self.layout.owner_label(value, True)
+        if t == BOOL:
+            return "yes" if value else "no"
+        return str(value)
+
+    def plan_text(self, plan: Plan, hide: Callable[[int], bool] | None = None, plain: bool = False) -> str:
+        """`7♠ 8♠ 9♠`, `K♠ K♥ 🃏=K♣`, `9♥ on meld 3`."""
+        stands = dict(plan.wild)
+        words = []
+        for c in plan.cards:
+            text = "a card" if hide is not None and hide(c) else (self.cards.names if plain else self.cards.labels)[c]
+            if c in stands:
+                rank, suit = identity_parts(stands[c])
+                text += "=" + rank_name(rank) + ("" if suit is None else ("CDHS" if plain else "♣♦♥♠")[suit])
+            words.append(text)
+        text = " ".join(words)
+        if plan.type == LAYOFF:
+            text += f" on meld {plan.target + 1}" + (" (low end)" if plan.at_start else "")
+        elif plan.type == SWAP:
+            text += f" for the joker in meld {plan.target + 1}"
+        return text
+
+    # ------------------------------------------------------------ moves
+    def action_to_string(self, action_id: int, plain: bool = False, hide: Callable[[int], bool] | None = None) -> str:
+        """`play Q♠` (plain=True: `play QS`, as typed at a keyboard).
+
+        hide(card) -> True masks a card the reader may not know: `place a card on P2 square 5`."""
+        action, b = self.codec.decode(action_id)
+        parts = {}
+        for p in action.params:
+            v = b[p.var]
+            if p.type == PLAN:
+                parts[p.var] = self.plan_text(v, hide, plain)
+            elif p.type == CARD and hide is not None and hide(v):
+                parts[p.var] = "a card"
+            else:
+                parts[p.var] = self.cards.names[v] if plain and p.type == CARD else self.render(v, p.type)
+        if action.text:
+            try:
+                return action.text.format(**parts)
+            except (KeyError, IndexError, ValueError, AttributeError):
+                pass
+        return " ".join([action.name, *parts.values()])
+
+    def describe(self, s: State, action: int, viewer: int | None) -> str:
+        """A move as `viewer` saw it: cards they cannot place now (laid face down, say) are not named."""
+        if viewer is None or viewer < 0:
+            return self.action_to_string(action)
+        bit = 1 << viewer
+        return self.action_to_string(action, hide=lambda c: not s.known[c] & bit)
+
+    # ------------------------------------------------------------ states
+    def observe(self, s: State, player: int) -> dict:
+        """What `player` may see, and nothing more."""
+        layout = self.layout
+        zones = []
+        for zi, z in enumerate(layout.zones):
+            cards = s.zones[zi]
+            if z.slot is not None:
+                if s.slot_kind[z.slot] is not None:
+                    zones.append(self._observe_meld(s, zi, z.slot))
+                continue
+            entry: dict[str, Any] = {"zone": z.name, "owner": z.owner, "size": len(cards)}
+            if z.by_side:
+                entry["side"] = True
+            if z.cell is not None:
+                cell = z.cell
+                entry["cell"] = {"grid": cell.grid, "row": cell.row, "column": cell.column,
+                                 "rank": None if cell.rank is None else rank_name(cell.rank)}
+            if z.visible == "all" or (z.visible == "owner" and layout.sees(player, z.owner, z.by_side)):
+                # a face-down card shows its back to everyone
+                entry["cards"] = [self.cards.names[c] if s.face[c] else None for c in cards]
+            elif z.visible == "top" and cards:
+                entry["top"] = self.cards.names[cards[-1]] if s.face[cards[-1]] else None
+            zones.append(entry)
+        variables = []
+        for vi, name in enumerate(layout.var_names):
+            visible, per_side, t = self.var_view[name]
+            owner = layout.var_owner[vi]
+            if visible == "nobody" or (visible == "owner" and not layout.sees(player, owner, per_side)):
+                continue
+            var: dict[str, Any] = {"var": name, "owner": owner, "value": self.render(s.vars[vi], t)}
+            if per_side:
+                var["side"] = True
+            variables.append(var)
+        return {
+            "game": self.name, "player": player, "players": s.n, "current": None if s.terminal else s.current,
+            "dealer": s.dealer, "deal": s.deal_number, "phase": self.phase_names[s.phase], "step": s.step,
+            "terminal": s.terminal, "zones": zones, "vars": variables,
+            "history": [(p, self.describe(s, a, player)) for p, a in s.history[-2 * s.n:]],
+            "show": {label: self._show(f(s, {}), self.show_types[label]) for label, f in self.show.items()},
+        }
+
+    def _observe_meld(self, s: State, zone: int, slot: int) -> dict:
+        """A meld on the table: public, with each wild card's declared identity (`JK=QC`)."""
+        cards = []
+        for c in s.zones[zone]:
+            name = self.cards.names[c]
+            stands = s.stands[c]
+            if stands is not None:
+                rank, suit = identity_parts(stands)
+                name += "=" + rank_name(rank) + ("" if suit is None else "CDHS"[suit])
+            cards.append(name)
+        kind = s.slot_kind[slot]
+        entry: dict[str, Any] = {
+            "zone": self.layout.zone_names[zone], "owner": s.slot_owner[slot], "size": len(cards), "cards": cards,
+            "meld": {"number": slot + 1, "kind": None if kind is None else self.meld_kinds[kind]}}
+        if self.layout.meld_by_side:
+            entry["side"] = True
+        return entry
+
+    def _show(self, value: Any, t: str) -> Any:
+        if isinstance(value, list):
+            return [self._show(v, elem(t) if is_list(t) else t) for v in value]
+        return self.render(value, t)
+
+    def render_text(self, s: State) -> str:
+        lines = [f"{self.title}: deal {s.deal_number}, phase {self.phase_names[s.phase]}, "
+                 f"{'over' if s.terminal else f'P{s.current + 1} to move'}"]
+        for zi in range(len(self.layout.zones)):
+            if zi in self.layout.zone_slot and not s.zones[zi]:
+                continue
+            cards = " ".join(self.cards.labels[c] if s.face[c] else "▒▒" for c in s.zones[zi])
+            lines.append(f"  {self.layout.zone_label(zi)}: {cards}")
+        return "\n".join(lines)
