@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from koloda.dsl.check import check
-from koloda.dsl.errors import RuleError, RuleErrors
+from koloda.dsl.errors import RuleError, RuleErrors, did_you_mean
 from koloda.dsl.loader import load_file, shipped_names
 from koloda.dsl.model import Spec, build
+from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import CHANCE, TERMINAL
 
@@ -31,7 +32,6 @@ def bind_options(spec: Spec, given: dict[str, object] | None) -> dict[str, objec
     for name, raw in (given or {}).items():
         opt = spec.options.get(name)
         if opt is None:
-            from koloda.dsl.errors import did_you_mean
             known = ", ".join(spec.options) or "none"
             raise RuleError(f"unknown option `{name}` for {spec.name}",
                             hint=did_you_mean(name, spec.options) or f"options: {known}")
@@ -94,7 +94,6 @@ def load(name_or_path: str, options: dict | None = None, players: int | None = N
 def _first_deal(game: Game) -> None:
     """Deal once at load, so a table that cannot even start (too many cards for the deck with
     these options and players) is reported now, as a rule error, not in the middle of play."""
-    from koloda.interpreter.errors import RuleRuntimeError
     try:
         game.new_initial_state(seed=0)
     except RuleRuntimeError as exc:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from koloda.api import load
 from koloda.dsl.errors import RuleError, RuleErrors
-from koloda.dsl.loader import resolve
+from koloda.dsl.loader import resolve, shipped_path
 from koloda.interpreter.errors import IllegalAction
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import State
@@ -30,7 +30,6 @@ class SaveError(Exception):
 def game_reference(name_or_path: str) -> str:
     """What a save calls the game: a shipped name as it is, a rule file by its absolute path."""
     path = resolve(name_or_path)
-    from koloda.dsl.loader import shipped_path
     if shipped_path(name_or_path) is not None and Path(name_or_path).suffix == "":
         return name_or_path
     return str(path.resolve())

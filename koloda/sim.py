@@ -1,14 +1,16 @@
 """Simulation: many seeded games between agents, summarised per seat."""
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from koloda.agents.registry import make_agent
+from koloda.api import load
 from koloda.interpreter.game import Game
 
 
 def _worker(job: tuple) -> "SimulationResult":
-    from koloda.api import load
     game_ref, options, players, first, count, seed, max_moves, seats = job
     return simulate(load(game_ref, options, players), count, seed, max_moves, seats, first=first)
 
@@ -17,7 +19,6 @@ def simulate_parallel(game_ref: str, options: dict[str, str], players: int, coun
                       seats: list[str], jobs: int,
                       progress: Callable[[int], object] | None = None) -> "SimulationResult":
     """The same games as `simulate`, shared out over `jobs` processes (each loads the game itself)."""
-    import multiprocessing
     chunk = max(1, min(25, count // (jobs * 4) or 1))
     work = [(game_ref, options, players, first, min(chunk, count - first), seed, max_moves, seats)
             for first in range(0, count, chunk)]
@@ -65,7 +66,6 @@ class SimulationResult:
 def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, seats: list[str] | None = None,
              progress: Callable[[], object] | None = None, first: int = 0) -> SimulationResult:
     """Play `count` games, game i with seed `seed + i`; seats are agent descriptions (default: random)."""
-    from koloda.agents.registry import make_agent
     n = game.num_players
     seats = list(seats or []) + ["random"] * (n - len(seats or []))
     result = SimulationResult(wins=[0.0] * n, score_sum=[0.0] * n, seats=seats)

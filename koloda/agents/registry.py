@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from koloda.agents.base import Agent
 from koloda.agents.greedy import GreedyAgent
+from koloda.agents.human import HumanAgent
 from koloda.agents.ismcts import IsmctsAgent
 from koloda.agents.random_agent import RandomAgent
 
@@ -57,5 +58,4 @@ def make_agent(spec: str, seed: int, console: Console | None = None, interactive
         if interactive and "seconds" not in settings and "cap" not in settings:
             settings["cap"] = 2.0       # at the table, a bot never keeps a person waiting long
         return IsmctsAgent(seed, **settings)
-    from koloda.agents.human import HumanAgent
     return HumanAgent(console)

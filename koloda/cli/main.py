@@ -2,21 +2,26 @@
 from __future__ import annotations
 
 import json
+import os
+import random
 import sys
 import time
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import IO, Any, TextIO
 
 import click
 from rich.console import Console
 
+from koloda.agents.human import QuitGame
+from koloda.agents.registry import UnknownAgent, make_agent, parse_seat
 from koloda.api import load, load_spec, shipped_games
 from koloda.dsl.errors import RuleError, RuleErrors
-
-if TYPE_CHECKING:
-    from koloda.interpreter.game import Game
-    from koloda.interpreter.state import State
-    from koloda.session import Session
+from koloda.interpreter.errors import IllegalAction
+from koloda.interpreter.game import Game
+from koloda.interpreter.state import State
+from koloda.session import SaveError, Session, default_save_dir, game_reference, latest_save, read_transcript
+from koloda.sim import simulate as run_simulation, simulate_parallel
+from koloda.ui.table import render
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -140,8 +145,6 @@ def common(f):
 def play(game: str, seats: tuple[str, ...], deck_file: str | None, save_file: str | None, log_file: str | None,
          delay: float, fast: bool, options: tuple[str, ...], players: int | None, seed: int | None) -> None:
     """Play GAME (a shipped name or a rule file) at the terminal."""
-    from koloda.agents.registry import UnknownAgent, parse_seat
-    from koloda.session import Session, game_reference
 
     for seat in seats:
         try:
@@ -156,7 +159,6 @@ def play(game: str, seats: tuple[str, ...], deck_file: str | None, save_file: st
         raise Failure(f"{len(table)} seats given, but this table has {g.num_players} players")
     table += ["random"] * (g.num_players - len(table))
     if seed is None:
-        import random
         seed = random.randrange(1_000_000)
     session = Session.start(game_reference(game), g, table, seed, _read_deck(g, deck_file))
     save_path = Path(save_file) if save_file else _default_save(g.name)
@@ -170,7 +172,6 @@ def play(game: str, seats: tuple[str, ...], deck_file: str | None, save_file: st
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
 def resume(file: str | None, log_file: str | None, delay: float, fast: bool) -> None:
     """Go on with a saved game (default: the last one saved)."""
-    from koloda.session import SaveError, Session, latest_save
 
     path = Path(file) if file else latest_save()
     if path is None:
@@ -186,15 +187,11 @@ def resume(file: str | None, log_file: str | None, delay: float, fast: bool) -> 
 
 
 def _default_save(game_name: str) -> Path:
-    from koloda.session import default_save_dir
     return default_save_dir() / f"{game_name}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
 
 
-def _run(session, save_path: Path, log_file: str | None, delay: float) -> None:
+def _run(session: Session, save_path: Path, log_file: str | None, delay: float) -> None:
     """The table: each seat chooses in turn; the game is saved after every move."""
-    from koloda.agents.human import QuitGame
-    from koloda.agents.registry import make_agent
-    from koloda.ui.table import render
 
     g, state, seats = session.game, session.state, session.seats
     agents = [make_agent(s, session.seed * 31 + i + len(session.moves), console, interactive=True)
@@ -272,9 +269,6 @@ def _open_log(log_file: str | None, session: Session) -> TextIO | None:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 def replay(file: str, step: bool, quiet: bool) -> None:
     """Replay a transcript written by `play --log`, checking every move."""
-    from koloda.interpreter.errors import IllegalAction
-    from koloda.session import SaveError, read_transcript
-    from koloda.ui.table import render
 
     try:
         rec = read_transcript(Path(file))
@@ -337,9 +331,6 @@ def _scores(state: State) -> str:
 def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs: int, options: tuple[str, ...],
              players: int | None, seed: int | None) -> None:
     """Play N games between bots and print what happened."""
-    import os
-    from koloda.agents.registry import UnknownAgent, parse_seat
-    from koloda.sim import simulate as run, simulate_parallel
 
     for seat in seats:
         try:
@@ -363,7 +354,7 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
                                            seed if seed is not None else 0, max_moves, list(seats), jobs,
                                            progress=lambda k: bar.advance(task, k))
             else:
-                result = run(g, count, seed if seed is not None else 0, max_moves, list(seats),
+                result = run_simulation(g, count, seed if seed is not None else 0, max_moves, list(seats),
                              progress=lambda: bar.advance(task))
     except RuleError as exc:
         raise Failure(exc.format()) from None

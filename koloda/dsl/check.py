@@ -11,17 +11,12 @@ from typing import Callable
 
 from koloda.dsl import ast
 from koloda.dsl import resolved as R
-from koloda.dsl.builtins import NAMES_TAKEN, STATIC_CARD_ATTRS, STATIC_FUNCTIONS
+from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.errors import RuleError, did_you_mean
 from koloda.dsl.model import VAR_TYPES, PhaseSpec, Spec
 from koloda.dsl.resolve import Resolver, Scope
-from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, TYPE_NAMES,
+from koloda.dsl.types import (ANY, BOOL, CARD, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, TYPE_NAMES,
                               ZONE, compatible, elem, is_list, list_of, show)
-
-RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
-            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "meld", "under", "if", "else", "for", "in",
-            "and", "or", "not"}
-
 
 class Checker(Resolver):
     def __init__(self, spec: Spec, var_types: dict[str, str] | None = None,
@@ -34,7 +29,6 @@ class Checker(Resolver):
     # ------------------------------------------------------------ whole file
     def run(self) -> R.Rules:
         s = self.spec
-        self._check_structure()
         starts = self._variables()
         for fn in s.functions.values():
             self.function(fn.signature.name)
@@ -90,58 +84,6 @@ class Checker(Resolver):
             starts[var.name] = start
         return starts
 
-    def _check_structure(self) -> None:
-        s = self.spec
-        where = s.players_span or s.span
-        if s.min_players > s.max_players:
-            self.error(f"players: the least ({s.min_players}) is more than the most ({s.max_players})", where)
-        elif not s.min_players <= s.default_players <= s.max_players:
-            self.error(f"players: the default {s.default_players} is outside {s.min_players}..{s.max_players}",
-                       where)
-        base = s.deck.base
-        if isinstance(base, str) and base not in DECKS and not base.startswith("option."):
-            self.error(f"unknown deck `{base}`", s.deck.span, did_you_mean(base, DECKS) or
-                       "decks: " + ", ".join(DECKS))
-        for field_name in ("base", "copies", "jokers"):
-            value = getattr(s.deck, field_name)
-            where = getattr(value, "span", s.deck.span)
-            if isinstance(value, str) and value.startswith("option."):
-                name = value[len("option."):]
-                if name not in s.options:
-                    self.error(f"unknown option `{name}`", where, did_you_mean(name, s.options), category="name")
-                elif field_name != "base" and s.options[name].type != "int":
-                    self.error(f"deck `{field_name}` needs a whole-number option, and `{name}` is not", where,
-                               category="type")
-            elif field_name != "base" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                self.error(f"deck `{field_name}` is a whole number (or `option.NAME`), not `{value}`", where,
-                           category="type")
-        names: dict[str, str] = {}
-        tables: tuple[tuple[str, dict], ...] = (("zone", s.zones), ("variable", s.vars), ("function", s.functions))
-        for kind, table in tables:
-            for name, item in table.items():
-                span = getattr(item, "span", None) or item.signature.span
-                if name in RESERVED or name in CONSTANTS or name in NAMES_TAKEN:
-                    self.error(f"`{name}` is a word of the language and cannot name a {kind}", span)
-                elif name in names:
-                    self.error(f"`{name}` names both a {names[name]} and a {kind}", span)
-                names[name] = kind
-        for var in s.vars.values():
-            if var.visible == "owner" and not var.each_player:
-                self.error(f"`{var.name}`: `visible: owner` needs `each: player`", var.span)
-        if not s.phases and not s.library:
-            self.error("a game needs at least one phase", s.span)
-        for p in s.patterns:
-            if not (p.groups or p.same_suit or p.run) and p is not s.patterns[-1]:
-                self.error(f"pattern `{p.name}` asks nothing, so every hand makes it: put it last", s.span)
-        areas = [z for z in s.zones.values() if z.melds]
-        if len(areas) > 1:
-            self.error("a game has one meld area (a zone with `melds: true`), not several", areas[1].span)
-        if areas and not s.meld_kinds:
-            self.error(f"`{areas[0].name}` holds melds, but the file declares no `melds:` kinds", areas[0].span)
-        for kind in s.meld_kinds:
-            if kind.max is not None and kind.max < kind.min:
-                self.error(f"meld `{kind.name}`: `max` {kind.max} is below `min` {kind.min}", s.span)
-
     def _card_alone(self, node: R.Expr) -> None:
         """`wild:` is worked out once per card at load, before any deal: it may read the card, the
         options and constants, but not the state of play."""
@@ -166,10 +108,10 @@ class Checker(Resolver):
         start = self.effects(phase.start, {})
         after_turn = self.effects(phase.after_turn, {})
         for step, listed in phase.steps.items():
-            for action, span in listed:
-                if action not in phase.actions:
-                    self.error(f"step `{step}` lists unknown action `{action}`", span,
-                               did_you_mean(action, phase.actions), category="name")
+            for listed_name, span in listed:
+                if listed_name not in phase.actions:
+                    self.error(f"step `{step}` lists unknown action `{listed_name}`", span,
+                               did_you_mean(listed_name, phase.actions), category="name")
         self.steps = set(phase.steps)
         actions: dict[str, R.Action] = {}
         for action in phase.actions.values():
@@ -260,7 +202,7 @@ class Checker(Resolver):
         self._check_deal_size(e)
         return R.Deal(e.span, count, e.family, source)
 
-    def _do_Assign(self, e: ast.Assign, scope: Scope) -> R.Effect:
+    def _do_Assign(self, e: ast.Assign, scope: Scope) -> R.Effect | None:
         target = self.target(e.target, scope)
         value = self.coerce_rank(e.value, self.expr(e.value, scope), target.type)
         tt, vt = target.type, value.type

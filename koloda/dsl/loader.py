@@ -7,6 +7,7 @@ so later errors point at the exact line and column.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -333,7 +334,6 @@ def _schema_error(doc, err: jsonschema.ValidationError) -> RuleError:
         allowed = list(err.schema.get("properties", {}))
         extra = [k for k in err.instance if k not in allowed]
         patterns = err.schema.get("patternProperties", {})
-        import re
         extra = [k for k in extra if not any(re.search(p, k) for p in patterns)]
         if extra:
             key = extra[0]

@@ -11,11 +11,17 @@ import json
 from dataclasses import dataclass, field
 
 from koloda.dsl import ast
-from koloda.dsl.errors import RuleError, Span
-from koloda.dsl.loader import span_of
+from koloda.dsl.builtins import NAMES_TAKEN
+from koloda.dsl.errors import RuleError, Span, did_you_mean
+from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.to_ast import parse
+from koloda.dsl.types import CONSTANTS, DECKS
 
 OPTION_TYPES = ("int", "bool", "choice")
+# Words of the language that a rule file cannot use to name its own zones, variables and functions.
+RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
+            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "meld", "under", "if", "else",
+            "for", "in", "and", "or", "not"}
 VAR_TYPES = ("int", "bool", "card", "rank", "suit", "player", "color", "side")
 
 
@@ -205,8 +211,12 @@ class _Builder:
                 result.append(node)
         return tuple(result)
 
+    def binding(self, text, where: Span) -> ast.Binding | None:
+        node = self.parse(text, "binding_start", where)
+        return node if isinstance(node, ast.Binding) else None
+
     def effect(self, item, where: Span) -> ast.Node | None:
-        if isinstance(item, dict):
+        if isinstance(item, MarkedDict):
             span = item.span
             if "if" in item:
                 cond = self.expr(item["if"], item.key_spans["if"])
@@ -214,7 +224,7 @@ class _Builder:
                 orelse = self.effects(item.get("else"), span)
                 return ast.If(span, cond, then, orelse) if cond is not None else None
             if "for" in item:
-                binding = self.parse(item["for"], "binding_start", item.key_spans["for"])
+                binding = self.binding(item["for"], item.key_spans["for"])
                 body = self.effects(item.get("do"), span)
                 if binding is None:
                     return None
@@ -244,8 +254,10 @@ def _players(value, span: Span, errors: list) -> tuple[int, int, int]:
     if isinstance(value, int):
         return value, value, value
     if isinstance(value, dict):
-        low, high = value.get("min", 2), value.get("max", value.get("min", 2))
-        return low, high, value.get("default", low)
+        low: int = value.get("min", 2)         # the schema makes these whole numbers
+        high: int = value.get("max", low)
+        default: int = value.get("default", low)
+        return low, high, default
     text = str(value)
     try:
         if ".." in text:
@@ -261,7 +273,7 @@ def _players(value, span: Span, errors: list) -> tuple[int, int, int]:
 
 
 def _option(name: str, raw, span: Span, errors: list) -> OptionSpec:
-    if not isinstance(raw, dict):
+    if not isinstance(raw, MarkedDict):
         raw_default = raw
         raw = {"default": raw_default}
         where = span_of(raw_default, span)
@@ -300,25 +312,93 @@ def _option(name: str, raw, span: Span, errors: list) -> OptionSpec:
                       raw.get("min"), raw.get("max"))
 
 
-def build(doc) -> Spec:
-    """Turn a schema-valid document into a Spec; syntax errors go to spec.errors."""
+def build(doc: MarkedDict) -> Spec:
+    """Turn a schema-valid document into a Spec; syntax and structure errors go to spec.errors.
+
+    One function per section of the file; each reads its keys and reports what
+    is wrong with their structure (what the JSON Schema cannot say) on the spot."""
     b = _Builder(doc)
     top = doc.span
     keys = doc.key_spans
     errors = b.errors
-
     low, high, default = _players(doc.get("players", "2"), keys.get("players", top), errors)
+    players_span = span_of(doc.get("players"), keys.get("players", top))
+    if low > high:
+        errors.append(RuleError(f"players: the least ({low}) is more than the most ({high})", players_span))
+    elif not low <= default <= high:
+        errors.append(RuleError(f"players: the default {default} is outside {low}..{high}", players_span))
+    options = {name: _option(name, raw, doc["options"].key_spans[name], errors)
+               for name, raw in (doc.get("options") or {}).items()}
+    title = doc.get("title", doc.get("game"))
+    if isinstance(title, dict):
+        title = title.get("en") or next(iter(title.values()))
+    spec = Spec(
+        name=str(doc.get("game")), title=str(title), source=str(doc.get("source", "")),
+        notes=str(doc.get("notes", "")),
+        min_players=low, max_players=high, default_players=default,
+        deck=_deck(doc, options, errors), ace=str(doc.get("ace", "high")),
+        values={str(k): int(v) for k, v in (doc.get("values") or {}).items()},
+        options=options, zones=_zones(doc, errors), vars=_vars(doc, b), functions=_functions(doc, b),
+        setup=b.effects(doc.get("setup"), keys.get("setup", top)),
+        deal=b.effects(doc.get("deal"), keys.get("deal", top)),
+        events=_events(doc, b), phases=[_phase(name, raw, doc["phases"].key_spans[name], b)
+                                         for name, raw in (doc.get("phases") or {}).items()],
+        deal_ends=b.expr(doc.get("deal ends"), keys.get("deal ends", top)) if "deal ends" in doc else None,
+        scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
+        match=_match(doc, b), span=top, file=top.file)
+    spec.sides = doc.get("sides")
+    spec.meld_kinds = _melds(doc, spec.zones, errors)
+    spec.patterns = _patterns(doc, errors)
+    spec.library = "library" in doc
+    if spec.library:
+        spec.name = str(doc["library"])
+    elif not spec.phases:
+        errors.append(RuleError("a game needs at least one phase", top))
+    if "wild" in doc:
+        spec.wild = b.expr(doc["wild"], keys["wild"])
+    if "heuristic" in doc:
+        spec.heuristic = b.expr(doc["heuristic"], keys["heuristic"])
+    spec.players_span = players_span
+    for label, text in (doc.get("show") or {}).items():
+        node = b.expr(text, doc["show"].key_spans[label])
+        if node is not None:
+            spec.show[label] = node
+    _names(spec, errors)
+    spec.errors = errors
+    # Saved games and transcripts name the exact rules they were played under.
+    spec.fingerprint = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return spec
 
+
+def _deck(doc: MarkedDict, options: dict[str, OptionSpec], errors: list[RuleError]) -> DeckSpec:
     raw_deck = doc.get("deck", "standard52")
-    if isinstance(raw_deck, dict):
+    if isinstance(raw_deck, MarkedDict):
         deck = DeckSpec(raw_deck.get("base", "standard52"), raw_deck.get("copies", 1),
                         raw_deck.get("jokers", 0), raw_deck.span, raw_deck.get("each") == "player")
     else:
-        deck = DeckSpec(raw_deck, 1, 0, span_of(raw_deck, keys.get("deck", top)))
+        deck = DeckSpec(raw_deck, 1, 0, span_of(raw_deck, doc.key_spans.get("deck", doc.span)))
+    base = deck.base
+    if isinstance(base, str) and base not in DECKS and not base.startswith("option."):
+        errors.append(RuleError(f"unknown deck `{base}`", deck.span, did_you_mean(base, DECKS) or
+                                "decks: " + ", ".join(DECKS)))
+    for field_name in ("base", "copies", "jokers"):
+        value = getattr(deck, field_name)
+        where = getattr(value, "span", deck.span)
+        if isinstance(value, str) and value.startswith("option."):
+            name = value[len("option."):]
+            if name not in options:
+                errors.append(RuleError(f"unknown option `{name}`", where, did_you_mean(name, options),
+                                        category="name"))
+            elif field_name != "base" and options[name].type != "int":
+                errors.append(RuleError(f"deck `{field_name}` needs a whole-number option, and `{name}` is not",
+                                        where, category="type"))
+        elif field_name != "base" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            errors.append(RuleError(f"deck `{field_name}` is a whole number (or `option.NAME`), not `{value}`",
+                                    where, category="type"))
+    return deck
 
-    options = {name: _option(name, raw, doc["options"].key_spans[name], errors)
-               for name, raw in (doc.get("options") or {}).items()}
 
+def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
     zones = {}
     for name, raw in (doc.get("zones") or {}).items():
         raw = raw or {}
@@ -336,7 +416,13 @@ def build(doc) -> Spec:
         elif raw.get("lines") is not None:
             errors.append(RuleError(f"`lines` belong to a grid, and `{name}` has no `grid:`", span, category="schema"))
         zones[name] = zone
+    areas = [z for z in zones.values() if z.melds]
+    if len(areas) > 1:
+        errors.append(RuleError("a game has one meld area (a zone with `melds: true`), not several", areas[1].span))
+    return zones
 
+
+def _vars(doc: MarkedDict, b: _Builder) -> dict[str, VarSpec]:
     variables = {}
     for name, raw in (doc.get("vars") or {}).items():
         span = doc["vars"].key_spans[name]
@@ -345,117 +431,126 @@ def build(doc) -> Spec:
         start = raw.get("start")
         start_node = None if start is None else b.expr(start, span_of(start, span))
         each = raw.get("each") in ("player", "side")
-        variables[name] = VarSpec(name, raw.get("type"), start_node, each,
-                                  raw.get("visible", "all"), span, per_side=raw.get("each") == "side")
+        var = VarSpec(name, raw.get("type"), start_node, each, raw.get("visible", "all"), span,
+                      per_side=raw.get("each") == "side")
+        if var.visible == "owner" and not var.each_player:
+            b.errors.append(RuleError(f"`{name}`: `visible: owner` needs `each: player`", span))
+        variables[name] = var
+    return variables
 
+
+def _functions(doc: MarkedDict, b: _Builder) -> dict[str, FunctionSpec]:
     functions = {}
     for head, body in (doc.get("define") or {}).items():
         span = doc["define"].key_spans[head]
         signature = b.parse(head, "signature_start", span)
         body_node = b.expr(body, span_of(body, span))
-        if signature is not None and body_node is not None:
+        if isinstance(signature, ast.Signature) and body_node is not None:
             functions[signature.name] = FunctionSpec(signature, body_node)
+    return functions
 
+
+def _events(doc: MarkedDict, b: _Builder) -> list[EventSpec]:
     events = []
     for name, raw in (doc.get("events") or {}).items():
         span = doc["events"].key_spans[name]
         when = b.expr(raw.get("when"), raw.key_spans.get("when", span))
         if when is not None:
             events.append(EventSpec(name, when, b.effects(raw.get("do"), raw.span), span))
+    return events
 
-    phases = []
-    for name, raw in (doc.get("phases") or {}).items():
-        span = doc["phases"].key_spans[name]
-        ks = raw.key_spans
-        actions = {}
-        for aname, araw in (raw.get("actions") or {}).items():
-            aspan = raw["actions"].key_spans[aname]
-            if not araw:
-                from koloda.dsl.loader import MarkedDict
-                araw = MarkedDict()
-                araw.span, araw.key_spans = aspan, {}
-            with_ = araw.get("with")
-            if with_ is None:
-                with_ = []
-            elif not isinstance(with_, list):
-                with_ = [with_]
-            params = tuple(p for p in (b.parse(w, "binding_start", span_of(w, aspan)) for w in with_)
-                           if p is not None)
-            guard = b.expr(araw.get("if"), araw.key_spans.get("if", aspan)) if "if" in araw else None
-            effects = b.effects(araw.get("do"), araw.key_spans.get("do", aspan))
-            actions[aname] = ActionSpec(aname, params, guard, effects, araw.get("text"), aspan,
-                                        str(araw.get("help", "")))
-        steps: dict[str, list[tuple[str, Span]]] = {}
-        raw_steps = raw.get("steps")
-        if raw_steps:
-            for sname, listed in raw_steps.items():
-                sspan = raw_steps.key_spans[sname]
-                if not isinstance(listed, list):
-                    listed = [listed]
-                steps[sname] = [(str(a), span_of(a, sspan)) for a in listed]
-        else:
-            steps["main"] = [(a, actions[a].span) for a in actions]
-        turns = raw.get("turns")
-        phases.append(PhaseSpec(
-            name=name,
-            first=b.expr(raw.get("first"), ks.get("first", span)) if "first" in raw else None,
-            once=turns == "once",
-            ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
-            start=b.effects(raw.get("start"), ks.get("start", span)),
-            after_turn=b.effects(raw.get("after turn"), ks.get("after turn", span)),
-            actions=actions, steps=steps, span=span, help=str(raw.get("help", ""))))
 
-    raw_match = doc.get("match") or {}
-    mks = getattr(raw_match, "key_spans", {})
-    mspan = keys.get("match", top)
-    first_dealer = raw_match.get("first dealer", "random")
-    match = MatchSpec(
-        ends=b.expr(raw_match.get("ends"), mks.get("ends", mspan)) if "ends" in raw_match else None,
-        score=b.expr(raw_match.get("score"), mks.get("score", mspan)) if "score" in raw_match else None,
-        winner=str(raw_match.get("winner", "highest")),
-        first_dealer=None if first_dealer == "random" else b.expr(first_dealer, mks.get("first dealer", mspan)),
-        rotate=bool(raw_match.get("dealer rotates", True)),
-        span=mspan)
+def _phase(name: str, raw: MarkedDict, span: Span, b: _Builder) -> PhaseSpec:
+    ks = raw.key_spans
+    actions = {aname: _action(aname, araw, raw["actions"].key_spans[aname], b)
+               for aname, araw in (raw.get("actions") or {}).items()}
+    steps: dict[str, list[tuple[str, Span]]] = {}
+    raw_steps = raw.get("steps")
+    if raw_steps:
+        for sname, listed in raw_steps.items():
+            sspan = raw_steps.key_spans[sname]
+            if not isinstance(listed, list):
+                listed = [listed]
+            steps[sname] = [(str(a), span_of(a, sspan)) for a in listed]
+    else:
+        steps["main"] = [(a, actions[a].span) for a in actions]
+    return PhaseSpec(
+        name=name,
+        first=b.expr(raw.get("first"), ks.get("first", span)) if "first" in raw else None,
+        once=raw.get("turns") == "once",
+        ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
+        start=b.effects(raw.get("start"), ks.get("start", span)),
+        after_turn=b.effects(raw.get("after turn"), ks.get("after turn", span)),
+        actions=actions, steps=steps, span=span, help=str(raw.get("help", "")))
 
-    title = doc.get("title", doc.get("game"))
-    if isinstance(title, dict):
-        title = title.get("en") or next(iter(title.values()))
 
-    spec = Spec(
-        name=str(doc.get("game")), title=str(title), source=str(doc.get("source", "")),
-        notes=str(doc.get("notes", "")),
-        min_players=low, max_players=high, default_players=default,
-        deck=deck, ace=str(doc.get("ace", "high")),
-        values={str(k): int(v) for k, v in (doc.get("values") or {}).items()},
-        options=options, zones=zones, vars=variables, functions=functions,
-        setup=b.effects(doc.get("setup"), keys.get("setup", top)),
-        deal=b.effects(doc.get("deal"), keys.get("deal", top)),
-        events=events, phases=phases,
-        deal_ends=b.expr(doc.get("deal ends"), keys.get("deal ends", top)) if "deal ends" in doc else None,
-        scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
-        match=match, span=top, file=top.file)
-    spec.sides = doc.get("sides")
+def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> ActionSpec:
+    if not raw:
+        raw = MarkedDict()
+        raw.span, raw.key_spans = span, {}
+    with_ = raw.get("with")
+    if with_ is None:
+        with_ = []
+    elif not isinstance(with_, list):
+        with_ = [with_]
+    params = tuple(p for p in (b.binding(w, span_of(w, span)) for w in with_) if p is not None)
+    guard = b.expr(raw.get("if"), raw.key_spans.get("if", span)) if "if" in raw else None
+    effects = b.effects(raw.get("do"), raw.key_spans.get("do", span))
+    return ActionSpec(name, params, guard, effects, raw.get("text"), span, str(raw.get("help", "")))
+
+
+def _match(doc: MarkedDict, b: _Builder) -> MatchSpec:
+    raw = doc.get("match") or {}
+    ks = getattr(raw, "key_spans", {})
+    span = doc.key_spans.get("match", doc.span)
+    first_dealer = raw.get("first dealer", "random")
+    return MatchSpec(
+        ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
+        score=b.expr(raw.get("score"), ks.get("score", span)) if "score" in raw else None,
+        winner=str(raw.get("winner", "highest")),
+        first_dealer=None if first_dealer == "random" else b.expr(first_dealer, ks.get("first dealer", span)),
+        rotate=bool(raw.get("dealer rotates", True)),
+        span=span)
+
+
+def _melds(doc: MarkedDict, zones: dict[str, ZoneSpec], errors: list[RuleError]) -> list[MeldKind]:
+    kinds = []
     for name, raw in (doc.get("melds") or {}).items():
-        spec.meld_kinds.append(MeldKind(name, raw["of"], int(raw.get("min", 3)),
-                                        int(raw["max"]) if raw.get("max") is not None else None,
-                                        str(raw.get("suits", "distinct")), str(raw.get("ace", "high")),
-                                        int(raw["wild max"]) if raw.get("wild max") is not None else None))
-    for name, raw in (doc.get("patterns") or {}).items():
-        spec.patterns.append(Pattern(name, tuple(int(g) for g in raw.get("groups") or ()),
-                                     int(raw.get("same suit", 0)), int(raw.get("run", 0))))
-    spec.library = "library" in doc
-    if spec.library:
-        spec.name = str(doc["library"])
-    if "wild" in doc:
-        spec.wild = b.expr(doc["wild"], keys["wild"])
-    if "heuristic" in doc:
-        spec.heuristic = b.expr(doc["heuristic"], keys["heuristic"])
-    spec.players_span = span_of(doc.get("players"), keys.get("players", top))
-    for label, text in (doc.get("show") or {}).items():
-        node = b.expr(text, doc["show"].key_spans[label])
-        if node is not None:
-            spec.show[label] = node
-    spec.errors = errors
-    # Saved games and transcripts name the exact rules they were played under.
-    spec.fingerprint = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
-    return spec
+        kind = MeldKind(name, raw["of"], int(raw.get("min", 3)),
+                        int(raw["max"]) if raw.get("max") is not None else None,
+                        str(raw.get("suits", "distinct")), str(raw.get("ace", "high")),
+                        int(raw["wild max"]) if raw.get("wild max") is not None else None)
+        if kind.max is not None and kind.max < kind.min:
+            errors.append(RuleError(f"meld `{name}`: `max` {kind.max} is below `min` {kind.min}", doc.span))
+        kinds.append(kind)
+    areas = [z for z in zones.values() if z.melds]
+    if areas and not kinds:
+        errors.append(RuleError(f"`{areas[0].name}` holds melds, but the file declares no `melds:` kinds",
+                                areas[0].span))
+    return kinds
+
+
+def _patterns(doc: MarkedDict, errors: list[RuleError]) -> list[Pattern]:
+    patterns = [Pattern(name, tuple(int(g) for g in raw.get("groups") or ()),
+                        int(raw.get("same suit", 0)), int(raw.get("run", 0)))
+                for name, raw in (doc.get("patterns") or {}).items()]
+    for p in patterns[:-1]:
+        if not (p.groups or p.same_suit or p.run):
+            errors.append(RuleError(f"pattern `{p.name}` asks nothing, so every hand makes it: put it last",
+                                    doc.span))
+    return patterns
+
+
+def _names(spec: Spec, errors: list[RuleError]) -> None:
+    """Zones, variables and functions share one space of names, apart from the language's own words."""
+    names: dict[str, str] = {}
+    tables: tuple[tuple[str, dict], ...] = (("zone", spec.zones), ("variable", spec.vars),
+                                            ("function", spec.functions))
+    for what, table in tables:
+        for name, item in table.items():
+            span = getattr(item, "span", None) or item.signature.span
+            if name in RESERVED or name in CONSTANTS or name in NAMES_TAKEN:
+                errors.append(RuleError(f"`{name}` is a word of the language and cannot name a {what}", span))
+            elif name in names:
+                errors.append(RuleError(f"`{name}` names both a {names[name]} and a {what}", span))
+            names[name] = what

@@ -48,21 +48,21 @@ class Compiler(EffectCompiler):
         self.patterns = patterns
         self.card_deck = card_deck
         self.meld_kinds = [k.name for k in rules.spec.meld_kinds]
-        self.functions: dict[tuple[str, bool], Fn | None] = {}
+        self.functions: dict[tuple[str, bool], Fn] = {}      # (name, in a guard) -> the compiled body
         self.constants: dict[Fn, object] = {}       # closures that always give the same value, and that value
         self._binders: dict[str, set[str]] = {}
         self._free_cache: dict[R.Node, frozenset[str]] = {}
-        self._dispatch: dict[type, Callable[[Any, Env], Fn]] = {}
+        self._dispatch: dict[tuple[str, type], Callable[[Any, Env], Fn]] = {}
 
     def method(self, cls: type, prefix: str) -> Callable[[Any, Env], Fn]:
         """The compile method for a resolved class: `_Arith`, `_do_Move` ... (cached)."""
         key = (prefix, cls)
-        found = self._dispatch.get(key)  # type: ignore[call-overload]
+        found = self._dispatch.get(key)
         if found is None:
             found = getattr(self, prefix + cls.__name__, None)
             if found is None:
                 raise UnknownNode(f"the compiler has no method for {cls.__name__}")
-            self._dispatch[key] = found  # type: ignore[index]
+            self._dispatch[key] = found
         return found
 
     def constant(self, value: object) -> Fn:
@@ -142,7 +142,7 @@ class Compiler(EffectCompiler):
         return lambda s, b: b[name]
 
     def _StateValue(self, n: R.StateValue, env: Env) -> Fn:
-        return builtins.STATE_VALUES[n.name](self)
+        return _implementation(builtins.STATE_VALUES, n.name, "state name")(self)
 
     def _ZoneRef(self, n: R.ZoneRef, env: Env) -> Fn:
         return self.constant(self.layout.zone_base[n.name])
@@ -200,7 +200,8 @@ class Compiler(EffectCompiler):
 
     # ------------------------------------------------------------ attributes and calls
     def _attribute(self, table: dict[str, builtins.AttrImpl], n: R.Attribute, env: Env) -> Fn:
-        return table[n.name](self, n, self.expr(n.obj, env), env)
+        impl = _implementation(table, n.name, f"{type(n).__name__} attribute")
+        return impl(self, n, self.expr(n.obj, env), env)
 
     def _CardAttr(self, n: R.CardAttr, env: Env) -> Fn:
         return self._attribute(builtins.CARD_ATTRS, n, env)
@@ -224,7 +225,8 @@ class Compiler(EffectCompiler):
         return self._attribute(builtins.LIST_ATTRS, n, env)
 
     def _BuiltinCall(self, n: R.BuiltinCall, env: Env) -> Fn:
-        return builtins.FUNCTIONS[n.name](self, n, [self.expr(a, env) for a in n.args], env)
+        impl = _implementation(builtins.FUNCTIONS, n.name, "built-in function")
+        return impl(self, n, [self.expr(a, env) for a in n.args], env)
 
     def _UserCall(self, n: R.UserCall, env: Env) -> Fn:
         fn = self.rules.functions[n.name]
@@ -236,18 +238,17 @@ class Compiler(EffectCompiler):
                 # Safe because arguments are cheap and pure, and the body binds none of the caller's names.
                 return self.expr(fn.body, Env(dict(zip(fn.params, args)), env.hoisting))
         key = (n.name, env.hoisting)         # a body compiled for a guard may hold per-decision memos
-        if key not in self.functions:
-            self.functions[key] = None       # the checker rejected recursion already
+        if key not in self.functions:        # (the checker rejected recursion, so this never re-enters)
             self.functions[key] = self.expr(fn.body, Env({}, env.hoisting))   # on its own: only its parameters
-        bodies = self.functions
+        body = self.functions[key]
         params = fn.params
         if not params:
-            return lambda s, b: bodies[key](s, {})           # type: ignore[misc]
+            return lambda s, b: body(s, {})
         if len(params) == 1:
             (p0,), (a0,) = params, args
-            return lambda s, b: bodies[key](s, {p0: a0(s, b)})     # type: ignore[misc]
+            return lambda s, b: body(s, {p0: a0(s, b)})
         pairs = list(zip(params, args))
-        return lambda s, b: bodies[key](s, {p: a(s, b) for p, a in pairs})     # type: ignore[misc]
+        return lambda s, b: body(s, {p: a(s, b) for p, a in pairs})
 
     def binders(self, name: str) -> set[str]:
         """Names a function's body binds (loop names), through every function it calls."""
@@ -425,10 +426,17 @@ class Compiler(EffectCompiler):
         return lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)
 
 
-def _chain(n: R.Expr, kind: type) -> list[R.Expr]:
+def _implementation(table: dict[str, Any], name: str, what: str) -> Any:
+    impl = table.get(name)
+    if impl is None:
+        raise UnknownNode(f"the engine has no implementation of the {what} `{name}`")
+    return impl
+
+
+def _chain(n: R.Expr, kind: type[R.And] | type[R.Or]) -> list[R.Expr]:
     """`a and b and c` as [a, b, c]."""
-    if isinstance(n, kind):
-        return _chain(n.left, kind) + _chain(n.right, kind)     # type: ignore[attr-defined]
+    if isinstance(n, (R.And, R.Or)) and isinstance(n, kind):
+        return _chain(n.left, kind) + _chain(n.right, kind)
     return [n]
 
 

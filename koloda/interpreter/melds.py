@@ -7,7 +7,6 @@ sequence, with wild cards filling the gaps. Every play is a `Plan`: an int
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations
 
 from koloda.dsl.model import MeldKind

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Protocol
+from typing import Any, Callable, Protocol
 
+from koloda.dsl.model import Spec
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.errors import IllegalAction, RuleRuntimeError
 from koloda.interpreter.flow import Flow
@@ -17,15 +18,32 @@ from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
 
 class Table(Protocol):
-    """The loaded game as a state sees it (koloda.interpreter.game.Game)."""
+    """A loaded game (koloda.interpreter.game.Game) as its states, agents and views read it.
+
+    Declared here, not imported, so that the state does not depend on the module that builds it."""
+    spec: Spec
     layout: Layout
     flow: Flow
     cards: CardTable
+    card_deck: list[int] | None
+    heuristic: Callable[[Any, dict], Any] | None
     name: str
+    title: str
     fingerprint: str
     options: dict
+    num_players: int
 
-    def action_to_string(self, action_id: int) -> str: ...
+    @property
+    def num_sides(self) -> int: ...
+
+    def sees(self, player: int, owner: int | None, by_side: bool) -> bool: ...
+
+    def owner_label(self, owner: int, by_side: bool) -> str: ...
+
+    def action_to_string(self, action_id: int, plain: bool = False,
+                         hide: Callable[[int], bool] | None = None) -> str: ...
+
+    def describe(self, s: "State", action: int, viewer: int | None) -> str: ...
 
     def observe(self, s: "State", player: int) -> dict: ...
 

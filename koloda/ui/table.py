@@ -3,13 +3,12 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from koloda.interpreter.game import Game
-from koloda.interpreter.state import State
+from koloda.interpreter.state import State, Table
 
 RED_SUITS = {"H", "D"}
 
 
-def card_text(game: Game, name: str) -> Text:
+def card_text(game: Table, name: str) -> Text:
     """`QS` -> a coloured `Q♠`."""
     ids = game.cards.parse(name)
     label = game.cards.labels[ids[0]] if ids else name
@@ -20,7 +19,7 @@ def card_text(game: Game, name: str) -> Text:
 SUIT_DISPLAY_ORDER = {3: 0, 2: 1, 0: 2, 1: 3, None: 4}   # spades, hearts, clubs, diamonds: colours alternate
 
 
-def sort_key(game: Game, name: str) -> tuple:
+def sort_key(game: Table, name: str) -> tuple:
     ids = game.cards.parse(name)
     if not ids:
         return (9, 0)
@@ -31,7 +30,7 @@ def sort_key(game: Game, name: str) -> tuple:
 BACK = "▒▒"
 
 
-def cards_line(game: Game, names: list[str | None], sort: bool = False) -> Text:
+def cards_line(game: Table, names: list[str | None], sort: bool = False) -> Text:
     """Cards side by side; None is a card lying face down."""
     if sort:
         names = sorted(names, key=lambda n: sort_key(game, n) if n else (8, 0))
@@ -43,7 +42,7 @@ def cards_line(game: Game, names: list[str | None], sort: bool = False) -> Text:
     return line
 
 
-def meld_line(game: Game, names: list[str]) -> Text:
+def meld_line(game: Table, names: list[str]) -> Text:
     """A meld's cards; a wild card shows what it stands for: `🃏=Q♣`."""
     line = Text()
     for i, name in enumerate(names):
@@ -57,13 +56,13 @@ def meld_line(game: Game, names: list[str]) -> Text:
     return line
 
 
-def owner_name(game: Game, owner: int, by_side: bool, viewer: int | None) -> str:
+def owner_name(game: Table, owner: int, by_side: bool, viewer: int | None) -> str:
     if viewer is not None and game.sees(viewer, owner, by_side):
         return "you" if not by_side or game.num_sides == game.num_players else "your side"
     return game.owner_label(owner, by_side)
 
 
-def render_grid(game: Game, cells: list[dict], viewer: int | None) -> Text:
+def render_grid(game: Table, cells: list[dict], viewer: int | None) -> Text:
     """A grid of cells: the top card of each, a back if face down, the cell's rank (dim) if empty."""
     first = cells[0]
     title = f"{owner_name(game, first['owner'], first.get('side', False), viewer)} · {first['zone']}"
@@ -101,7 +100,7 @@ def player_label(p: int | None, viewer: int | None) -> str:
     return "You" if p == viewer else f"P{p + 1}"
 
 
-def render(game: Game, state: State, viewer: int | None) -> Text:
+def render(game: Table, state: State, viewer: int | None) -> Text:
     """Everything `viewer` may see (everything, if viewer is None and the game is over)."""
     obs = game.observe(state, viewer if viewer is not None else -1)
     out = Text()

@@ -1,0 +1,149 @@
+"""The package's shape: layers that import only downwards, no import cycles, one registry per built-in kind.
+
+Imports are read from the source (every `import`, at any depth, including
+those only for type checking), so a cycle cannot hide behind a deferred import.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import koloda
+from koloda.dsl import builtins as signatures
+from koloda.dsl import resolved as R
+from koloda.interpreter import builtins as implementations
+from koloda.interpreter.compile import Compiler, UnknownNode
+from koloda.interpreter.effects import EffectCompiler
+
+PACKAGE = Path(koloda.__file__).parent
+
+# What each part of the package may import (besides itself). `dsl` is the language, `interpreter`
+# the engine; the table, the bots, sessions, simulations and the command line sit above them.
+ALLOWED = {
+    "dsl": set(),
+    "interpreter": {"dsl"},
+    "api": {"dsl", "interpreter"},
+    "ui": {"dsl", "interpreter"},
+    "agents": {"dsl", "interpreter", "ui"},
+    "session": {"dsl", "interpreter", "api"},
+    "sim": {"dsl", "interpreter", "api", "agents"},
+    "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim"},
+    "__init__": {"dsl", "api"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def part_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def imports() -> dict[str, set[str]]:
+    """Module -> the koloda modules it imports."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = module_name(path)
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {a.name for a in node.names if a.name.startswith("koloda")}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("koloda"):
+                for a in node.names:       # `from koloda.dsl import ast` imports the module koloda.dsl.ast
+                    sub = f"{node.module}.{a.name}"
+                    found.add(sub if (PACKAGE.parent / (sub.replace(".", "/") + ".py")).exists() else node.module)
+        graph[name] = found - {name}
+    return graph
+
+
+def test_layers_import_only_downwards():
+    wrong = []
+    for module, targets in imports().items():
+        part = part_of(module)
+        for target in targets:
+            other = part_of(target)
+            if other != part and other not in ALLOWED[part]:
+                wrong.append(f"{module} imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_import_cycles():
+    graph = imports()
+    # only edges between modules (a package's __init__ imports nothing of its own here)
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(graph.get(m, ())):
+            if t not in graph:
+                continue
+            if state.get(t) == 1:
+                cycles.append(stack[stack.index(t):] + [t])
+            elif t not in state:
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_no_module_is_too_long():
+    long = {module_name(p): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
+    assert not long, long
+
+
+# ------------------------------------------------------------------ built-ins: two entries each
+@pytest.mark.parametrize("kind", ["FUNCTIONS", "STATE_NAMES", "CARD_ATTRS", "ZONE_ATTRS", "GRID_ATTRS", "PLAN_ATTRS",
+                                  "PLAYER_ATTRS", "SIDE_ATTRS", "LIST_ATTRS"])
+def test_every_built_in_has_a_signature_and_an_implementation(kind):
+    declared = getattr(signatures, kind)
+    implemented = getattr(implementations, "STATE_VALUES" if kind == "STATE_NAMES" else kind)
+    assert set(declared) == set(implemented)
+
+
+def test_every_resolved_class_has_a_compile_method():
+    def leaves(cls):      # the classes of resolved.py that nothing derives from
+        subs = [s for s in cls.__subclasses__() if getattr(R, s.__name__, None) is s]
+        return [cls] if not subs else [leaf for s in subs for leaf in leaves(s)]
+    expressions = [c for c in leaves(R.Expr) if c is not R.Invalid]
+    assert all(hasattr(Compiler, "_" + c.__name__) for c in expressions)
+    assert all(hasattr(EffectCompiler, "_do_" + c.__name__) for c in leaves(R.Effect))
+
+
+def test_an_unknown_resolved_node_fails_loudly_at_load():
+    from dataclasses import dataclass
+    from koloda.dsl.errors import NOWHERE
+
+    @dataclass(frozen=True, slots=True, eq=False)
+    class Newcomer(R.Expr):
+        pass
+
+    game = koloda.load("pony")
+    with pytest.raises(UnknownNode, match="no method for Newcomer"):
+        game.compiler.expr(Newcomer(NOWHERE, "int"))
+    with pytest.raises(UnknownNode, match="rejected"):
+        game.compiler.expr(R.Invalid(NOWHERE, "int"))
+
+
+def test_an_unknown_attribute_fails_loudly_at_load():
+    from koloda.dsl.errors import NOWHERE
+    game = koloda.load("pony")
+    card = R.Local(NOWHERE, "card", "c")
+    with pytest.raises(UnknownNode, match="CardAttr attribute `owner`"):
+        game.compiler.expr(R.CardAttr(NOWHERE, "player", card, "owner"))
+    with pytest.raises(UnknownNode, match="ZoneAttr attribute `colour`"):
+        game.compiler.expr(R.ZoneAttr(NOWHERE, "side", R.ZoneRef(NOWHERE, "zone", "pile"), "colour"))
+    with pytest.raises(UnknownNode, match="built-in function `shout`"):
+        game.compiler.expr(R.BuiltinCall(NOWHERE, "int", "shout", ()))
