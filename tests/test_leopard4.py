@@ -68,6 +68,19 @@ def test_two_sides_of_two_sit_opposite_and_alternate():
     assert [g.side_of(p) for p in order] == [(first + k) % 2 for k in range(6)]
 
 
+def test_the_match_is_two_deals_one_dealt_by_each_side():
+    # "по две при четырех": two deals in the match (see the file's notes)
+    g = four()
+    s = g.new_initial_state(5)
+    dealers = []
+    g.on_deal_scored(lambda st: dealers.append(st.dealer))
+    rng = random.Random(5)
+    while not s.is_terminal():
+        s.apply_action(rng.choice(s.legal_actions()))
+    assert s.deal_number == 2 and len(dealers) == 2
+    assert {g.side_of(d) for d in dealers} == {0, 1}
+
+
 def test_partners_share_one_square_and_may_place_in_either():
     s = request_position(current=1, side0="♦3 – ♦A / ♦10 ♦K ♠4 / ♥10 ♥8 ♦7", side1="– – – / – – – / – – –",
                          extra={("hand", 1): "2H 7H 10C JC QH KS", ("hand", 3): "10D"})

@@ -30,7 +30,12 @@ def position(game, hands, row="7D", step="main", current=0, vars=None, table=())
 
 
 def melds(s) -> list[str]:
-    return moves_starting(s, "meld")
+    """Melds from the hand alone."""
+    return [m for m in moves_starting(s, "meld") if not m.endswith("with the row")]
+
+
+def row_melds(s) -> list[str]:
+    return [m for m in moves_starting(s, "meld") if m.endswith("with the row")]
 
 
 def adds(s) -> list[str]:
@@ -126,22 +131,34 @@ def test_seed_example_the_six_of_hearts_may_not_be_added_to_the_row():
     s = position(g, ["6H 9D 4C 2H"], row=SEED_ROW)
     assert "add 6♥ to the row" not in adds(s)
     assert sorted(adds(s)) == sorted(["add 9♦ to the row", "add 4♣ to the row", "add 2♥ to the row"])
-    assert "take_row" in legal(s)
+    assert "meld 6♣ 6♥ 6♠ with the row" in legal(s)
 
 
-def test_seed_example_the_player_must_take_the_row_and_meld_the_sixes():
+def test_seed_example_the_player_takes_and_melds_the_sixes_and_the_rest_of_the_row_stays():
+    # "обязан забрать все шестерки и произвести из них выкладку": the sixes, not the whole row
     g = load()
     s = position(g, ["6H 6D"], row=SEED_ROW)
-    assert legal(s) == ["take_row"], "every card of the hand would make a meld with the row"
-    act(s, "take_row")
-    assert zone_cards(s, "row") == []
-    assert adds(s) == []
-    assert sorted(melds(s)) == sorted(["meld 6♣ 6♦ 6♥", "meld 6♣ 6♥ 6♠", "meld 6♦ 6♥ 6♠", "meld 6♣ 6♦ 6♠",
-                                       "meld 6♣ 6♦ 6♥ 6♠"])
-    act(s, "meld 6♣ 6♦ 6♥ 6♠")
+    assert adds(s) == [], "every card of the hand would make a meld with the row"
+    assert sorted(legal(s)) == sorted(["meld 6♣ 6♦ 6♥ with the row", "meld 6♣ 6♥ 6♠ with the row",
+                                       "meld 6♦ 6♥ 6♠ with the row", "meld 6♣ 6♦ 6♠ with the row",
+                                       "meld 6♣ 6♦ 6♥ 6♠ with the row"])
+    at_the_end = []
+    g.on_deal_scored(lambda st: at_the_end.append((zone_cards(st, "row"), hand(st, 0), zone_cards(st, ("taken", 0)))))
+    act(s, "meld 6♣ 6♦ 6♥ 6♠ with the row")
+    assert s.deal_number == 2, "the player went out with the four sixes"
+    assert at_the_end == [(["AS", "QS"], [], [])], "the ace and the queen stayed in the row"
+    assert scores(s)[0] == 24
+
+
+def test_the_row_cards_of_a_meld_count_for_the_melder_and_the_turn_goes_on():
+    g = load()
+    s = position(g, ["6H 6D 9D 4C"], row=SEED_ROW)
+    act(s, "meld 6♣ 6♦ 6♥ 6♠ with the row")
+    assert get_var(s, ("melded", 0)) == 24
     act(s, "pass")
-    assert s.current_player() == 0
-    assert sorted(adds(s)) == ["add A♠ to the row", "add Q♠ to the row"]
+    assert s.current_player() == 0 and zone_cards(s, "row") == ["AS", "QS"]
+    assert sorted(adds(s)) == ["add 4♣ to the row", "add 9♦ to the row"]
+    assert sorted(hand(s, 0)) == ["4C", "9D"], "no card of the row went into the hand"
 
 
 def test_a_card_making_a_run_with_the_row_is_forbidden_too():
@@ -276,7 +293,7 @@ def test_three_players_each_loss_doubled_separately():
 def test_29g_before_a_meld_the_row_is_not_taken_and_any_card_may_be_added():
     g = load("splin-29g")
     s = position(g, ["6H 9D 4C 2H 8D 10C"], row=SEED_ROW)
-    assert "take_row" not in legal(s)
+    assert not row_melds(s)
     assert "add 6♥ to the row" in adds(s), "a player who may not take the row may add any card"
     assert len(adds(s)) == 6
 
@@ -290,12 +307,12 @@ def test_29g_before_a_meld_no_swap():
 def test_29g_after_a_meld_the_row_may_be_taken_and_jokers_swapped():
     g = load("splin-29g")
     s = position(g, ["6H QC 2S 3S 4S 10C"], row=SEED_ROW, table=[("QH QD JK=QS", 1)])
-    assert "take_row" not in legal(s) and swaps(s) == []
+    assert not row_melds(s) and swaps(s) == []
     act(s, "meld 2♠ 3♠ 4♠")
     assert get_var(s, ("has_melded", 0)) is True
     act(s, "pass")
     assert s.current_player() == 0
-    assert "take_row" in legal(s)
+    assert "meld 6♣ 6♥ 6♠ with the row" in legal(s)
     assert "add 6♥ to the row" not in adds(s), "now the forbidden card rule applies"
     assert swaps(s) == [], "Q♣ is not what the joker stands for"
 
@@ -313,6 +330,35 @@ def test_29g_has_melded_is_reset_each_deal():
     assert s.deal_number == 2
     assert [get_var(s, ("has_melded", p)) for p in range(2)] == [False, False]
     assert [len(hand(s, p)) for p in range(2)] == [6, 6]
+
+
+# ------------------------------------------------------------------ never without a move
+def test_after_swapping_a_joker_out_the_player_can_still_end_the_turn():
+    # Found stuck before the row was taken meld by meld: a player who had taken the whole row owed a
+    # meld with one of its cards, swapped that card for a joker, and had nothing left to play.
+    g = load()
+    s = position(g, ["6D 8S QC 5C KC JK"], row="9H", table=[("6C 6H JK=6D", 1), ("AS 2S 3S", 1)])
+    act(s, "swap 6♦ for the joker in meld 1")
+    assert get_var(s, ("owes", 0)) is False
+    assert sorted(hand(s, 0)) == ["5C", "8S", "JK", "JK", "KC", "QC"]
+    assert len(adds(s)) == 5, "each card may go to the row (the two jokers make one move)"
+
+
+STUCK_SEEDS = 16
+
+
+@pytest.mark.parametrize("name,players", [("splin", 2), ("splin", 3), ("splin", 4), ("splin-29g", 2),
+                                          ("splin-29g", 3), ("splin-29g", 4), ("lesenka", 3), ("lesenka", 4)])
+def test_no_live_state_without_a_move(name, players):
+    """Seeded random matches of every open-row variant: the engine stops with a rule error if a
+    live state offers no move, so each match reaching its end shows there was none."""
+    import random
+    g = koloda.load(name, players=players)
+    for seed in range(STUCK_SEEDS):
+        s = g.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
 
 
 # ------------------------------------------------------------------ seeded random playouts
