@@ -4,7 +4,8 @@ from __future__ import annotations
 from koloda.dsl.check import check
 from koloda.dsl.errors import RuleError, RuleErrors, did_you_mean
 from koloda.dsl.loader import load_file, shipped_names
-from koloda.dsl.model import Spec, build
+from koloda.dsl.limits import MAX_CARDS, MAX_NUMBER
+from koloda.dsl.model import Spec, build, deck_size
 from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import CHANCE, TERMINAL
@@ -50,6 +51,8 @@ def _convert(opt, raw):
             return False
         raise RuleError(f"option `{opt.name}` is true or false, not `{text}`")
     if opt.type == "int":
+        if len(text.lstrip("+-")) > len(str(MAX_NUMBER)):
+            raise RuleError(f"option `{opt.name}` is at most {MAX_NUMBER:,}")
         try:
             value = int(text)
         except ValueError:
@@ -86,9 +89,22 @@ def load(name_or_path: str, options: dict | None = None, players: int | None = N
     n = players if players is not None else spec.default_players
     if not spec.min_players <= n <= spec.max_players:
         raise RuleError(f"{spec.name} is played by {spec.min_players}..{spec.max_players} players, not {n}")
+    _check_deck_size(spec, bound, n)
     game = Game(rules, bound, n)
     _first_deal(game)
     return game
+
+
+def _check_deck_size(spec: Spec, options: dict[str, object], players: int) -> None:
+    """The cards of this table, with its options and players, within the limit (checked before any is made)."""
+    def value(v: object) -> object:
+        return options.get(v[len("option."):]) if isinstance(v, str) and v.startswith("option.") else v
+    d = spec.deck
+    size = deck_size(value(d.base), value(d.copies), value(d.jokers), players, d.per_player)
+    if size is not None and size > MAX_CARDS:
+        given = ", ".join(f"{k}={v}" for k, v in options.items())
+        raise RuleError(f"this table would have {size:,} cards (options {given}); a game has at most {MAX_CARDS:,}",
+                        d.span, category="limit")
 
 
 def _first_deal(game: Game) -> None:

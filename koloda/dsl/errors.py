@@ -46,11 +46,17 @@ class RuleError(Exception):
         if with_source:
             source = _source_line(self.span)
             if source is not None:
-                caret = " " * max(self.span.col - 1, 0) + "^"
-                width = (self.span.end_col or 0) - self.span.col
+                col = max(self.span.col - 1, 0)
+                # a long line is shown as a window around the column
+                start = max(0, min(col - SOURCE_WIDTH // 2, len(source) - SOURCE_WIDTH))
+                shown = source[start:start + SOURCE_WIDTH]
+                prefix = "…" if start > 0 else ""
+                suffix = "…" if start + SOURCE_WIDTH < len(source) else ""
+                caret = " " * (col - start + len(prefix)) + "^"
+                width = min((self.span.end_col or 0) - self.span.col, SOURCE_WIDTH)
                 if width > 1:
                     caret += "~" * (width - 1)
-                text += f"\n    {source}\n    {caret}"
+                text += f"\n    {prefix}{shown}{suffix}\n    {caret}"
         return text
 
 
@@ -69,6 +75,10 @@ def did_you_mean(name: str, candidates) -> str | None:
 
 
 _line_cache: dict[str, list[str]] = {}
+SOURCE_WIDTH = 100          # the most of a source line shown under a message
+_READ_AT_MOST = 2_000_000   # bytes read of a file to show one of its lines
+# Shown in place of control characters, so that a line from a file cannot drive the terminal.
+_CONTROL = {c: "·" for c in [*range(0x00, 0x09), *range(0x0b, 0x20), *range(0x7f, 0xa0)]}
 
 
 def _source_line(span: Span) -> str | None:
@@ -77,8 +87,9 @@ def _source_line(span: Span) -> str | None:
     lines = _line_cache.get(span.file)
     if lines is None:
         try:
-            lines = Path(span.file).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+            with Path(span.file).open("rb") as f:
+                lines = f.read(_READ_AT_MOST).decode("utf-8", "replace").translate(_CONTROL).split("\n")
+        except (OSError, ValueError):
             return None
         _line_cache[span.file] = lines
     if span.line > len(lines):

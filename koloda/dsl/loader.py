@@ -16,6 +16,8 @@ import jsonschema
 import yaml
 
 from koloda.dsl.errors import RuleError, RuleErrors, Span, did_you_mean
+from koloda.dsl.limits import (MAX_CHAIN, MAX_FILE_BYTES, MAX_NUMBER, MAX_YAML_ALIASES, MAX_YAML_DEPTH,
+                               MAX_YAML_NODES)
 
 RULES_PACKAGE = "koloda.rules"
 
@@ -47,7 +49,46 @@ def _span(node: yaml.Node, filename: str) -> Span:
 
 
 class _Loader(yaml.SafeLoader):
+    """The safe loader, with bounds: nesting depth, aliases, and values once aliases are expanded
+    (an alias costs nothing to read but everything after reading walks its whole value), and no
+    explicit tags (`!!timestamp`, `!thing`): a rule file holds text, numbers, lists and mappings."""
     filename = "<string>"
+
+    def compose_document(self):
+        self._depth = 0
+        self._aliases = 0
+        self._sizes: dict[int, int] = {}
+        return super().compose_document()
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        where = Span(self.filename, event.start_mark.line + 1, event.start_mark.column + 1)
+        if isinstance(event, yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_YAML_ALIASES:
+                raise RuleError(f"more than {MAX_YAML_ALIASES} aliases (`*name`) in one file", where, category="limit")
+        elif getattr(event, "tag", None) not in (None, "!"):
+            raise RuleError(f"YAML tags such as `{event.tag}` are not allowed in a rule file: write the value "
+                            "plainly", where, category="yaml")
+        self._depth += 1
+        if self._depth > MAX_YAML_DEPTH:
+            raise RuleError(f"mappings and lists nested more than {MAX_YAML_DEPTH} deep", where, category="limit")
+        node = super().compose_node(parent, index)
+        self._depth -= 1
+        size = 1 + sum(self._sizes.get(id(child), 1) for child in _children(node))
+        self._sizes[id(node)] = size
+        if size > MAX_YAML_NODES:
+            raise RuleError(f"the file holds more than {MAX_YAML_NODES:,} values once its aliases are expanded",
+                            where, category="limit")
+        return node
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
 
 
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> MarkedDict:
@@ -119,8 +160,17 @@ def _segments(node: yaml.ScalarNode, value: str, span: Span) -> list[tuple[int, 
 
 
 def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> MarkedInt:
-    result = MarkedInt(yaml.SafeLoader.construct_yaml_int(loader, node))
-    result.span = _span(node, loader.filename)
+    span = _span(node, loader.filename)
+    digits = str(node.value).lstrip("+-").replace("_", "")
+    if len(digits) > len(str(MAX_NUMBER)):
+        raise RuleError(f"numbers in a rule file are at most {MAX_NUMBER:,}", span, category="limit")
+    try:
+        result = MarkedInt(yaml.SafeLoader.construct_yaml_int(loader, node))
+    except ValueError:
+        raise RuleError(f"`{node.value}` is not a whole number", span, category="yaml") from None
+    if abs(result) > MAX_NUMBER:
+        raise RuleError(f"numbers in a rule file are at most {MAX_NUMBER:,}", span, category="limit")
+    result.span = span
     return result
 
 
@@ -128,6 +178,11 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 _Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 _Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+# A date-like text (`2024-01-05`) stays text: a rule file has no use for dates.
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
+
+# Characters a rule file may not hold: the C0 controls but tab and line ends, DEL, and the C1 controls.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def span_of(value, default: Span) -> Span:
@@ -135,6 +190,12 @@ def span_of(value, default: Span) -> Span:
 
 
 def parse_yaml(text: str, filename: str):
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        line = text.count("\n", 0, bad.start()) + 1
+        col = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise RuleError(f"a control character (U+{ord(bad.group()):04X}) cannot stand in a rule file",
+                        Span(filename, line, col), category="yaml")
     loader = _Loader(text)
     loader.filename = filename
     try:
@@ -150,8 +211,13 @@ def parse_yaml(text: str, filename: str):
 
 
 def shipped_path(name: str) -> Path | None:
+    if "/" in name or len(name) > 100:
+        return None
     path = Path(str(resources.files(RULES_PACKAGE).joinpath(f"{name}.yaml")))
-    return path if path.is_file() else None
+    try:
+        return path if path.is_file() else None
+    except OSError:
+        return None
 
 
 def shipped_names() -> list[str]:
@@ -166,6 +232,13 @@ def library_names() -> list[str]:
 
 def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
     """A shipped game's name, or a path (relative to the file that extends it)."""
+    try:
+        return _resolve(name_or_path, relative_to)
+    except OSError as exc:
+        raise RuleError(f"cannot read `{name_or_path[:80]}`: {exc.strerror or 'not a file name'}") from None
+
+
+def _resolve(name_or_path: str, relative_to: Path | None) -> Path:
     candidate = Path(name_or_path)
     if relative_to is not None and not candidate.is_absolute():
         near = relative_to.parent / candidate
@@ -191,15 +264,34 @@ def _display_name(path: Path) -> str:
         return str(path)
 
 
+def read_rule_text(path: Path, filename: str) -> str:
+    """A rule file's text: at most MAX_FILE_BYTES, UTF-8 (a bad byte is reported where it stands)."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise RuleError(f"cannot read {filename}: {exc.strerror or 'unreadable'}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise RuleError(f"{filename} is larger than {MAX_FILE_BYTES:,} bytes, the most a rule file may hold",
+                        Span(filename, 1, 1), category="limit")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = len(data[data.rfind(b"\n", 0, exc.start) + 1:exc.start].decode("utf-8", "replace")) + 1
+        raise RuleError("this is not UTF-8 text (a rule file is written in UTF-8)", Span(filename, line, col),
+                        category="yaml") from None
+
+
 def load_document(path: Path, _seen: tuple = ()) -> MarkedDict:
     """Read one rule file, following `extends:` (variants are diffs)."""
     filename = _display_name(path)
     if path.resolve() in _seen:
         raise RuleError(f"`extends:` loops back to {filename}", Span(filename, 1, 1))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleError(f"cannot read {filename}: {exc}") from None
+    if len(_seen) >= MAX_CHAIN:
+        raise RuleError(f"more than {MAX_CHAIN} files reached through `extends:` and `import:`",
+                        Span(filename, 1, 1), category="limit")
+    text = read_rule_text(path, filename)
     doc = parse_yaml(text, filename)
     if not isinstance(doc, dict):
         raise RuleError("a rule file must be a mapping of keys such as `game:`, `deck:`, `zones:`",
@@ -212,7 +304,7 @@ def load_document(path: Path, _seen: tuple = ()) -> MarkedDict:
     if not isinstance(base_name, str):
         raise RuleError("`extends:` takes the name of a game or a path", where, category="schema")
     try:
-        base_path = resolve(base_name, relative_to=path)
+        base_path = _reference(base_name, path, "game")
     except RuleError as exc:
         raise RuleError(exc.message, span_of(base_name, where), exc.hint, category="schema") from None
     base = load_document(base_path, _seen + (path.resolve(),))
@@ -248,16 +340,39 @@ def _with_imports(doc, path: Path, seen: tuple):
 
 
 def _library_path(name: str, relative_to: Path) -> Path:
-    near = relative_to.parent / name
-    for candidate in (near, near.with_suffix(".yaml")):
-        if candidate.is_file():
-            return candidate
-    shipped = Path(str(resources.files(RULES_PACKAGE).joinpath("lib", f"{name}.yaml")))
-    if shipped.is_file():
+    return _reference(name, relative_to, "library")
+
+
+def _reference(name: str, relative_to: Path, kind: str) -> Path:
+    """Where `extends: NAME` or `import: [NAME]` leads: a shipped game or library by its name, or a
+    file in the including file's own folder or below it. Nothing else is read: a rule file has no
+    access to other files (no absolute paths, no `..`, no links that lead out of the folder)."""
+    folder = relative_to.parent.resolve()
+    candidate = Path(name)
+    if len(name) > 255 or candidate.is_absolute() or ".." in candidate.parts or "\\" in name:
+        raise RuleError(f"`{name[:60]}`: a rule file may name a shipped {kind} or a file in its own folder, "
+                        "not a path outside it")
+    try:
+        for near in (folder / candidate, (folder / candidate).with_suffix(".yaml")):
+            if near.suffix in (".yaml", ".yml") and near.is_file():
+                if not near.resolve().is_relative_to(folder):
+                    raise RuleError(f"`{name}` leads outside the folder of the file that names it")
+                return near
+    except (OSError, ValueError):
+        raise RuleError(f"`{name[:60]}` cannot be read as a file name") from None
+    shipped = library_path(name) if kind == "library" else shipped_path(name)
+    if shipped is not None:
         return shipped
-    folder = Path(str(resources.files(RULES_PACKAGE).joinpath("lib")))
-    known = [p.stem for p in folder.glob("*.yaml")] if folder.is_dir() else []
-    raise RuleError(f"no library named `{name}`", hint=did_you_mean(name, known))
+    known = library_names() if kind == "library" else shipped_names()
+    raise RuleError(f"no {'library' if kind == 'library' else 'shipped game or rule file'} named `{name}`",
+                    hint=did_you_mean(name, known))
+
+
+def library_path(name: str) -> Path | None:
+    if "/" in name:
+        return None
+    path = Path(str(resources.files(RULES_PACKAGE).joinpath("lib", f"{name}.yaml")))
+    return path if path.is_file() else None
 
 
 def merge(base, override):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from koloda.dsl import ast
 from koloda.dsl.builtins import NAMES_TAKEN
+from koloda.dsl.limits import MAX_CARDS, MAX_PLAYERS
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.to_ast import parse
@@ -323,6 +324,10 @@ def build(doc: MarkedDict) -> Spec:
     errors = b.errors
     low, high, default = _players(doc.get("players", "2"), keys.get("players", top), errors)
     players_span = span_of(doc.get("players"), keys.get("players", top))
+    if high > MAX_PLAYERS or low < 1:
+        errors.append(RuleError(f"players: a game has 1 to {MAX_PLAYERS} players, not {low}..{high}", players_span,
+                                category="limit"))
+        low, high, default = min(max(low, 1), MAX_PLAYERS), min(max(high, 1), MAX_PLAYERS), 1
     if low > high:
         errors.append(RuleError(f"players: the least ({low}) is more than the most ({high})", players_span))
     elif not low <= default <= high:
@@ -395,7 +400,19 @@ def _deck(doc: MarkedDict, options: dict[str, OptionSpec], errors: list[RuleErro
         elif field_name != "base" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
             errors.append(RuleError(f"deck `{field_name}` is a whole number (or `option.NAME`), not `{value}`",
                                     where, category="type"))
+    size = deck_size(deck.base, deck.copies, deck.jokers, 1) if not any(
+        isinstance(v, str) and v.startswith("option.") for v in (deck.base, deck.copies, deck.jokers)) else None
+    if size is not None and size > MAX_CARDS:
+        errors.append(RuleError(f"this deck holds {size:,} cards; a game has at most {MAX_CARDS:,}", deck.span,
+                                category="limit"))
     return deck
+
+
+def deck_size(base: object, copies: object, jokers: object, players: int, per_player: bool = False) -> int | None:
+    """How many cards a deck holds (None if its parts are not a known deck and whole numbers)."""
+    if not isinstance(base, str) or base not in DECKS or not isinstance(copies, int) or not isinstance(jokers, int):
+        return None
+    return (DECKS[base] * copies + jokers) * (players if per_player else 1)
 
 
 def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:

@@ -14,6 +14,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.builtins import (AGGREGATES, ATTRIBUTES, CARDS, FUNCTIONS, LIST_ATTRS, PLAYER_ATTRS, SEQUENCE,
                                  SIDE_ATTRS, STATE_NAMES)
 from koloda.dsl.errors import RuleError, Span, did_you_mean
+from koloda.dsl.limits import MAX_NESTING
 from koloda.dsl.model import Spec
 from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, TYPE_NAMES,
                               ZONE, compatible, elem, is_list, list_of, show)
@@ -32,6 +33,8 @@ class Resolver:
         self.functions: dict[str, R.Function] = dict(functions or {})
         self._func_stack: list[str] = []
         self._dispatch: dict[type, Callable[[ast.Node, Scope], R.Expr]] = {}
+        self._depth = 0
+        self._too_deep = False
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, where: ast.Node | R.Node | Span, hint: str | None = None,
@@ -52,7 +55,19 @@ class Resolver:
         if method is None:
             method = getattr(self, "_" + cls.__name__, None) or self._not_an_expression
             self._dispatch[cls] = method
-        return method(node, scope)
+        # Bounded here, where functions' bodies are followed, so that checking, compiling and
+        # evaluating never run out of Python's stack.
+        if self._depth >= MAX_NESTING:
+            if not self._too_deep:
+                self.error(f"this is nested more than {MAX_NESTING} deep, counting the functions it calls: "
+                           "write it in smaller parts", node, category="limit")
+            self._too_deep = True
+            return R.Invalid(node.span, ANY)
+        self._depth += 1
+        try:
+            return method(node, scope)
+        finally:
+            self._depth -= 1
 
     def _not_an_expression(self, n: ast.Node, scope: Scope) -> R.Expr:
         self.error("an effect cannot stand where a value is expected", n)
@@ -221,7 +236,8 @@ class Resolver:
             scope[p.name] = TYPE_NAMES.get(p.type, ANY)
         body = self.expr(fn.body, scope)
         self._func_stack.pop()
-        resolved = R.Function(name, tuple(scope), tuple(scope.values()), body, body.type)
+        resolved = R.Function(name, tuple(scope), tuple(scope.values()), body, body.type,
+                              R.nesting(body, self.functions))
         self.functions[name] = resolved
         return resolved
 
@@ -237,6 +253,11 @@ class Resolver:
             fn = self.function(name)
             if fn is None or len(args) != len(params):
                 return R.Invalid(span, ANY if fn is None else fn.type)
+            if self._depth + fn.nesting > MAX_NESTING and not self._too_deep:
+                self._too_deep = True
+                self.error(f"this is nested more than {MAX_NESTING} deep, counting the functions it calls "
+                           f"(`{name}` alone goes {fn.nesting} deep): write it in smaller parts", n, category="limit")
+                return R.Invalid(span, fn.type)
             return R.UserCall(span, fn.type, name, resolved)
         sig = FUNCTIONS.get(name)
         if sig is None:

@@ -354,6 +354,7 @@ class Function:
     param_types: tuple[str, ...]
     body: Expr
     type: str
+    nesting: int = 0           # how deep its body goes, counting the functions it calls
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -436,6 +437,14 @@ def _fields(cls: type) -> tuple[str, ...]:
             names.extend(s for s in getattr(klass, "__slots__", ()) if s not in names)
         _FIELD_CACHE[cls] = tuple(names)
     return _FIELD_CACHE[cls]
+
+
+def nesting(n: Node, functions: dict[str, Function]) -> int:
+    """How deep a resolved tree goes; a call of a rule file's function adds that function's depth."""
+    below = max((nesting(c, functions) for c in children(n)), default=0)
+    if isinstance(n, UserCall) and n.name in functions:
+        below = max(below, functions[n.name].nesting)
+    return 1 + below
 
 
 def walk(n: Node):

@@ -12,10 +12,11 @@ from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.tree import Meta
+from lark.tree import Meta, Tree
 
 from koloda.dsl import ast
 from koloda.dsl.errors import RuleError, Span
+from koloda.dsl.limits import MAX_EXPRESSION_DEPTH, MAX_NUMBER
 
 START_RULES = ("expr_start", "effect_start", "binding_start", "signature_start")
 
@@ -84,7 +85,10 @@ class _Builder(Transformer[Token, ast.Node]):
 
     # ---------------------------------------------------------- expressions
     def number(self, meta: Meta, items: list[Any]) -> ast.Number:
-        return ast.Number(self._span(meta), int(items[0]))
+        digits = str(items[0])
+        if len(digits) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
+            raise RuleError(f"numbers in a rule file are at most {MAX_NUMBER:,}", self._span(meta), category="limit")
+        return ast.Number(self._span(meta), int(digits))
 
     def string(self, meta: Meta, items: list[Any]) -> ast.String:
         return ast.String(self._span(meta), str(items[0])[1:-1])
@@ -235,11 +239,28 @@ def parse(text: str, start: str, origin: Span) -> ast.Node:
                         origin, category="syntax")
     try:
         tree = _parser().parse(text, start=start)
+        _check_depth(tree, text, origin)
         return _Builder(origin, text).transform(tree)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, start, origin) from None
     except VisitError as exc:  # a bug in the builder, not in the rule file
         raise exc.orig_exc
+
+
+def _check_depth(tree: Tree, text: str, origin: Span) -> None:
+    """Refuse an expression nested deeper than the checker, the compiler and play can follow.
+
+    Measured without recursion (the tree may be thousands deep), before anything walks it."""
+    depth_of: dict[int, int] = {}
+    for subtree in tree.iter_subtrees():          # children come before their parents
+        depth = 1 + max((depth_of[id(c)] for c in subtree.children if isinstance(c, Tree)), default=0)
+        depth_of[id(subtree)] = depth
+        if depth > MAX_EXPRESSION_DEPTH:
+            meta = subtree.meta
+            line, col = (getattr(meta, "line", 1), getattr(meta, "column", 1)) if not meta.empty else (1, 1)
+            raise RuleError(f"this is nested more than {MAX_EXPRESSION_DEPTH} deep: write it in smaller parts "
+                            "(a `define:` function, or a `let`)", locator(origin, text)(line, col, col + 1),
+                            category="limit")
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, start: str, origin: Span) -> RuleError:

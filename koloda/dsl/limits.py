@@ -1,0 +1,18 @@
+"""The limits a rule file must keep to.
+
+A rule file is data from whoever wrote it: these bounds make reading,
+checking and loading one take bounded time and memory, and each has its
+own message. docs/language.md lists them for authors.
+"""
+from __future__ import annotations
+
+MAX_FILE_BYTES = 1_000_000           # one rule file, as read from disk
+MAX_YAML_DEPTH = 64                  # mappings and lists inside one another
+MAX_YAML_ALIASES = 1_000             # `*name` references to anchors
+MAX_YAML_NODES = 200_000             # values in the file once every alias is expanded
+MAX_CHAIN = 32                       # files reached through `extends:` and `import:`, one after another
+MAX_EXPRESSION_DEPTH = 240           # operators and calls inside one another in one expression or effect
+MAX_NESTING = 250                    # the same, counting the bodies of the rule file's functions it calls
+MAX_NUMBER = 999_999_999             # the largest whole number written in a rule file
+MAX_CARDS = 10_000                   # cards in a game, every deck and joker counted
+MAX_PLAYERS = 64
