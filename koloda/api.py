@@ -6,11 +6,12 @@ from koloda.dsl.errors import RuleError, RuleErrors, did_you_mean
 from koloda.dsl.loader import load_file, shipped_names
 from koloda.dsl.limits import MAX_CARDS, MAX_NUMBER
 from koloda.dsl.model import Spec, build, deck_size
-from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import CHANCE, TERMINAL
 
-__all__ = ["load", "load_spec", "shipped_games", "TERMINAL", "CHANCE", "bind_options"]
+__all__ = ["load", "load_spec", "shipped_games", "TERMINAL", "CHANCE", "bind_options", "IllegalAction",
+           "PositionError"]
 
 
 def shipped_games() -> list[str]:

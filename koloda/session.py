@@ -41,17 +41,18 @@ class Session:
     game: Game
     seats: list[str]
     seed: int
-    deck: list[list[int]] | None = None
+    deck: list[list[int]] | None = None       # deck orders (hands given are kept as the orders that deal them)
+    dealer: int | None = None                 # the first dealer, if it was given
     moves: list[int] = field(default_factory=list)
     state: State = field(init=False)
 
     def __post_init__(self) -> None:
-        self.state = self.game.new_initial_state(self.seed, self.deck)
+        self.state = self.game.new_initial_state(self.seed, self.deck, self.dealer)
 
     @classmethod
     def start(cls, game_ref: str, game: Game, seats: list[str], seed: int,
-              deck: list[list[int]] | None = None) -> "Session":
-        return cls(game_ref, game, seats, seed, deck)
+              deck: list[list[int]] | None = None, dealer: int | None = None) -> "Session":
+        return cls(game_ref, game, seats, seed, deck, dealer)
 
     def play(self, action: int) -> None:
         self.state.apply_action(action)
@@ -60,7 +61,8 @@ class Session:
     # ------------------------------------------------------------ saves
     def header(self) -> dict:
         return {"game": self.game_ref, "fingerprint": self.game.fingerprint, "options": self.game.options,
-                "players": self.game.num_players, "seats": self.seats, "seed": self.seed, "deck": self.deck}
+                "players": self.game.num_players, "seats": self.seats, "seed": self.seed, "deck": self.deck,
+                "dealer": self.dealer}
 
     def save(self, path: Path) -> None:
         data = {"format": SAVE_FORMAT, **self.header(), "moves": self.moves, "state": self.state.to_json()}
@@ -78,7 +80,9 @@ class Session:
                             "it cannot be continued or replayed under these rules")
         seats = [str(s) for s in header["seats"]]
         deck = header.get("deck")
-        return cls.start(header["game"], game, seats, int(header["seed"]), deck)
+        dealer = header.get("dealer")
+        return cls.start(header["game"], game, seats, int(header["seed"]), deck,
+                         None if dealer is None else int(dealer))
 
     @classmethod
     def load(cls, path: Path) -> "Session":

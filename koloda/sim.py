@@ -7,20 +7,35 @@ from dataclasses import dataclass, field
 
 from koloda.agents.registry import make_agent
 from koloda.api import load
-from koloda.interpreter.game import Game
+from koloda.interpreter.game import Game, Hands
+
+
+@dataclass(frozen=True)
+class Position:
+    """What every game of a simulation starts from besides its seed (see Game.new_initial_state)."""
+    deck: list[list[int]] | None = None
+    dealer: int | None = None
+    hands: Hands | None = None
+
+    def orders(self, game: Game, seed: int) -> list[list[int]] | None:
+        """Every deck order of the game with this seed: the hands as the orders that deal them,
+        then the deck's (a save keeps these, and replays without the hands)."""
+        dealt = game.opening_orders(seed, self.hands, self.dealer) if self.hands is not None else []
+        return dealt + (self.deck or []) or None
 
 
 def _worker(job: tuple) -> "SimulationResult":
-    game_ref, options, players, first, count, seed, max_moves, seats = job
-    return simulate(load(game_ref, options, players), count, seed, max_moves, seats, first=first)
+    game_ref, options, players, first, count, seed, max_moves, seats, position = job
+    return simulate(load(game_ref, options, players), count, seed, max_moves, seats, first=first, position=position)
 
 
 def simulate_parallel(game_ref: str, options: dict[str, str], players: int, count: int, seed: int, max_moves: int,
                       seats: list[str], jobs: int,
-                      progress: Callable[[int], object] | None = None) -> "SimulationResult":
+                      progress: Callable[[int], object] | None = None,
+                      position: Position = Position()) -> "SimulationResult":
     """The same games as `simulate`, shared out over `jobs` processes (each loads the game itself)."""
     chunk = max(1, min(25, count // (jobs * 4) or 1))
-    work = [(game_ref, options, players, first, min(chunk, count - first), seed, max_moves, seats)
+    work = [(game_ref, options, players, first, min(chunk, count - first), seed, max_moves, seats, position)
             for first in range(0, count, chunk)]
     total: SimulationResult | None = None
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
@@ -64,14 +79,16 @@ class SimulationResult:
 
 
 def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, seats: list[str] | None = None,
-             progress: Callable[[], object] | None = None, first: int = 0) -> SimulationResult:
-    """Play `count` games, game i with seed `seed + i`; seats are agent descriptions (default: random)."""
+             progress: Callable[[], object] | None = None, first: int = 0,
+             position: Position = Position()) -> SimulationResult:
+    """Play `count` games, game i with seed `seed + i`; seats are agent descriptions (default: random).
+    `position`: a dealer, hands or deck orders every game starts from (the seed deals the rest)."""
     n = game.num_players
     seats = list(seats or []) + ["random"] * (n - len(seats or []))
     result = SimulationResult(wins=[0.0] * n, score_sum=[0.0] * n, seats=seats)
     for i in range(first, first + count):
         players = [make_agent(seats[p], seed * 7919 + i * n + p) for p in range(n)]
-        state = game.new_initial_state(seed + i)
+        state = game.new_initial_state(seed + i, position.deck, position.dealer, position.hands)
         moves = 0
         while not state.is_terminal() and moves < max_moves:
             state.apply_action(players[state.current_player()].choose(state))

@@ -116,9 +116,10 @@ def test_play_between_bots_finishes():
 
 
 def test_play_with_a_given_deck_order(tmp_path):
-    # P2 deals (first dealer by lot with seed 0 is fixed); the order decides the first hands
+    # the whole pack, top first: it decides the first hands (a partial order is an error, see test_position)
     deck = tmp_path / "deck.txt"
-    deck.write_text("7S 8S 9S 10S JS QS KS AS 7H 8H 9H\n", encoding="utf-8")
+    deck.write_text("7S 8S 9S 10S JS QS KS AS 7H 8H 9H\n10H JH QH KH AH 7D 8D 9D 10D JD QD KD AD\n"
+                    "7C 8C 9C 10C JC QC KC AC\n", encoding="utf-8")
     result = run("play", "pony", "--seat", "random", "--seat", "random", "--seed", "0", "--deck", str(deck))
     assert result.exit_code == 0, result.output
 

@@ -160,6 +160,38 @@ def test_last_deal_no_trump_and_suit_led_wins():
     assert s.current_player() == 1
 
 
+@pytest.mark.parametrize("players,size", [(3, 17), (5, 10), (6, 8), (7, 7)])
+def test_a_single_deal_of_the_last_deals_size_turns_up_trump_when_a_card_is_left(players, size):
+    # "the last deal of the cycle is always played without trump" is about the cycle; one deal has trump
+    g = peklo(players, deal_size=size)
+    s = g.new_initial_state(4)
+    up = zone_cards(s, "trump_card")
+    assert len(up) == 1 and get_var(s, "trump") == g.cards.suits[card(g, up[0])]
+    assert len(zone_cards(s, "stock")) == 52 - players * size - 1
+
+
+def test_a_single_deal_of_seventeen_trumps_the_suit_led():
+    g = peklo(3, deal_size=17)
+    ranks = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+    hands = {"P1 hand": [r + "S" for r in ranks] + ["2H", "3H", "4H", "5H"],
+             "P2 hand": [r + "C" for r in ranks] + ["6H", "7H", "8H", "9H"],
+             "P3 hand": [r + "D" for r in ranks] + ["10H", "JH", "QH", "KH"],
+             "trump_card": "AH"}
+    s = g.new_initial_state(0, dealer=2, hands=hands)
+    assert get_var(s, "trump") == suit("hearts") and zone_cards(s, "stock") == []
+    bid_all(s, [0, 0, 0])
+    for c in ("AS", "6H", "10H"):              # P2 and P3 are void in spades and trump
+        act(s, f"play {c}")
+    assert tricks(s) == [0, 0, 1]              # without trump the ace led would have taken it
+
+
+def test_option_no_trump_plays_the_single_deal_without_trump():
+    g = peklo(4, deal_size=3, no_trump=True)
+    s = g.new_initial_state(4)
+    assert get_var(s, "trump") is None and zone_cards(s, "trump_card") == []
+    assert len(zone_cards(s, "stock")) == 52 - 12
+
+
 def test_deal_size_larger_than_the_deck_allows_is_a_clear_error():
     # deal_size accepts up to 17 (for 3 players); 4 x 14 = 56 > 52 cannot be dealt: said at load, located
     with pytest.raises(koloda.RuleError, match="needs 56 cards") as info:

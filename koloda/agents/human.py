@@ -3,23 +3,13 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from koloda.interpreter.cards import normalize_card_name
+from koloda.interpreter.movetext import move_forms, normal_move
 from koloda.interpreter.state import State
 from koloda.ui.table import render
 
 
 class QuitGame(Exception):
     """The player asked to stop."""
-
-
-def _normal(text: str) -> str:
-    return " ".join(normalize_card_name(w) if _looks_like_card(w) else w.lower() for w in text.split())
-
-
-def _looks_like_card(word: str) -> bool:
-    w = normalize_card_name(word)
-    return w == "JK" or (len(w) in (2, 3) and w[-1] in "SHDC" and w[:-1] in
-                         {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"})
 
 
 def match_move(state: State, text: str) -> tuple[int | None, str]:
@@ -31,9 +21,8 @@ def match_move(state: State, text: str) -> tuple[int | None, str]:
         if 1 <= k <= len(legal):
             return legal[k - 1], ""
         return None, f"there is no move {k}: choose 1..{len(legal)}"
-    want = _normal(entry)
-    game = state.game
-    forms = {a: {_normal(game.action_to_string(a)), _normal(game.action_to_string(a, plain=True))} for a in legal}
+    want = normal_move(entry)
+    forms = {a: move_forms(a, state.game.action_to_string) for a in legal}
     exact = [a for a, f in forms.items() if want in f]
     if len(exact) == 1:
         return exact[0], ""

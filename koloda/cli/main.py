@@ -15,12 +15,12 @@ from rich.console import Console
 from koloda.agents.human import QuitGame
 from koloda.agents.registry import UnknownAgent, make_agent, parse_seat
 from koloda.api import load, load_spec, shipped_games
-from koloda.dsl.errors import RuleError, RuleErrors
+from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
 from koloda.interpreter.errors import IllegalAction
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import State
 from koloda.session import SaveError, Session, default_save_dir, game_reference, latest_save, read_transcript
-from koloda.sim import simulate as run_simulation, simulate_parallel
+from koloda.sim import Position, simulate as run_simulation, simulate_parallel
 from koloda.ui.table import render
 
 console = Console(highlight=False)
@@ -106,16 +106,41 @@ def _player_range(spec, dash: str = "..") -> str:
     return f"{spec.min_players}{dash}{spec.max_players}"
 
 
-def _read_deck(game: Game, path: str | None) -> list[list[int]] | None:
-    if path is None:
-        return None
+def _read(path: str, what: str) -> str:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-        return game.parse_deck(text)
+        return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise Failure(f"cannot read deck file {path}: {exc.strerror}") from None
-    except ValueError as exc:
-        raise Failure(f"{path}: {exc}") from None
+        raise Failure(f"cannot read {what} file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise Failure(f"cannot read {what} file {path}: it is not UTF-8 text") from None
+
+
+def _dealer(game: Game, text: str | None) -> int | None:
+    """`--dealer 2` or `--dealer P2`: seats as players see them, counted from 1."""
+    if text is None:
+        return None
+    digits = text.strip().upper().removeprefix("P")
+    n = game.num_players
+    if not digits.isdigit():
+        raise Failure(f"--dealer `{text}`: name a seat as 2 or P2")
+    if not 1 <= int(digits) <= n:
+        raise Failure(f"--dealer {text}: this table has {n} players, P1..P{n}")
+    return int(digits) - 1
+
+
+def _position(game: Game, seed: int, dealer_text: str | None, hands_file: str | None,
+              deck_file: str | None) -> Position:
+    """The dealer, hands and deck orders asked for, each checked by dealing them once."""
+    dealer = _dealer(game, dealer_text)
+    try:
+        deck = game.parse_deck(_read(deck_file, "deck"), deck_file) if deck_file else None
+        hands = game.parse_hands(_read(hands_file, "hands"), hands_file) if hands_file else None
+        game.new_initial_state(seed, deck, dealer, hands)
+    except RuleError as exc:
+        if exc.span is NOWHERE and deck_file:       # an order that does not fit the cards it is to order
+            raise Failure(f"{deck_file}: {exc.message}") from None
+        raise Failure(exc.format()) from None
+    return Position(deck, dealer, hands)
 
 
 _common = [
@@ -125,8 +150,24 @@ _common = [
 ]
 
 
+_setup = [
+    click.option("--dealer", "dealer", default=None, metavar="N",
+                 help="The first dealer: 1 or P1 is the first seat (default: as the rules say)."),
+    click.option("--hands", "hands_file", default=None, metavar="FILE",
+                 help="Cards for zones after the first deal, one zone a line: `P1 hand: AS KS QS`."),
+    click.option("--deck", "deck_file", default=None, metavar="FILE",
+                 help="Card orders for the shuffles, top first (with --hands: the shuffles after the first deal)."),
+]
+
+
 def common(f):
     for decorator in reversed(_common):
+        f = decorator(f)
+    return f
+
+
+def position_options(f):
+    for decorator in reversed(_setup):
         f = decorator(f)
     return f
 
@@ -135,15 +176,16 @@ def common(f):
 @click.argument("game")
 @click.option("--seat", "seats", multiple=True, metavar="KIND",
               help="human, random, greedy or ismcts[:iterations=N], one per seat in order.")
-@click.option("--deck", "deck_file", default=None, metavar="FILE", help="Card order for the shuffles, top first.")
 @click.option("--save", "save_file", default=None, metavar="FILE",
               help="Autosave after every move to FILE (default: the koloda state folder).")
 @click.option("--log", "log_file", default=None, metavar="FILE", help="Write a JSON Lines transcript of the game.")
 @click.option("--delay", type=float, default=0.4, show_default=True, help="Seconds to pause after a bot's move.")
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
 @common
-def play(game: str, seats: tuple[str, ...], deck_file: str | None, save_file: str | None, log_file: str | None,
-         delay: float, fast: bool, options: tuple[str, ...], players: int | None, seed: int | None) -> None:
+@position_options
+def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str | None, delay: float, fast: bool,
+         options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
+         hands_file: str | None, deck_file: str | None) -> None:
     """Play GAME (a shipped name or a rule file) at the terminal."""
 
     for seat in seats:
@@ -160,7 +202,8 @@ def play(game: str, seats: tuple[str, ...], deck_file: str | None, save_file: st
     table += ["random"] * (g.num_players - len(table))
     if seed is None:
         seed = random.randrange(1_000_000)
-    session = Session.start(game_reference(game), g, table, seed, _read_deck(g, deck_file))
+    position = _position(g, seed, dealer, hands_file, deck_file)
+    session = Session.start(game_reference(game), g, table, seed, position.orders(g, seed), position.dealer)
     save_path = Path(save_file) if save_file else _default_save(g.name)
     _run(session, save_path, log_file, delay=0 if fast else delay)
 
@@ -254,7 +297,7 @@ def _open_log(log_file: str | None, session: Session) -> TextIO | None:
     if fresh:
         # a new transcript of a resumed game starts from the beginning, so it replays on its own
         log.write(session.transcript_header() + "\n")
-        replay_state = session.game.new_initial_state(session.seed, session.deck)
+        replay_state = session.game.new_initial_state(session.seed, session.deck, session.dealer)
         for action in session.moves:
             player = replay_state.current_player()
             replay_state.apply_action(action)
@@ -328,8 +371,10 @@ def _scores(state: State) -> str:
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1,
               help="Processes to play on (0: one per core).")
 @common
+@position_options
 def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs: int, options: tuple[str, ...],
-             players: int | None, seed: int | None) -> None:
+             players: int | None, seed: int | None, dealer: str | None, hands_file: str | None,
+             deck_file: str | None) -> None:
     """Play N games between bots and print what happened."""
 
     for seat in seats:
@@ -344,6 +389,7 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
     g = load_game(game, options, players)
     if len(seats) > g.num_players:
         raise Failure(f"{len(seats)} seats given, but this table has {g.num_players} players")
+    position = _position(g, seed if seed is not None else 0, dealer, hands_file, deck_file)
     try:
         from rich.progress import Progress
         with Progress(console=err_console, transient=True, disable=not err_console.is_terminal) as bar:
@@ -352,10 +398,10 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
             if jobs > 1 and count > 1:
                 result = simulate_parallel(game, _parse_options(options), g.num_players, count,
                                            seed if seed is not None else 0, max_moves, list(seats), jobs,
-                                           progress=lambda k: bar.advance(task, k))
+                                           progress=lambda k: bar.advance(task, k), position=position)
             else:
                 result = run_simulation(g, count, seed if seed is not None else 0, max_moves, list(seats),
-                             progress=lambda: bar.advance(task))
+                                        progress=lambda: bar.advance(task), position=position)
     except RuleError as exc:
         raise Failure(exc.format()) from None
     console.print(result.report(g), markup=False)

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.types import ZONE, is_list
 from koloda.interpreter.env import TOP, Env, Fn
-from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.errors import PositionError, RuleRuntimeError
 from koloda.interpreter.layout import Layout
 
 _MISSING = object()
@@ -59,7 +59,7 @@ class EffectCompiler:
         def located(s, b):
             try:
                 run(s, b)
-            except RuleRuntimeError:
+            except (RuleRuntimeError, PositionError):      # a position the user gave is theirs to fix
                 raise
             except (TypeError, IndexError, KeyError, ValueError) as exc:
                 raise RuleRuntimeError(f"this effect failed: {exc}", span) from None

@@ -95,12 +95,15 @@ class Flow:
         self.deal_listeners: list[Callable[[State], None]] = []
 
     # ------------------------------------------------------------ the match
-    def start(self, s: State) -> None:
+    def start(self, s: State, dealer: int | None = None) -> None:
+        """Set up the match and its first deal. `dealer`: the first dealer, instead of the rules' choice."""
         s.vars = self.var_starts(s)
         if self.first_dealer is None:
-            s.dealer = s.rng().randrange(s.n)
+            # drawn even when the dealer is given, so that the seed shuffles the same either way
+            drawn = s.rng().randrange(s.n)
+            s.dealer = drawn if dealer is None else dealer
         else:
-            s.dealer = self.first_dealer(s, {}) % s.n
+            s.dealer = self.first_dealer(s, {}) % s.n if dealer is None else dealer
         self.setup(s, {})
         self._start_deal(s)
 

@@ -6,7 +6,7 @@ compiled flow, and the view.
 """
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
@@ -15,10 +15,13 @@ from koloda.dsl.errors import RuleError, RuleErrors, Span
 from koloda.dsl.model import DeckSpec, Spec
 from koloda.dsl.to_ast import parse
 from koloda.dsl.types import CARD, DECKS
+from koloda.interpreter.arrange import opening_orders
 from koloda.interpreter.cards import CardTable, build_deck, rank_name
+from koloda.interpreter.cardtext import Given, givens, orders_from, parse_deck, parse_hands
 from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.compile import Compiler
 from koloda.interpreter.env import Fn
+from koloda.interpreter.errors import PositionError
 from koloda.interpreter.flow import Action, Event, Flow, Param, Phase
 from koloda.interpreter.layout import Grid, Layout
 from koloda.interpreter.melds import MeldRules, Plan
@@ -27,6 +30,9 @@ from koloda.interpreter.state import State
 from koloda.interpreter.view import View
 
 __all__ = ["Game", "Grid", "compile_expression"]
+
+# cards for zones: `{"P1 hand": "AS KS", "trump_card": ["7H"]}`, or as read by `Game.parse_hands`
+Hands = Mapping[str, str | Sequence[str]] | Sequence[Given]
 
 
 class Game:
@@ -80,34 +86,46 @@ class Game:
         return lambda: self.flow.deal_listeners.remove(listener)
 
     # ------------------------------------------------------------ states
-    def new_initial_state(self, seed: int = 0, deck: list[list[int]] | None = None) -> State:
-        """A new match. `deck`: card orders (top first) used by the first shuffles instead of the seed."""
-        s = State(self, self.num_players, seed, deck)
-        self.flow.start(s)
+    def new_initial_state(self, seed: int = 0, deck: Sequence[Sequence[int | str] | str] | None = None,
+                          dealer: int | None = None, hands: Hands | None = None) -> State:
+        """A new match, decided by `seed` unless a known position is asked for:
+
+        dealer: the first dealer, counted from 0 (P1), instead of the rules' choice;
+        hands:  cards for zones after the first deal, top card first:
+                `{"P1 hand": "AS KS QS", "trump_card": "7H"}`; the other cards lie as the seed shuffles them;
+        deck:   card orders (ids or names, top first) for the shuffles in turn instead of the seed;
+                with `hands`, for the shuffles after the first deal.
+        Raises PositionError (a ValueError) for a position that cannot be dealt."""
+        orders = orders_from(self.cards, deck or [])
+        dealer = self._dealer(dealer)
+        if hands is not None:
+            orders = self.opening_orders(seed, hands, dealer) + orders
+        s = State(self, self.num_players, seed, orders)
+        self.flow.start(s, dealer)
         return s
+
+    def opening_orders(self, seed: int, hands: Hands, dealer: int | None = None) -> list[list[int]]:
+        """The deck orders for the first deal's shuffles that deal `hands` (see new_initial_state)."""
+        return opening_orders(self, seed, self._dealer(dealer), givens(hands))
+
+    def _dealer(self, dealer: int | None) -> int | None:
+        n = self.num_players
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n):
+            raise PositionError(f"there is no player {dealer!r} to deal: the players are 0..{n - 1} (P1..P{n})")
+        return dealer
 
     def state_from_json(self, data: dict) -> State:
         return State.from_json(self, data)
 
-    def parse_deck(self, text: str) -> list[list[int]]:
-        """Deck orders from text: card names top first; a blank line starts the next shuffle's order."""
-        orders = []
-        for block in re.split(r"\n\s*\n", text.strip()):
-            block = re.sub(r"#[^\n]*", "", block)      # comments run to the end of the line
-            names = [t for t in re.split(r"[\s,]+", block) if t]
-            used: set[int] = set()
-            order = []
-            for name in names:
-                ids = [i for i in self.cards.parse(name) if i not in used]
-                if not ids:
-                    known = self.cards.parse(name)
-                    raise ValueError(f"`{name}` is not a card of this deck" if not known
-                                     else f"`{name}` appears more often than the deck holds it")
-                used.add(ids[0])
-                order.append(ids[0])
-            if order:
-                orders.append(order)
-        return orders
+    def parse_deck(self, text: str, file: str = "<deck>") -> list[list[int]]:
+        """Deck orders from text: card names top first; a blank line starts the next shuffle's order.
+        Raises PositionError at the file:line:col of a card that is unknown or given too often."""
+        return parse_deck(self.cards, text, file)
+
+    def parse_hands(self, text: str, file: str = "<hands>") -> list[Given]:
+        """Hands from text, one zone a line: `P1 hand: AS KS QS`. The zones and cards are checked
+        when the hands are dealt, and a mistake is reported at its file:line:col."""
+        return parse_hands(text, file)
 
     # ------------------------------------------------------------ actions and views
     def decode(self, action_id: int, state: State | None = None) -> tuple[ActionCode, dict]:

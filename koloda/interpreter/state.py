@@ -11,10 +11,11 @@ from typing import Any, Callable, Protocol
 
 from koloda.dsl.model import Spec
 from koloda.interpreter.cards import CardTable
-from koloda.interpreter.errors import IllegalAction, RuleRuntimeError
+from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
 from koloda.interpreter.flow import Flow
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
+from koloda.interpreter.movetext import action_named
 
 
 class Table(Protocol):
@@ -192,24 +193,30 @@ class State:
         for c in cards:        # after a shuffle only those who see the zone know where a card is
             self.known[c] &= watchers
         if self.orders:
-            order = self._order_for(cards, self.orders[0])
-            if order is not None:
-                self.orders.pop(0)
-                cards[:] = order[::-1]          # given top first; the list's end is the top
-                return
+            cards[:] = self._order_for(zone, self.orders.pop(0))[::-1]    # given top first; the end is the top
+            return
         self.rng().shuffle(cards)
 
-    def _order_for(self, cards: list[int], wanted: list[int]) -> list[int] | None:
+    def _order_for(self, zone: int, wanted: list[int]) -> list[int]:
         """The zone's cards in the given order, matched by name (copies of a card are alike, and
-        each player's deck has its own copies), or None if the order is for other cards."""
+        each player's deck has its own copies). An order that is not exactly these cards is an
+        error: falling back to the seed would deal something the user did not ask for."""
         names = self.game.cards.names
-        if sorted(names[c] for c in wanted) != sorted(names[c] for c in cards):
-            return None
         pool: dict[str, list[int]] = {}
-        for c in sorted(cards):
+        for c in sorted(self.zones[zone]):
             pool.setdefault(names[c], []).append(c)
-        return [pool[names[c]].pop(0) for c in wanted]
-
+        order, extra = [], []
+        for c in wanted:
+            copies = pool.get(names[c])
+            if copies:
+                order.append(copies.pop(0))
+            else:
+                extra.append(names[c])
+        missing = [name for name, copies in pool.items() for _ in copies]
+        if missing or extra:
+            raise PositionError(_misfit(self.layout.zone_label(zone), self.deal_number, len(self.zones[zone]),
+                                        len(wanted), missing, extra))
+        return order
     def deal(self, count: int, family_base: int, source: int, span) -> None:
         if count < 0:
             raise RuleRuntimeError(f"cannot deal {count} cards", span)
@@ -257,8 +264,14 @@ class State:
         self.flow.apply(self, action)
         self._legal = None
 
-    def action_to_string(self, action: int) -> str:
-        return self.game.action_to_string(action)
+    def action_to_string(self, action: int, plain: bool = False) -> str:
+        """A move's text: `play 10♥`, or with plain=True `play 10H` (as typed at a keyboard)."""
+        return self.game.action_to_string(action, plain)
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action written `text`: `play 10H`, `play 10♥`, `PLAY TH` and `bid 3` all work.
+        Raises IllegalAction (a ValueError), listing the legal moves, if no legal move reads so."""
+        return action_named(text, self.legal_actions(), self.game.action_to_string)
 
     def returns(self) -> list[float]:
         return self.flow.returns(self)
@@ -314,3 +327,18 @@ class State:
 
     def __str__(self) -> str:
         return self.game.render_text(self)
+
+
+def _misfit(zone: str, deal: int, holds: int, given: int, missing: list[str], extra: list[str]) -> str:
+    text = (f"the deck order for the shuffle of `{zone}` in deal {deal} does not fit it: "
+            f"`{zone}` holds {holds} cards and the order lists {given}")
+    if missing:
+        text += f"; {len(missing)} of its cards are missing from the order ({_some(missing)})"
+    if extra:
+        text += f"; {len(extra)} listed cards are not in `{zone}` ({_some(extra)})"
+    return text
+
+
+def _some(names: list[str], most: int = 8) -> str:
+    shown = " ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
