@@ -260,7 +260,7 @@ def _resolve(name_or_path: str, relative_to: Path | None) -> Path:
 def _display_name(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError):         # outside the working folder, or no working folder at all
         return str(path)
 
 
