@@ -5,6 +5,7 @@ from rich.console import Console
 
 from koloda.interpreter.movetext import move_forms, normal_move
 from koloda.interpreter.state import State
+from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import render
 
 
@@ -40,23 +41,24 @@ class HumanAgent:
     name = "human"
 
     def __init__(self, console: Console | None = None):
-        self.console = console or Console()
+        self.console = console or safe_console()
 
     def show_moves(self, state: State) -> None:
         for k, a in enumerate(state.legal_actions(), 1):
-            self.console.print(f"  [bold]{k:>2}[/bold]  {state.action_to_string(a)}")
+            self.console.print(f"  [bold]{k:>2}[/bold]  {shown(state.action_to_string(a))}")
 
     def show_help(self, state: State) -> None:
         """The rule text of this step (from the rule file) and the legal moves."""
         game = state.game
         phase_spec = game.spec.phases[state.phase]
-        self.console.print(f"[bold]{game.title}[/bold] · phase `{phase_spec.name}`, step `{state.step}`")
+        self.console.print(f"[bold]{shown(game.title)}[/bold] · phase `{shown(phase_spec.name)}`, "
+                           f"step `{shown(state.step)}`")
         if phase_spec.help:
-            self.console.print(phase_spec.help.strip(), markup=False)
+            self.console.print(plain(phase_spec.help.strip()), markup=False)
         for name, _ in phase_spec.steps[state.step]:
             action = phase_spec.actions[name]
             if action.help:
-                self.console.print(f"  [bold]{name}[/bold]: {action.help.strip()}")
+                self.console.print(f"  [bold]{shown(name)}[/bold]: {shown(action.help.strip())}")
         self.console.print("Legal moves:")
         self.show_moves(state)
         self.console.print("Type a move's number, or its name such as `play QS` (10 is `10H` or `TH`); "
@@ -83,4 +85,4 @@ class HumanAgent:
             action, why = match_move(state, entry)
             if action is not None:
                 return action
-            self.console.print(f"[yellow]{why}[/yellow]")
+            self.console.print(f"[yellow]{shown(why)}[/yellow]")

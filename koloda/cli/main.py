@@ -4,13 +4,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import secrets
 import sys
+import traceback
 import time
 from pathlib import Path
 from typing import IO, Any, TextIO
 
 import click
-from rich.console import Console
 
 from koloda.agents.human import QuitGame
 from koloda.agents.registry import UnknownAgent, make_agent, parse_seat
@@ -21,17 +22,25 @@ from koloda.interpreter.game import Game
 from koloda.interpreter.state import State
 from koloda.session import SaveError, Session, default_save_dir, game_reference, latest_save, read_transcript
 from koloda.sim import Position, simulate as run_simulation, simulate_parallel
+from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import render
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+MAX_MOVES = 100_000
+console = safe_console()
+err_console = safe_console(stderr=True)
 
 
 class Failure(click.ClickException):
     """A problem the user can act on: printed plainly, exit code 1."""
 
     def show(self, file: IO[Any] | None = None) -> None:
-        err_console.print(f"[bold red]error:[/bold red] {self.message}", markup=True, soft_wrap=True)
+        err_console.print(f"[bold red]error:[/bold red] {shown(self.message)}", markup=True, soft_wrap=True)
+
+
+def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if value != value:                      # not a number: it compares false with every bound
+        raise click.BadParameter("is not a number")
+    return value
 
 
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -58,9 +67,31 @@ def load_game(game: str, options: tuple[str, ...], players: int | None) -> Game:
         raise Failure(_errors_text(exc)) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Koloda(click.Group):
+    """Every error a user can cause has its own message; anything else that escapes is reported as an
+    internal error, with the command to repeat it, and Python's traceback only with --debug."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit,
+                KeyboardInterrupt):
+            raise
+        except (RuleErrors, RuleError) as exc:       # a rule error not caught on the way is still the user's
+            raise Failure(_errors_text(exc)) from None
+        except Exception as exc:          # noqa: BLE001 — the last line of defence
+            if ctx.params.get("debug") or os.environ.get("KOLODA_DEBUG"):
+                err_console.print(plain(traceback.format_exc()), markup=False)
+            command = " ".join(["koloda", *sys.argv[1:]])
+            raise Failure(f"internal error ({type(exc).__name__}); please report it with the command that "
+                          f"caused it: {command}" + ("" if ctx.params.get("debug") else
+                                                       " (run it with --debug to see where it happened)")) from None
+
+
+@click.group(cls=_Koloda, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="koloda")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="On an internal error, show Python's traceback.")
+def main(debug: bool) -> None:
     """koloda: card games written as rule files, checked, played and simulated."""
 
 
@@ -76,10 +107,10 @@ def check(files: tuple[str, ...]) -> None:
             errors = exc.errors if isinstance(exc, RuleErrors) else [exc]
             failed += len(errors)
             for e in errors:
-                console.print(e.format(), markup=False, soft_wrap=True)
+                console.print(plain(e.format()), markup=False, soft_wrap=True)
             continue
         what = "a library" if spec.library else f"{_player_range(spec)} players"
-        console.print(f"{name}: ok ({spec.title}, {what})", markup=False, soft_wrap=True)
+        console.print(plain(f"{name}: ok ({spec.title}, {what})"), markup=False, soft_wrap=True)
     if failed:
         console.print(f"{failed} error{'s' * (failed != 1)}", markup=False)
         sys.exit(1)
@@ -96,7 +127,7 @@ def list_games() -> None:
         except (RuleErrors, RuleError):
             console.print(f"{name:<{width}} (does not load: run `koloda check {name}`)", markup=False)
             continue
-        console.print(f"{name:<{width}} {_player_range(spec, '-'):>5} players  {spec.title}", markup=False,
+        console.print(plain(f"{name:<{width}} {_player_range(spec, '-'):>5} players  {spec.title}"), markup=False,
                       soft_wrap=True)
 
 
@@ -179,12 +210,15 @@ def position_options(f):
 @click.option("--save", "save_file", default=None, metavar="FILE",
               help="Autosave after every move to FILE (default: the koloda state folder).")
 @click.option("--log", "log_file", default=None, metavar="FILE", help="Write a JSON Lines transcript of the game.")
-@click.option("--delay", type=float, default=0.4, show_default=True, help="Seconds to pause after a bot's move.")
+@click.option("--delay", type=click.FloatRange(0, 60), default=0.4, show_default=True, callback=_a_number,
+              help="Seconds to pause after a bot's move (0 to 60).")
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
+@click.option("--max-moves", type=click.IntRange(min=1), default=MAX_MOVES, show_default=True,
+              help="Stop a game that has not ended after this many moves.")
 @common
 @position_options
 def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str | None, delay: float, fast: bool,
-         options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
+         max_moves: int, options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
          hands_file: str | None, deck_file: str | None) -> None:
     """Play GAME (a shipped name or a rule file) at the terminal."""
 
@@ -205,15 +239,18 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
     position = _position(g, seed, dealer, hands_file, deck_file)
     session = Session.start(game_reference(game), g, table, seed, position.orders(g, seed), position.dealer)
     save_path = Path(save_file) if save_file else _default_save(g.name)
-    _run(session, save_path, log_file, delay=0 if fast else delay)
+    _run(session, save_path, log_file, delay=0 if fast else delay, max_moves=max_moves)
 
 
 @main.command()
 @click.argument("file", required=False)
 @click.option("--log", "log_file", default=None, metavar="FILE", help="Go on writing a transcript to FILE.")
-@click.option("--delay", type=float, default=0.4, show_default=True, help="Seconds to pause after a bot's move.")
+@click.option("--delay", type=click.FloatRange(0, 60), default=0.4, show_default=True, callback=_a_number,
+              help="Seconds to pause after a bot's move (0 to 60).")
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
-def resume(file: str | None, log_file: str | None, delay: float, fast: bool) -> None:
+@click.option("--max-moves", type=click.IntRange(min=1), default=MAX_MOVES, show_default=True,
+              help="Stop a game that has not ended after this many moves (all told).")
+def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max_moves: int) -> None:
     """Go on with a saved game (default: the last one saved)."""
 
     path = Path(file) if file else latest_save()
@@ -225,15 +262,16 @@ def resume(file: str | None, log_file: str | None, delay: float, fast: bool) -> 
         raise Failure(str(exc)) from None
     if session.state.is_terminal():
         raise Failure(f"the game saved in {path} is over (scores: {_scores(session.state)})")
-    console.print(f"Resuming {session.game.title} from {path} after {len(session.moves)} moves.")
-    _run(session, path, log_file, delay=0 if fast else delay)
+    console.print(f"Resuming {shown(session.game.title)} from {shown(path)} after {len(session.moves)} moves.")
+    _run(session, path, log_file, delay=0 if fast else delay, max_moves=max_moves)
 
 
 def _default_save(game_name: str) -> Path:
-    return default_save_dir() / f"{game_name}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
+    # two games started in the same second must not share a save
+    return default_save_dir() / f"{game_name}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}.save.json"
 
 
-def _run(session: Session, save_path: Path, log_file: str | None, delay: float) -> None:
+def _run(session: Session, save_path: Path, log_file: str | None, delay: float, max_moves: int = 0) -> None:
     """The table: each seat chooses in turn; the game is saved after every move."""
 
     g, state, seats = session.game, session.state, session.seats
@@ -241,11 +279,11 @@ def _run(session: Session, save_path: Path, log_file: str | None, delay: float) 
               for i, s in enumerate(seats)]
     humans = [i for i, s in enumerate(seats) if s.split(":")[0] == "human"]
     log = _open_log(log_file, session)
-    console.print(f"[bold]{g.title}[/bold] · seed {session.seed} · seats: " +
-                  ", ".join(f"P{i + 1} {s}" for i, s in enumerate(seats)))
+    console.print(f"[bold]{shown(g.title)}[/bold] · seed {session.seed} · seats: " +
+                  ", ".join(f"P{i + 1} {shown(s)}" for i, s in enumerate(seats)))
     try:
         session.save(save_path)
-        console.print(f"[dim]saving after every move to {save_path}[/dim]")
+        console.print(f"[dim]saving after every move to {shown(save_path)}[/dim]")
     except OSError as exc:
         raise Failure(f"cannot save to {save_path}: {exc.strerror}") from None
     viewer = humans[0] if humans else None
@@ -257,10 +295,13 @@ def _run(session: Session, save_path: Path, log_file: str | None, delay: float) 
     stop_listening = g.on_deal_scored(deal_over)
     try:
         while not state.is_terminal():
+            if max_moves and len(session.moves) >= max_moves:
+                raise Failure(f"the game has not ended after {len(session.moves)} moves, so it was stopped "
+                              f"(--max-moves {max_moves}): the rules may never end it. It is saved in {save_path}")
             player = state.current_player()
             action = agents[player].choose(state)
             session.play(action)
-            console.print(f"[dim]P{player + 1}[/dim] {g.describe(state, action, viewer)}")
+            console.print(f"[dim]P{player + 1}[/dim] {shown(g.describe(state, action, viewer))}")
             session.save(save_path)
             if log:
                 log.write(session.transcript_move(player, action) + "\n")
@@ -268,7 +309,7 @@ def _run(session: Session, save_path: Path, log_file: str | None, delay: float) 
             if humans and player not in humans and delay > 0:
                 time.sleep(delay)
     except (QuitGame, KeyboardInterrupt) as stop:
-        console.print(f"\nGame saved in {save_path}. Go on with: koloda resume {save_path}")
+        console.print(f"\nGame saved in {shown(save_path)}. Go on with: koloda resume {shown(save_path)}")
         sys.exit(0 if isinstance(stop, QuitGame) else 130)
     except RuleError as exc:
         raise Failure(exc.format()) from None
@@ -333,7 +374,7 @@ def replay(file: str, step: bool, quiet: bool) -> None:
         except IllegalAction:
             raise Failure(f"{file}: move {k} is not legal") from None
         if not quiet:
-            console.print(f"{k:>4}. [dim]P{player + 1}[/dim] {text}")
+            console.print(f"{k:>4}. [dim]P{player + 1}[/dim] {shown(text)}")
             if step:
                 console.print(render(session.game, state, None))
                 if click.prompt("", default="", show_default=False, prompt_suffix="").strip().lower() == "q":

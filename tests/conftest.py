@@ -1,0 +1,12 @@
+"""Every test runs with its own, empty saves folder: no test reads or writes the real one."""
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _private_saves(tmp_path_factory, monkeypatch):
+    home = tmp_path_factory.mktemp("koloda-home")
+    monkeypatch.setenv("KOLODA_HOME", str(home / "saves"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    return home

@@ -1,0 +1,111 @@
+"""Text from outside is printed as it is, every bot-only game stops, and an internal error is a
+message with the command to report — never a traceback (unless --debug asks for it)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import koloda.cli.main as cli
+from koloda.cli.main import main
+
+RULES = Path(__file__).resolve().parent.parent / "koloda" / "rules"
+
+NEVER_ENDS = """\
+game: loop
+title: "{title}"
+players: 2
+deck: standard52
+zones:
+  stock: {{visible: nobody}}
+  hand: {{each: player}}
+deal: [gather into stock, shuffle stock, deal 2 to each hand]
+phases:
+  main:
+    actions:
+      wait:
+        text: "{text}"
+        do: end turn
+match: {{ends: "true"}}
+"""
+
+
+def run(*args: str, input: str | None = None):
+    result = CliRunner().invoke(main, list(args), input=input)
+    assert "Traceback" not in result.output
+    return result
+
+
+def write(folder: Path, title: str = "Loop", text: str = "wait", name: str = "loop.yaml") -> Path:
+    path = folder / name
+    path.write_text(NEVER_ENDS.format(title=title, text=text), encoding="utf-8")
+    return path
+
+
+def test_rich_markup_and_emoji_codes_in_a_rule_file_are_printed_as_written(tmp_path):
+    path = write(tmp_path, title="[bold]Loop[/] :x: [/x]", text="wait [red]here[/red] :smile:")
+    result = run("play", str(path), "--seat", "random", "--seat", "random", "--fast", "--max-moves", "3",
+                 "--save", str(tmp_path / "s.json"))
+    assert "[bold]Loop[/] :x: [/x]" in result.output
+    assert "wait [red]here[/red] :smile:" in result.output
+    assert "❌" not in result.output and "😄" not in result.output
+
+
+def test_an_error_on_line_100_keeps_its_location(tmp_path):
+    lines = ["game: g", "players: 2", "deck: standard52"] + [f"# {k}" for k in range(96)] + ["zones: {a: {x: 1}}"]
+    path = tmp_path / "g.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run("check", str(path))
+    assert "g.yaml:100:" in result.output and "💯" not in result.output
+
+
+def test_a_file_named_like_markup_is_played_and_named(tmp_path):
+    path = write(tmp_path, name="[x].yaml")
+    result = run("check", str(path))
+    assert result.exit_code == 0 and "[x].yaml: ok" in result.output
+    result = run("play", str(path), "--seat", "random", "--seat", "random", "--fast", "--max-moves", "2",
+                 "--save", str(tmp_path / "[s].json"))
+    assert "[s].json" in result.output
+
+
+def test_a_bot_only_game_that_never_ends_is_stopped_and_saved(tmp_path):
+    save = tmp_path / "s.json"
+    result = run("play", str(write(tmp_path)), "--seat", "random", "--seat", "random", "--fast",
+                 "--max-moves", "50", "--save", str(save))
+    assert result.exit_code == 1
+    assert "has not ended after 50 moves" in result.output and "the rules may never end it" in result.output
+    assert save.exists()
+
+
+def test_a_default_bot_only_game_is_bounded_too():
+    assert cli.MAX_MOVES <= 1_000_000
+
+
+@pytest.mark.parametrize("delay", ["inf", "-1", "nan", "1e400"])
+def test_an_impossible_delay_is_refused(tmp_path, delay):
+    result = run("play", "pony", "--seat", "random", "--seat", "random", "--delay", delay)
+    assert result.exit_code == 2 and "--delay" in result.output
+
+
+def test_two_games_started_in_the_same_second_get_their_own_saves():
+    assert cli._default_save("pony") != cli._default_save("pony")
+
+
+def test_an_internal_error_is_reported_with_the_command_and_no_traceback(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setattr(cli, "load_spec", broken)
+    result = run("check", "pony")
+    assert result.exit_code == 1
+    assert "internal error (ZeroDivisionError)" in result.output and "koloda" in result.output
+    assert "--debug" in result.output
+
+
+def test_debug_shows_the_traceback(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setattr(cli, "load_spec", broken)
+    result = CliRunner().invoke(main, ["--debug", "check", "pony"])
+    assert result.exit_code == 1
+    assert "Traceback" in result.output and "ZeroDivisionError" in result.output
