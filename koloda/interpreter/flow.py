@@ -6,6 +6,7 @@ scoring are compiled effects from the rule file.
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -15,6 +16,10 @@ from koloda.interpreter.errors import RuleRuntimeError
 Fn = Callable[[Any, dict], Any]
 State = Any          # the flow drives koloda.interpreter.state.State, which imports this module
 EVENT_LIMIT = 100   # events that keep firing mean the rules loop
+# A game that does not end is stopped with a report, not left running: far above any real game.
+MAX_DEALS = 5_000             # deals in one match
+MAX_TURNS = 20_000            # turns in one phase of a deal
+DECISION_SECONDS = 60.0       # listing the legal moves of one decision
 # Each listing of legal moves stamps the state with a number never used before, so parts of guards
 # worked out once per listing know when they are stale.
 _LISTINGS = itertools.count(1)
@@ -93,6 +98,7 @@ class Flow:
         self.side_of = side_of
         # called with the state each time a deal has been scored, before the next deal starts
         self.deal_listeners: list[Callable[[State], None]] = []
+        self._deadline = 0.0
 
     # ------------------------------------------------------------ the match
     def start(self, s: State, dealer: int | None = None) -> None:
@@ -105,18 +111,24 @@ class Flow:
         else:
             s.dealer = self.first_dealer(s, {}) % s.n if dealer is None else dealer
         self.setup(s, {})
-        self._start_deal(s)
+        if self._start_deal(s):
+            self._end_deal(s)
 
-    def _start_deal(self, s: State) -> None:
+    def _start_deal(self, s: State) -> bool:
+        """Deal; True if the deal is over as soon as it starts."""
+        if s.deal_number >= MAX_DEALS:
+            raise RuleRuntimeError(f"the match has gone on for {s.deal_number} deals without ending, so it was "
+                                   "stopped: `match: ends` may never become true")
         s.deal_number += 1
         s.deal_over = False
         s.skips = [0] * s.n
         s.waiting = []
         self.deal(s, {})
         self._events(s)
-        self._start_phase(s, 0)
+        return self._start_phase(s, 0)
 
-    def _start_phase(self, s: State, index: int) -> None:
+    def _start_phase(self, s: State, index: int) -> bool:
+        """Begin a phase; True if the deal is over as soon as it begins."""
         phase = self.phases[index]
         s.phase, s.turns, s.next_player, s.goto = index, 0, None, None
         s.current = (s.dealer + 1) % s.n
@@ -128,19 +140,21 @@ class Flow:
                 raise RuleRuntimeError(f"phase `{phase.name}` has no first player")
             s.current = first % s.n
         s.step = phase.first_step
-        if self._deal_should_end(s):
-            self._end_deal(s)
+        return self._deal_should_end(s)
 
     def _end_deal(self, s: State) -> None:
-        self.scoring(s, {})
-        for listener in self.deal_listeners:
-            listener(s)
-        if self.match_ends is None or self.match_ends(s, {}):
-            s.terminal = True
-            return
-        if self.rotate:
-            s.dealer = (s.dealer + 1) % s.n
-        self._start_deal(s)
+        # a loop, not recursion: deals that end as soon as they are dealt follow one another here
+        while True:
+            self.scoring(s, {})
+            for listener in self.deal_listeners:
+                listener(s)
+            if self.match_ends is None or self.match_ends(s, {}):
+                s.terminal = True
+                return
+            if self.rotate:
+                s.dealer = (s.dealer + 1) % s.n
+            if not self._start_deal(s):
+                return
 
     def _deal_should_end(self, s: State) -> bool:
         return s.deal_over or (self.deal_ends is not None and bool(self.deal_ends(s, {})))
@@ -161,6 +175,7 @@ class Flow:
         s.listing = next(_LISTINGS)      # parts of guards worked out once per listing are stale now
         actions = self.phases[s.phase].steps[s.step]
         found: list[int] = []
+        self._deadline = time.perf_counter() + DECISION_SECONDS
         for action in actions:
             try:
                 if not action.params:
@@ -190,6 +205,9 @@ class Flow:
         for value in list(param.domain(s, b)):
             if value is None:
                 continue
+            if k == 0 and time.perf_counter() > self._deadline:
+                raise RuleRuntimeError(f"listing the moves of `{action.name}` took more than {DECISION_SECONDS:.0f} s, "
+                                       "so the game was stopped: its `with:` or `if:` asks too much", action.span)
             key = value if kind is None else (kind[value], s.loc[value], s.face[value])
             if key in seen:
                 continue
@@ -248,11 +266,13 @@ class Flow:
             self._end_deal(s)
             return
         if (phase.once and s.turns >= s.n) or (phase.ends is not None and phase.ends(s, {})):
-            if s.phase + 1 < len(self.phases):
-                self._start_phase(s, s.phase + 1)
-            else:
+            if s.phase + 1 >= len(self.phases) or self._start_phase(s, s.phase + 1):
                 self._end_deal(s)
             return
+        if s.turns >= MAX_TURNS:
+            raise RuleRuntimeError(f"phase `{phase.name}` has gone on for {s.turns} turns in deal {s.deal_number} "
+                                   "without ending, so the game was stopped: its `ends:` (or `deal ends`) may "
+                                   "never become true")
         player = s.next_player if s.next_player is not None else (s.current + 1) % s.n
         s.next_player = None
         for _ in range(4 * s.n):

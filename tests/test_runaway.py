@@ -1,0 +1,70 @@
+"""Games that would never end are stopped with a report, and deals that end at once do not recurse."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import koloda
+from koloda.interpreter import flow
+from koloda.interpreter.errors import RuleRuntimeError
+
+GAME = """\
+game: runaway
+players: 2
+deck: standard52
+zones:
+  stock: {{visible: nobody}}
+  hand: {{each: player}}
+vars:
+  n: {{start: 0}}
+deal: [gather into stock, shuffle stock, deal 1 to each hand]
+{deal_ends}
+phases:
+  main:
+    {phase_ends}
+    actions:
+      wait: {{do: "n += 1"}}
+match: {{ends: "{match_ends}"}}
+"""
+
+
+def write_game(tmp_path, deal_ends="", phase_ends="", match_ends="false"):
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME.format(deal_ends=deal_ends, phase_ends=phase_ends, match_ends=match_ends), encoding="utf-8")
+    return path
+
+
+def test_deals_that_end_at_once_follow_one_another_without_recursion(tmp_path, monkeypatch):
+    monkeypatch.setattr(flow, "MAX_DEALS", 3000)
+    path = write_game(tmp_path, deal_ends="deal ends: true", match_ends="deal_number >= 2500")
+    game = koloda.load(str(path))
+    s = game.new_initial_state(1)
+    assert s.is_terminal() and s.deal_number == 2500
+
+
+def test_a_match_that_never_ends_is_stopped(tmp_path, monkeypatch):
+    monkeypatch.setattr(flow, "MAX_DEALS", 200)
+    path = write_game(tmp_path, deal_ends="deal ends: true")
+    started = time.perf_counter()
+    with pytest.raises(koloda.RuleError, match="gone on for 200 deals"):
+        koloda.load(str(path))          # the first deal at load already runs away
+    assert time.perf_counter() - started < 5
+
+
+def test_a_phase_that_never_ends_is_stopped(tmp_path, monkeypatch):
+    monkeypatch.setattr(flow, "MAX_TURNS", 300)
+    game = koloda.load(str(write_game(tmp_path)))
+    s = game.new_initial_state(1)
+    with pytest.raises(RuleRuntimeError, match="gone on for 300 turns"):
+        for _ in range(1000):
+            s.apply_action(s.legal_actions()[0])
+
+
+def test_a_decision_that_takes_too_long_is_stopped(tmp_path, monkeypatch):
+    monkeypatch.setattr(flow, "DECISION_SECONDS", 0.0)
+    path = tmp_path / "slow.yaml"
+    path.write_text(GAME.format(deal_ends="", phase_ends="", match_ends="false").replace(
+        'wait: {do: "n += 1"}', 'play: {with: c in my hand, do: "n += 1"}'), encoding="utf-8")
+    with pytest.raises(koloda.RuleError, match="took more than 0 s"):
+        koloda.load(str(path)).new_initial_state(1).legal_actions()
