@@ -68,3 +68,37 @@ def test_a_decision_that_takes_too_long_is_stopped(tmp_path, monkeypatch):
         'wait: {do: "n += 1"}', 'play: {with: c in my hand, do: "n += 1"}'), encoding="utf-8")
     with pytest.raises(koloda.RuleError, match="took more than 0 s"):
         koloda.load(str(path)).new_initial_state(1).legal_actions()
+
+
+# ------------------------------------------------------------------ seen by `koloda check`
+def warnings_of(path) -> list[str]:
+    from koloda.api import load_spec
+    _, rules = load_spec(str(path))
+    return [w.format(with_source=False) for w in rules.warnings]
+
+
+def test_check_warns_of_a_constant_deal_end(tmp_path):
+    found = warnings_of(write_game(tmp_path, deal_ends="deal ends: 1 > 2", match_ends="deal_number >= 3"))
+    assert any("g.yaml:10:14: warning: `deal ends` reads nothing of the game" in w for w in found), found
+
+
+def test_check_warns_of_a_phase_nothing_ends(tmp_path):
+    found = warnings_of(write_game(tmp_path, match_ends="deal_number >= 3"))
+    assert any("warning: nothing ends phase `main`" in w for w in found), found
+    assert not warnings_of(write_game(tmp_path, phase_ends="ends: n >= 3", match_ends="deal_number >= 3"))
+    assert not warnings_of(write_game(tmp_path, deal_ends="deal ends: n >= 3", match_ends="deal_number >= 3"))
+
+
+def test_check_prints_warnings_and_still_succeeds(tmp_path):
+    from click.testing import CliRunner
+    from koloda.cli.main import main
+    result = CliRunner().invoke(main, ["check", str(write_game(tmp_path, match_ends="false"))])
+    assert result.exit_code == 0
+    assert "warning: `match: ends` reads nothing of the game" in result.output
+    assert "warning: nothing ends phase `main`" in result.output
+
+
+def test_shipped_games_have_no_warnings():
+    from koloda.api import load_spec
+    for name in koloda.shipped_games():
+        assert load_spec(name)[1].warnings == [], name

@@ -102,13 +102,15 @@ def check(files: tuple[str, ...]) -> None:
     failed = 0
     for name in files:
         try:
-            spec, _ = load_spec(name)
+            spec, rules = load_spec(name)
         except (RuleErrors, RuleError) as exc:
             errors = exc.errors if isinstance(exc, RuleErrors) else [exc]
             failed += len(errors)
             for e in errors:
                 console.print(plain(e.format()), markup=False, soft_wrap=True)
             continue
+        for warning in rules.warnings:
+            console.print(plain(warning.format()), markup=False, soft_wrap=True)
         what = "a library" if spec.library else f"{_player_range(spec)} players"
         console.print(plain(f"{name}: ok ({spec.title}, {what})"), markup=False, soft_wrap=True)
     if failed:

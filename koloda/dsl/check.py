@@ -12,7 +12,7 @@ from typing import Callable
 from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
-from koloda.dsl.errors import RuleError, did_you_mean
+from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.model import VAR_TYPES, PhaseSpec, Spec
 from koloda.dsl.resolve import Resolver, Scope
 from koloda.dsl.types import (ANY, BOOL, CARD, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, TYPE_NAMES,
@@ -24,6 +24,7 @@ class Checker(Resolver):
         super().__init__(spec, dict(var_types or {}), functions)
         self.errors = list(spec.errors)
         self.steps: set[str] | None = None
+        self.warnings: list[RuleError] = []
         self._effect_dispatch: dict[type, Callable[[ast.Node, Scope], R.Effect | None]] = {}
 
     # ------------------------------------------------------------ whole file
@@ -42,7 +43,7 @@ class Checker(Resolver):
                                self.effects(e.effects, {})) for e in s.events)
         phases = tuple(self._phase(phase) for phase in s.phases)
         m = s.match
-        return R.Rules(
+        rules = R.Rules(
             spec=s, var_types=dict(self.var_types), var_starts=starts, functions=dict(self.functions),
             setup=setup, deal=deal, events=events, phases=phases,
             deal_ends=self._optional(s.deal_ends, {}, BOOL, "`deal ends`"),
@@ -53,6 +54,8 @@ class Checker(Resolver):
             match_score=self._optional(m.score, {"p": PLAYER}, INT, "`match: score` (with `p` the player)"),
             first_dealer=self._optional(m.first_dealer, {}, PLAYER, "`first dealer`"),
             wild=wild)
+        self._runaways(rules)
+        return rules
 
     def _optional(self, node: ast.Node | None, scope: Scope, want: str, what: str) -> R.Expr | None:
         return None if node is None else self.expect(node, scope, want, what)
@@ -83,6 +86,40 @@ class Checker(Resolver):
             self.var_types[var.name] = var.type if var.type is not None else t
             starts[var.name] = start
         return starts
+
+    # ------------------------------------------------------------ games that may never end
+    def warn(self, message: str, where: ast.Node | R.Node | Span) -> None:
+        span = where if isinstance(where, Span) else where.span
+        self.warnings.append(RuleError(f"warning: {message}", span, category="warning"))
+
+    def _runaways(self, rules: R.Rules) -> None:
+        """What can be seen without playing of a deal or a phase that can never end (warnings: a
+        file may still mean it, and play stops a runaway game with a report anyway)."""
+        if rules.deal_ends is not None and self._constant(rules.deal_ends):
+            self.warn("`deal ends` reads nothing of the game, so it is always true or always false", rules.deal_ends)
+        if rules.match_ends is not None and self._constant(rules.match_ends):
+            self.warn("`match: ends` reads nothing of the game, so it is always true or always false",
+                      rules.match_ends)
+        if rules.deal_ends is not None or self._anywhere(rules, R.EndDeal):
+            return
+        for phase, spec in zip(rules.phases, self.spec.phases):
+            if phase.ends is None and not phase.once:
+                self.warn(f"nothing ends phase `{phase.name}`: it has no `ends:` or `turns: once`, no action "
+                          "or event does `end deal`, and the file has no `deal ends`", spec.span)
+
+    def _constant(self, node: R.Expr) -> bool:
+        """True if the expression reads nothing that changes during play."""
+        return all(isinstance(n, (R.Const, R.Option, R.ListLit, R.Range, R.Arith, R.Compare, R.And, R.Or, R.Not,
+                                  R.Neg, R.IfElse, R.Contains))
+                   or isinstance(n, R.StateValue) and n.name in ("player_count", "deck_size", "suits", "ranks")
+                   for n in R.walk(node))
+
+    @staticmethod
+    def _anywhere(rules: R.Rules, cls: type) -> bool:
+        effects = [*rules.setup, *rules.deal, *rules.scoring, *(e for ev in rules.events for e in ev.effects)]
+        for phase in rules.phases:
+            effects += [*phase.start, *phase.after_turn, *(e for a in phase.actions.values() for e in a.effects)]
+        return any(isinstance(n, cls) for e in effects for n in R.walk(e))
 
     def _card_alone(self, node: R.Expr) -> None:
         """`wild:` is worked out once per card at load, before any deal: it may read the card, the
@@ -296,7 +333,9 @@ class Checker(Resolver):
 
 
 def check(spec: Spec) -> tuple[R.Rules, list[RuleError]]:
+    """The resolved rules and every error; warnings are in `rules.warnings`."""
     checker = Checker(spec)
     rules = checker.run()
     errors = sorted(checker.errors, key=lambda e: (e.span.file, e.span.line, e.span.col))
+    rules.warnings.extend(sorted(checker.warnings, key=lambda e: (e.span.file, e.span.line, e.span.col)))
     return rules, errors

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from koloda.dsl.errors import Span
+from koloda.dsl.errors import RuleError, Span
 from koloda.dsl.model import Spec
 
 
@@ -413,6 +413,7 @@ class Rules:
     match_score: Expr | None = None
     first_dealer: Expr | None = None
     wild: Expr | None = None
+    warnings: list[RuleError] = field(default_factory=list)    # what may be a mistake, not an error
 
 
 def children(n: Node) -> list[Node]:
