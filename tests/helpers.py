@@ -372,6 +372,34 @@ def check_state(state, rng) -> None:
         assert snapshot(state) == text, "playing on a clone changed the original"
         for p in range(state.n):
             _json.dumps(state.observation(p))
+    for p in range(state.n):
+        check_observation(state, p)
+
+
+def check_observation(state, player: int) -> None:
+    """The observation of `player` names exactly the cards they may see, zone by zone: every card
+    of a zone seen by all, by its owner (partners share a side's), the top of a `top` zone, the
+    melds; a face-down card is never named; nothing of another player's hand or a hidden stock."""
+    g = state.game
+    layout = g.layout
+    seen = [z for z in state.observation(player)["zones"] if "meld" not in z]
+    places = [zi for zi, z in enumerate(layout.zones) if z.slot is None]
+    assert len(seen) == len(places), "one observation entry per zone"
+    for entry, zi in zip(seen, places):
+        z = layout.zones[zi]
+        assert (entry["zone"], entry["owner"]) == (z.name, z.owner)
+        cards = state.zones[zi]
+        names = [g.cards.names[c] if state.face[c] else None for c in cards]
+        mine = z.visible == "all" or (z.visible == "owner" and layout.sees(player, z.owner, z.by_side))
+        if mine:
+            assert entry.get("cards") == names, f"P{player + 1} should see {z.name}"
+        else:
+            assert "cards" not in entry, f"P{player + 1} sees {layout.zone_label(zi)}, which is hidden from them"
+            if z.visible == "top" and cards:
+                assert entry.get("top") == names[-1]
+            else:
+                assert "top" not in entry, f"P{player + 1} sees the top of {layout.zone_label(zi)}"
+        assert entry["size"] == len(cards), "sizes are public"
 
 
 def random_playout(game, seed: int, every: int = 1, cap: int = 20000):

@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from koloda.api import load_spec
+from koloda.api import load_spec, shipped_games
 from koloda.dsl import ast
 from koloda.dsl.check import check
 from koloda.dsl.errors import RuleErrors
@@ -65,7 +65,7 @@ def test_the_base_file_is_clean(tmp_path):
     assert rules.functions["playable"].type == "bool"
 
 
-@pytest.mark.parametrize("name", ["pony", "peklo"])
+@pytest.mark.parametrize("name", shipped_games())
 def test_shipped_games_are_clean(name):
     spec, rules = load_spec(name)
     assert spec.name == name
