@@ -17,7 +17,9 @@ def match_move(state: State, text: str) -> tuple[int | None, str]:
     """The legal action a typed line names, or None and why not."""
     legal = state.legal_actions()
     entry = text.strip()
-    if entry.isdigit():
+    if entry.isascii() and entry.isdigit():
+        if len(entry) > 6:
+            return None, f"there is no move {entry[:6]}…: choose 1..{len(legal)}"
         k = int(entry)
         if 1 <= k <= len(legal):
             return legal[k - 1], ""
@@ -32,9 +34,12 @@ def match_move(state: State, text: str) -> tuple[int | None, str]:
                if any(want in x.split() or x.startswith(want) for x in f)]
     if len(partial) == 1:
         return partial[0], ""
+    said = entry if len(entry) <= 40 else entry[:40] + "…"
     if len(partial) > 1:
-        return None, f"`{entry}` fits {len(partial)} moves; say which (number or full name)"
-    return None, f"`{entry}` is not a legal move now"
+        shown_moves = ", ".join(f"{legal.index(a) + 1}. {state.game.action_to_string(a)}" for a in partial[:6])
+        more = f", and {len(partial) - 6} more" if len(partial) > 6 else ""
+        return None, f"`{said}` fits {len(partial)} moves: {shown_moves}{more}; say which (number or full name)"
+    return None, f"`{said}` is not a legal move now"
 
 
 class HumanAgent:

@@ -65,7 +65,10 @@ def owner_name(game: Table, owner: int, by_side: bool, viewer: int | None) -> st
 def render_grid(game: Table, cells: list[dict], viewer: int | None) -> Text:
     """A grid of cells: the top card of each, a back if face down, the cell's rank (dim) if empty."""
     first = cells[0]
-    title = f"{owner_name(game, first['owner'], first.get('side', False), viewer)} · {first['zone']}"
+    if first["owner"] is None:              # a grid the whole table shares
+        title = first["zone"]
+    else:
+        title = f"{owner_name(game, first['owner'], first.get('side', False), viewer)} · {first['zone']}"
     out = Text(f"  {title}\n", style="bold")
     rows: dict[int, list[dict]] = {}
     for cell in cells:
