@@ -109,3 +109,17 @@ def test_debug_shows_the_traceback(monkeypatch):
     result = CliRunner().invoke(main, ["--debug", "check", "pony"])
     assert result.exit_code == 1
     assert "Traceback" in result.output and "ZeroDivisionError" in result.output
+
+
+def test_a_transcript_is_never_appended_to_by_a_new_game(tmp_path):
+    log = tmp_path / "game.jsonl"
+    args = ["play", "pony", "--seat", "random", "--seat", "random", "--fast", "--seed", "3", "--log", str(log),
+            "--save", str(tmp_path / "s.json")]
+    assert run(*args).exit_code == 0
+    first = log.read_text(encoding="utf-8")
+    again = run(*args)
+    assert again.exit_code == 1 and "is already there" in again.output and "--force" in again.output
+    assert log.read_text(encoding="utf-8") == first
+    assert run(*args, "--force").exit_code == 0
+    assert log.read_text(encoding="utf-8") == first, "the same seed writes the same transcript afresh"
+    assert run("replay", str(log), "-q").exit_code == 0

@@ -212,6 +212,7 @@ def position_options(f):
 @click.option("--save", "save_file", default=None, metavar="FILE",
               help="Autosave after every move to FILE (default: the koloda state folder).")
 @click.option("--log", "log_file", default=None, metavar="FILE", help="Write a JSON Lines transcript of the game.")
+@click.option("--force", is_flag=True, help="With --log: write over a transcript that is already there.")
 @click.option("--delay", type=click.FloatRange(0, 60), default=0.4, show_default=True, callback=_a_number,
               help="Seconds to pause after a bot's move (0 to 60).")
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
@@ -219,10 +220,16 @@ def position_options(f):
               help="Stop a game that has not ended after this many moves.")
 @common
 @position_options
-def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str | None, delay: float, fast: bool,
+def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str | None, force: bool, delay: float,
+         fast: bool,
          max_moves: int, options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
          hands_file: str | None, deck_file: str | None) -> None:
     """Play GAME (a shipped name or a rule file) at the terminal."""
+    if log_file is not None and _holds_something(Path(log_file)):
+        if not force:
+            raise Failure(f"{log_file} is already there: a transcript holds one game (give another name, "
+                          "or --force to write over it)")
+        Path(log_file).unlink()
 
     for seat in seats:
         try:
@@ -326,6 +333,13 @@ def _run(session: Session, save_path: Path, log_file: str | None, delay: float, 
     returns = state.returns()
     winners = [f"P{p + 1}" for p in range(len(returns)) if returns[p] == max(returns)]
     console.print("Winner: " + " and ".join(winners))
+
+
+def _holds_something(path: Path) -> bool:
+    try:
+        return path.exists() and path.stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _open_log(log_file: str | None, session: Session) -> TextIO | None:
