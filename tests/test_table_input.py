@@ -62,3 +62,19 @@ def test_a_shared_grid_is_drawn_for_a_person(tmp_path):
     result = CliRunner().invoke(main, ["play", str(path), "--seat", "human", "--seat", "random", "--fast",
                                        "--save", str(tmp_path / "s.json")], input="1\n1\n1\n")
     assert "Traceback" not in result.output and "middle" in result.output, result.output
+
+
+def test_the_move_that_ends_a_deal_comes_before_the_deal_summary(tmp_path):
+    result = CliRunner().invoke(main, ["play", "peklo", "--seat", "human", "--seat", "random", "--seat", "random",
+                                       "--fast", "--seed", "2", "-o", "deal_size=1",
+                                       "--save", str(tmp_path / "s.json")], input="1\n" * 10)
+    out = result.output
+    assert "Traceback" not in out
+    summary = out.index("Deal 1 is over")
+    last_move = max(out.rfind(f"P{p} play", 0, summary) for p in (1, 2, 3))
+    assert 0 <= last_move < summary, "every move of the deal is printed before its summary"
+    block = out[summary:out.index("Scores after deal 1", summary)]
+    assert "to move" not in block
+    for p in (1, 2, 3):
+        assert f"P{p} hand:" in block and f"P{p} won:" in block
+    assert "(3 cards)" in block, "the trick's three cards are counted where they lie"

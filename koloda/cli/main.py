@@ -23,7 +23,7 @@ from koloda.interpreter.state import State
 from koloda.session import SaveError, Session, default_save_dir, game_reference, latest_save, read_transcript
 from koloda.sim import Position, simulate as run_simulation, simulate_parallel
 from koloda.ui.safe import console as safe_console, plain, shown
-from koloda.ui.table import render
+from koloda.ui.table import deal_summary, render
 
 MAX_MOVES = 100_000
 console = safe_console()
@@ -297,10 +297,12 @@ def _run(session: Session, save_path: Path, log_file: str | None, delay: float, 
         raise Failure(f"cannot save to {save_path}: {exc.strerror}") from None
     viewer = humans[0] if humans else None
 
-    def deal_over(ended) -> None:
-        if humans and ended is state and not ended.terminal:     # not the states bots imagine
-            console.print(render(g, ended, viewer))
-            console.print(f"[bold]Deal {ended.deal_number} is over.[/bold] Scores: " + _scores(ended))
+    ended_deals: list[State] = []
+
+    def deal_over(ended: State) -> None:
+        # kept as it was when scored, and shown after the move that ended it
+        if humans and ended is state:        # not the states bots imagine
+            ended_deals.append(ended.clone())
     stop_listening = g.on_deal_scored(deal_over)
     try:
         while not state.is_terminal():
@@ -310,7 +312,13 @@ def _run(session: Session, save_path: Path, log_file: str | None, delay: float, 
             player = state.current_player()
             action = agents[player].choose(state)
             session.play(action)
-            console.print(f"[dim]P{player + 1}[/dim] {shown(g.describe(state, action, viewer))}")
+            # a move that ended the deal is told as the table was then, before the next deal's shuffle
+            told = ended_deals[0] if ended_deals else state
+            console.print(f"[dim]P{player + 1}[/dim] {shown(g.describe(told, action, viewer))}")
+            for ended in ended_deals:
+                console.print(deal_summary(g, ended))
+                console.print(f"Scores after deal {ended.deal_number}: " + _scores(ended))
+            ended_deals.clear()
             session.save(save_path)
             if log:
                 log.write(session.transcript_move(player, action) + "\n")

@@ -168,3 +168,22 @@ def render(game: Table, state: State, viewer: int | None) -> Text:
         out.append(f"  {name}: " + ", ".join(f"{owner_name(game, v['owner'], v.get('side', False), viewer)} {v['value']}"
                                             for v in values) + "\n")
     return out
+
+
+def deal_summary(game: Table, state: State) -> Text:
+    """How a deal ended: every card each player (or side) holds, open, with how many."""
+    out = Text(f"Deal {state.deal_number} is over", style="bold cyan")
+    out.append("\n")
+    layout = game.layout
+    for zi, z in enumerate(layout.zones):
+        if z.owner is None or z.cell is not None or z.slot is not None:
+            continue
+        cards = state.zones[zi]
+        out.append(f"  {layout.owner_label(z.owner, z.by_side)} {z.name}: ", style="bold")
+        if cards:
+            out.append_text(cards_line(game, [game.cards.names[c] for c in cards], sort=True))
+        else:
+            out.append("—", style="dim")
+        out.append(f"  ({len(cards)} card{'s' * (len(cards) != 1)})\n", style="dim")
+    return out
+
