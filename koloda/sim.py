@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from koloda.agents.registry import make_agent
 from koloda.api import load
+from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.game import Game, Hands
 
 
@@ -56,18 +57,22 @@ class SimulationResult:
     wins: list[float] = field(default_factory=list)
     score_sum: list[float] = field(default_factory=list)
     seats: list[str] = field(default_factory=list)
+    # games stopped by a rule error: (game number, its seed, the error as file:line:col: message)
+    failures: list[tuple[int, int, str]] = field(default_factory=list)
 
     def merge(self, other: "SimulationResult") -> "SimulationResult":
         return SimulationResult(self.games + other.games, self.finished + other.finished,
                                 self.unfinished + other.unfinished, self.moves + other.moves,
                                 [a + b for a, b in zip(self.wins, other.wins)],
-                                [a + b for a, b in zip(self.score_sum, other.score_sum)], self.seats)
+                                [a + b for a, b in zip(self.score_sum, other.score_sum)], self.seats,
+                                self.failures + other.failures)
 
     def report(self, game: Game) -> str:
         n = len(self.wins)
         mean_moves = sum(self.moves) / max(len(self.moves), 1)
         lines = [f"{game.title}: {self.games} games played, {self.finished} ended"
-                 + (f", {self.unfinished} stopped at the move limit" if self.unfinished else ""),
+                 + (f", {self.unfinished} stopped at the move limit" if self.unfinished else "")
+                 + (f", {len(self.failures)} stopped by a rule error" if self.failures else ""),
                  f"mean moves per game: {mean_moves:.1f}",
                  "seat  agent                 win share   mean score"]
         for p in range(n):
@@ -75,6 +80,10 @@ class SimulationResult:
             mean = self.score_sum[p] / max(self.finished, 1)
             agent = self.seats[p] if p < len(self.seats) else "random"
             lines.append(f"P{p + 1:<4} {agent:<20} {share:>9.3f}   {mean:>10.2f}")
+        if self.failures:
+            lines.append("games stopped by a rule error (play one again with `koloda play ... --seed SEED`):")
+            for number, seed, message in sorted(self.failures):
+                lines.append(f"  game {number + 1}, seed {seed}: {message}")
         return "\n".join(lines)
 
 
@@ -88,11 +97,18 @@ def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, se
     result = SimulationResult(wins=[0.0] * n, score_sum=[0.0] * n, seats=seats)
     for i in range(first, first + count):
         players = [make_agent(seats[p], seed * 7919 + i * n + p) for p in range(n)]
-        state = game.new_initial_state(seed + i, position.deck, position.dealer, position.hands)
         moves = 0
-        while not state.is_terminal() and moves < max_moves:
-            state.apply_action(players[state.current_player()].choose(state))
-            moves += 1
+        try:
+            state = game.new_initial_state(seed + i, position.deck, position.dealer, position.hands)
+            while not state.is_terminal() and moves < max_moves:
+                state.apply_action(players[state.current_player()].choose(state))
+                moves += 1
+        except RuleRuntimeError as exc:         # this game's fault; the others go on
+            result.games += 1
+            result.failures.append((i, seed + i, exc.format(with_source=False)))
+            if progress is not None:
+                progress()
+            continue
         result.games += 1
         result.moves.append(moves)
         if not state.is_terminal():

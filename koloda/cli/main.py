@@ -469,8 +469,8 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
                                         progress=lambda: bar.advance(task), position=position)
     except RuleError as exc:
         raise Failure(exc.format()) from None
-    console.print(result.report(g), markup=False)
-    if result.unfinished:
+    console.print(plain(result.report(g)), markup=False)
+    if result.unfinished or result.failures:
         sys.exit(1)
 
 
