@@ -123,3 +123,14 @@ def test_a_transcript_is_never_appended_to_by_a_new_game(tmp_path):
     assert run(*args, "--force").exit_code == 0
     assert log.read_text(encoding="utf-8") == first, "the same seed writes the same transcript afresh"
     assert run("replay", str(log), "-q").exit_code == 0
+
+
+def test_a_game_between_bots_is_saved_only_when_asked(tmp_path):
+    import os
+    saves = Path(os.environ["KOLODA_HOME"])
+    result = run("play", "pony", "--seat", "random", "--seat", "random", "--fast", "--seed", "1")
+    assert result.exit_code == 0
+    assert not saves.exists() or not list(saves.glob("*.save.json"))
+    asked = tmp_path / "bots.json"
+    assert run("play", "pony", "--seat", "random", "--seat", "random", "--fast", "--save", str(asked)).exit_code == 0
+    assert asked.exists()

@@ -247,7 +247,9 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
         seed = random.randrange(1_000_000)
     position = _position(g, seed, dealer, hands_file, deck_file)
     session = Session.start(game_reference(game), g, table, seed, position.orders(g, seed), position.dealer)
-    save_path = Path(save_file) if save_file else _default_save(g.name)
+    bots_only = all(parse_seat(seat)[0] != "human" for seat in table)
+    # a game between bots is saved only when asked: nobody is waiting to resume it
+    save_path = Path(save_file) if save_file else None if bots_only else _default_save(g.name)
     _run(session, save_path, log_file, delay=0 if fast else delay, max_moves=max_moves)
 
 
@@ -280,7 +282,7 @@ def _default_save(game_name: str) -> Path:
     return default_save_dir() / f"{game_name}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}.save.json"
 
 
-def _run(session: Session, save_path: Path, log_file: str | None, delay: float, max_moves: int = 0) -> None:
+def _run(session: Session, save_path: Path | None, log_file: str | None, delay: float, max_moves: int = 0) -> None:
     """The table: each seat chooses in turn; the game is saved after every move."""
 
     g, state, seats = session.game, session.state, session.seats
@@ -291,8 +293,10 @@ def _run(session: Session, save_path: Path, log_file: str | None, delay: float, 
     console.print(f"[bold]{shown(g.title)}[/bold] · seed {session.seed} · seats: " +
                   ", ".join(f"P{i + 1} {shown(s)}" for i, s in enumerate(seats)))
     try:
-        session.save(save_path)
-        console.print(f"[dim]saving after every move to {shown(save_path)}[/dim]")
+        if save_path is not None:
+            if save_path is not None:
+                session.save(save_path)
+            console.print(f"[dim]saving after every move to {shown(save_path)}[/dim]")
     except OSError as exc:
         raise Failure(f"cannot save to {save_path}: {exc.strerror}") from None
     viewer = humans[0] if humans else None
@@ -308,7 +312,8 @@ def _run(session: Session, save_path: Path, log_file: str | None, delay: float, 
         while not state.is_terminal():
             if max_moves and len(session.moves) >= max_moves:
                 raise Failure(f"the game has not ended after {len(session.moves)} moves, so it was stopped "
-                              f"(--max-moves {max_moves}): the rules may never end it. It is saved in {save_path}")
+                              f"(--max-moves {max_moves}): the rules may never end it"
+                              + (f". It is saved in {save_path}" if save_path is not None else ""))
             player = state.current_player()
             action = agents[player].choose(state)
             session.play(action)
@@ -319,14 +324,17 @@ def _run(session: Session, save_path: Path, log_file: str | None, delay: float, 
                 console.print(deal_summary(g, ended))
                 console.print(f"Scores after deal {ended.deal_number}: " + _scores(ended))
             ended_deals.clear()
-            session.save(save_path)
+            if save_path is not None:
+                session.save(save_path)
             if log:
                 log.write(session.transcript_move(player, action) + "\n")
                 log.flush()
             if humans and player not in humans and delay > 0:
                 time.sleep(delay)
     except (QuitGame, KeyboardInterrupt) as stop:
-        console.print(f"\nGame saved in {shown(save_path)}. Go on with: koloda resume {shown(save_path)}")
+        if save_path is not None:
+            console.print(f"\nGame saved in {shown(save_path)}. Go on with: koloda resume {shown(save_path)}",
+                          soft_wrap=True)
         sys.exit(0 if isinstance(stop, QuitGame) else 130)
     except RuleError as exc:
         raise Failure(exc.format()) from None
