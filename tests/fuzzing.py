@@ -117,7 +117,8 @@ def _alarm(signum, frame):
 
 
 def judge(path: Path, moves: int = 150, seconds: float = 10.0, seed: int = 0) -> Outcome:
-    """Check and load a rule file and play a few random moves; say how it went."""
+    """Check and load a rule file and play a few random moves; say how it went. A hang is a load or
+    one move (listing the legal moves and applying one) that takes more than `seconds`."""
     started = time.perf_counter()
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -129,12 +130,13 @@ def judge(path: Path, moves: int = 150, seconds: float = 10.0, seed: int = 0) ->
             for _ in range(moves):
                 if s.is_terminal():
                     break
+                signal.setitimer(signal.ITIMER_REAL, seconds)       # each move has the whole budget
                 s.apply_action(rng.choice(s.legal_actions()))
             kind, detail = "ok", ""
         except (RuleError, RuleErrors, RuleRuntimeError, IllegalAction) as exc:
             kind, detail = "rule error", str(exc).splitlines()[0][:200]
         except _Hang:
-            kind, detail = "hang", f"more than {seconds:.0f} s"
+            kind, detail = "hang", f"more than {seconds:.0f} s on one step"
         except RecursionError:
             kind, detail = "traceback", "RecursionError"
         except Exception:         # noqa: BLE001 — this is what the fuzzer looks for
