@@ -78,3 +78,15 @@ def test_the_move_that_ends_a_deal_comes_before_the_deal_summary(tmp_path):
     for p in (1, 2, 3):
         assert f"P{p} hand:" in block and f"P{p} won:" in block
     assert "(3 cards)" in block, "the trick's three cards are counted where they lie"
+
+
+def test_hot_seat_hands_over_the_keyboard_before_showing_the_next_hand(tmp_path):
+    # two people at one keyboard: before P2's turn, P1's screen is left behind
+    result = CliRunner().invoke(main, ["play", "pony", "--seat", "human", "--seat", "human", "--fast", "--seed", "4",
+                                       "--save", str(tmp_path / "s.json")], input="1\n\n1\nquit\n")
+    out = result.output
+    assert "Traceback" not in out
+    first_prompt = out.index("your move")
+    assert "Pass the keyboard" not in out[:first_prompt], "the first player needs no hand-over"
+    handover = out.index("Pass the keyboard to P", first_prompt)
+    assert out.index("your move", handover) > handover, "the next player is asked only after the hand-over"

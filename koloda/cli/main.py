@@ -302,6 +302,7 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
     viewer = humans[0] if humans else None
 
     ended_deals: list[State] = []
+    at_keyboard = [humans[0] if len(humans) == 1 else -1]      # who last played here, when people share it
 
     def deal_over(ended: State) -> None:
         # kept as it was when scored, and shown after the move that ended it
@@ -315,6 +316,8 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
                               f"(--max-moves {max_moves}): the rules may never end it"
                               + (f". It is saved in {save_path}" if save_path is not None else ""))
             player = state.current_player()
+            if len(humans) > 1 and player in humans and player != at_keyboard[0]:
+                _hand_over(player, at_keyboard)
             action = agents[player].choose(state)
             session.play(action)
             # a move that ended the deal is told as the table was then, before the next deal's shuffle
@@ -349,6 +352,18 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
     returns = state.returns()
     winners = [f"P{p + 1}" for p in range(len(returns)) if returns[p] == max(returns)]
     console.print("Winner: " + " and ".join(winners))
+
+
+def _hand_over(player: int, at_keyboard: list[int]) -> None:
+    """Hot seat: the screen is cleared and the next person takes the keyboard before their hand is shown."""
+    if at_keyboard[0] >= 0:
+        console.print(f"\n[bold]Pass the keyboard to P{player + 1}[/bold] and press Enter.")
+        try:
+            console.input()
+        except EOFError:
+            raise QuitGame() from None
+        console.clear()
+    at_keyboard[0] = player
 
 
 def _holds_something(path: Path) -> bool:
