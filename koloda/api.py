@@ -89,7 +89,9 @@ def load(name_or_path: str, options: dict | None = None, players: int | None = N
     bound = bind_options(spec, options)
     n = players if players is not None else spec.default_players
     if not spec.min_players <= n <= spec.max_players:
-        raise RuleError(f"{spec.name} is played by {spec.min_players}..{spec.max_players} players, not {n}")
+        allowed = str(spec.min_players) if spec.min_players == spec.max_players else \
+            f"{spec.min_players} to {spec.max_players}"
+        raise RuleError(f"{spec.name} is played by {allowed} players, not {n}")
     _check_deck_size(spec, bound, n)
     game = Game(rules, bound, n)
     _first_deal(game)

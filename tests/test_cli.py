@@ -88,7 +88,7 @@ def test_players_as_an_option():
     (("simulate", "pony", "-o", "hand=6"), "option `hand` is one of 5, 7"),
     (("simulate", "pony", "-o", "seven_draws=maybe"), "true or false"),
     (("simulate", "pony", "-o", "limit"), "key=value"),
-    (("simulate", "pony", "--players", "9"), "2..6 players, not 9"),
+    (("simulate", "pony", "--players", "9"), "2 to 6 players, not 9"),
     (("simulate", "pony", "-o", "hand=7", "-p", "6"), "needs 42 cards"),
     (("simulate", "ponny"), "did you mean `pony`?"),
     (("play", "pony", "--seat", "wizard", "--seat", "random"), "unknown seat `wizard`"),

@@ -134,3 +134,13 @@ def test_a_game_between_bots_is_saved_only_when_asked(tmp_path):
     asked = tmp_path / "bots.json"
     assert run("play", "pony", "--seat", "random", "--seat", "random", "--fast", "--save", str(asked)).exit_code == 0
     assert asked.exists()
+
+
+def test_plain_words_for_counts_and_results(tmp_path):
+    out = run("play", "leopard", "-p", "3").output
+    assert "leopard is played by 2 players, not 3" in out
+    out = run("play", "pony", "-p", "9").output
+    assert "pony is played by 2 to 6 players, not 9" in out
+    out = run("play", str(write(tmp_path)), "--seat", "random", "--seat", "random", "--fast", "--max-moves", "5",
+              "--save", str(tmp_path / "s.json")).output
+    assert "Winner: P1 and P2" not in out

@@ -351,7 +351,12 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
     console.print("[bold]Game over.[/bold] Scores: " + _scores(state))
     returns = state.returns()
     winners = [f"P{p + 1}" for p in range(len(returns)) if returns[p] == max(returns)]
-    console.print("Winner: " + " and ".join(winners))
+    if len(winners) == len(returns):
+        console.print("A draw: every player shares the win.")
+    elif len(winners) > 1:
+        console.print("Winners: " + " and ".join(winners) + " (a shared win)")
+    else:
+        console.print("Winner: " + winners[0])
 
 
 def _hand_over(player: int, at_keyboard: list[int]) -> None:

@@ -136,7 +136,8 @@ def render(game: Table, state: State, viewer: int | None) -> Text:
                 out.append(f"  ({z['size']})", style="dim")
         elif "top" in z:
             out.append_text(card_text(game, z["top"]))
-            out.append(f"  on top of {z['size'] - 1}", style="dim")
+            if z["size"] > 1:
+                out.append(f"  on top of {z['size'] - 1}", style="dim")
         else:
             out.append(f"{z['size']} card{'s' * (z['size'] != 1)}", style="dim")
         out.append("\n")
