@@ -235,7 +235,7 @@ def test_missing_required_key(tmp_path):
     path = write(tmp_path, "g.yaml", "game: g\nplayers: 2\n")
     errors = rule_errors(path)
     messages = " ".join(e.message for e in errors)
-    assert "'deck'" in messages and "'phases'" in messages
+    assert "the file needs `deck:`" in messages and "the file needs `phases:`" in messages
     assert len(errors) == 2, "every missing key is reported"
 
 

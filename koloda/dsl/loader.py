@@ -185,6 +185,21 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
+def _yaml_words(problem: str) -> tuple[str, str | None]:
+    """YAML's complaint in a rule writer's words, with what to do about it."""
+    if "'\\t'" in problem or "\t" in problem:
+        return "a tab stands where YAML expects spaces", "indent with spaces, never tabs"
+    if problem.startswith("expected <block end>"):
+        return ("this line is indented unlike the lines around it",
+                "a key lines up under the other keys of its mapping; a list item under the other items")
+    if "mapping values are not allowed here" in problem:
+        return ("a `:` YAML did not expect here", "put a text holding `: ` in quotes, or check the indentation "
+                "of this line")
+    if "could not find expected ':'" in problem:
+        return "YAML expected `key: value` here", "check this line and the one above for a missing `:`"
+    return f"YAML syntax error: {problem}", None
+
+
 def span_of(value, default: Span) -> Span:
     return getattr(value, "span", default)
 
@@ -203,7 +218,9 @@ def parse_yaml(text: str, filename: str):
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = Span(filename, mark.line + 1, mark.column + 1) if mark else Span(filename, 1, 1)
-        raise RuleError(f"YAML syntax error: {exc.problem or exc.context}", span, category="yaml") from None
+        problem = str(exc.problem or exc.context)
+        message, hint = _yaml_words(problem)
+        raise RuleError(message, span, hint, category="yaml") from None
     except yaml.YAMLError as exc:
         raise RuleError(f"YAML error: {exc}", Span(filename, 1, 1), category="yaml") from None
     finally:
@@ -456,7 +473,10 @@ def _schema_error(doc, err: jsonschema.ValidationError) -> RuleError:
             place = f" in `{where}`" if path else ""
             return RuleError(f"unknown key `{key}`{place}", key_span, did_you_mean(key, allowed), category="schema")
     if err.validator == "required":
-        return RuleError(f"`{where}` is missing {err.message.split(' is a required')[0]}", span, category="schema")
+        # one error for each missing key, named in its message: "'deck' is a required property"
+        key = err.message.split("'")[1] if err.message.count("'") >= 2 else err.message
+        owner = "the file" if not path else f"`{where}`"
+        return RuleError(f"{owner} needs `{key}:`", span, category="schema")
     if err.validator == "enum":
         choices = ", ".join(map(str, err.validator_value))
         hint = did_you_mean(str(err.instance), map(str, err.validator_value)) or f"one of {choices}"
@@ -467,8 +487,27 @@ def _schema_error(doc, err: jsonschema.ValidationError) -> RuleError:
         return RuleError(f"`{where}` must be {expected}, not {_kind(err.instance)}", span_of(node, span),
                          category="schema")
     description = err.schema.get("description")
+    if err.validator in ("oneOf", "anyOf"):
+        # not the schema's own words ("is not valid under any of the given schemas"): what would do
+        kinds = _kinds_of(err.validator_value)
+        what_would_do = description or (f"it may be {kinds}" if kinds else None)
+        shown = repr(err.instance) if isinstance(err.instance, (str, int, float, bool)) else _kind(err.instance)
+        return RuleError(f"`{where}` cannot be {shown}", span_of(node, span), what_would_do, category="schema")
     message = f"`{where}`: {err.message}"
     return RuleError(message, span_of(node, span), description, category="schema")
+
+
+def _kinds_of(choices: list) -> str:
+    """`a whole number, a string or a mapping`: what the alternatives of a schema accept."""
+    kinds: list[str] = []
+    for choice in choices:
+        t = choice.get("type") if isinstance(choice, dict) else None
+        for k in ([t] if isinstance(t, str) else t or []):
+            pattern = str(choice.get("pattern", ""))
+            word = "a text such as `2..6`" if k == "string" and "\\.\\." in pattern else _a(k)
+            if word not in kinds:
+                kinds.append(word)
+    return ", ".join(kinds[:-1]) + (" or " if len(kinds) > 1 else "") + kinds[-1] if kinds else ""
 
 
 def _a(kind: str) -> str:
