@@ -94,9 +94,11 @@ def test_twelve_dealt_the_stock_and_its_top_turned_up():
 
 
 def test_card_values():
+    """Classic values, but the two is not wild here, so it is the low card it is (5), not a wild card's 20."""
     g = load()
     v = {g.cards.names[c]: g.cards.values[c] for c in range(g.cards.size)}
-    assert (v["JK"], v["AS"], v["2H"], v["KD"], v["8C"], v["7S"], v["3H"]) == (50, 20, 20, 10, 10, 5, 5)
+    assert (v["JK"], v["AS"], v["2H"], v["KD"], v["8C"], v["7S"], v["3H"]) == (50, 20, 5, 10, 10, 5, 5)
+    assert "2C" not in [g.cards.names[c] for c in g.wild_cards]
 
 
 # ------------------------------------------------------------------ draw, then the pile
@@ -175,6 +177,40 @@ def test_the_opening_may_be_made_of_several_melds_in_one_turn():
     assert sorted(discards(s)) == ["discard 9♣", "discard Q♠"]
 
 
+def test_the_opening_counts_only_what_can_go_down_with_two_cards_kept():
+    """555 + 777 is 30, but it would leave one card, and a side without a canasta keeps two: 555 alone
+    (15) would stay on the table short of the opening."""
+    g = load()
+    s = position(g, ["5S 5H 5D 7S 7H 7D 9C"])
+    assert plays(s) == []
+    assert len(discards(s)) == 7
+    s = position(g, ["5S 5H 5D 7S 7H 7D 9C 4S"])
+    assert sorted(plays(s)) == ["meld 5♦ 5♥ 5♠", "meld 7♦ 7♥ 7♠"]
+    act(s, "meld 5♦ 5♥ 5♠")
+    assert plays(s) == ["meld 7♦ 7♥ 7♠"] and discards(s) == []
+    act(s, "meld 7♦ 7♥ 7♠")
+    assert opened(s) == [True, False]
+    assert sorted(discards(s)) == ["discard 4♠", "discard 9♣"]
+
+
+def test_with_a_canasta_nothing_need_be_kept_for_the_opening():
+    g = load(players=2)
+    s = position(g, ["5S 5H 5D 7S 7H 7D 9C", "5C 6C 8C"], table=[("KS KH KD KC KS KH KD", 0)])
+    assert sorted(plays(s)) == ["meld 5♦ 5♥ 5♠", "meld 7♦ 7♥ 7♠"]
+
+
+def test_the_pile_is_not_taken_when_the_two_kept_cards_leave_the_opening_short():
+    g = load()
+    s = position(g, ["5S 5H 7S 7H 7D 9C"], pile="5D")
+    assert not any(t.startswith("take") for t in legal(s)), "555 and 777 would leave one card"
+    s = position(g, ["5S 5H 7S 7H 7D 9C"], pile="4D 5D")     # the 4♦ under the top comes into the hand too
+    assert "take the pile (5♦)" in legal(s)
+    act(s, "take the pile (5♦)")
+    act(s, "meld 5♦ 5♥ 5♠")
+    act(s, "meld 7♦ 7♥ 7♠")
+    assert opened(s) == [True, False] and sorted(discards(s)) == ["discard 4♦", "discard 9♣"]
+
+
 def test_the_opening_option_40():
     g = load(opening=40)
     s = position(g, ["KS KH KD 9C 4S"])
@@ -222,15 +258,25 @@ def test_no_layoff_before_opening():
     assert plays(s) == []
 
 
-def test_an_opened_player_swaps_a_joker_in_any_meld():
+def test_an_opened_player_swaps_a_joker_in_any_meld_and_lays_it_down_at_once():
+    """«менять в них джокер. Джокер должен быть тут же выложен на стол»: the joker won back goes down next."""
     g = load()
-    s = position(g, ["QC 9C 4S 5D"], vars={("opened", 0): True}, table=[("QS QH JK", 1)])
+    s = position(g, ["QC 9C 9S 5D 6H"], vars={("opened", 0): True}, table=[("QS QH JK", 1)])
     assert "swap Q♣ for the joker in meld 1" in plays(s)
     act(s, "swap Q♣ for the joker in meld 1")
     assert sorted(meld_cards(s, 0)) == ["QC", "QH", "QS"]
     assert "JK" in hand(s, 0)
-    assert "lay off 🃏=Q on meld 1" in plays(s)
-    assert discards(s) == [], "the joker won back must be laid down at once"
+    assert sorted(legal(s)) == ["lay off 🃏=Q on meld 1", "meld 9♣ 9♠ 🃏=9"], "only plays with the joker"
+    act(s, "meld 9♣ 9♠ 🃏=9")
+    assert sorted(discards(s)) == ["discard 5♦", "discard 6♥"]
+
+
+def test_no_swap_when_the_joker_could_not_then_be_laid_down():
+    g = load()
+    s = position(g, ["QC 9C"], vars={("opened", 0): True}, table=[("QS QH JK", 1)])
+    assert plays(s) == [], "laying the joker would leave one card, and the side has no canasta"
+    s = position(g, ["QC 9C"], vars={("opened", 0): True}, table=[("QS QH JK", 1), ("KS KH KD KC KS KH KD", 0)])
+    assert "swap Q♣ for the joker in meld 1" in plays(s)
 
 
 def test_no_swap_before_opening():
@@ -239,27 +285,29 @@ def test_no_swap_before_opening():
     assert plays(s) == []
 
 
-def test_a_joker_that_can_be_laid_off_must_be_before_any_discard():
+def test_a_joker_in_hand_may_be_laid_down_kept_or_discarded():
+    """Only the joker won back by a swap must go down at once; one dealt or drawn is a card like any other,
+    so a player is never made to give the other side a 50-point joker."""
     g = load()
     s = position(g, ["JK 9C 4S 5D"], vars={("opened", 0): True}, table=[("QS QH QD", 1)])
-    assert "lay off 🃏=Q on meld 1" in plays(s)
-    assert discards(s) == [], "a joker must be laid at once"
-    act(s, "lay off 🃏=Q on meld 1")
-    assert len(discards(s)) == 3
-
-
-def test_a_joker_that_can_be_melded_must_be_before_any_discard():
-    g = load()
+    assert plays(s) == ["lay off 🃏=Q on meld 1"]
+    assert sorted(discards(s)) == ["discard 4♠", "discard 5♦", "discard 9♣", "discard 🃏"]
     s = position(g, ["JK 9C 9S 4S 5D"], vars={("opened", 0): True})
     assert "meld 9♣ 9♠ 🃏=9" in plays(s)
-    assert discards(s) == []
+    assert len(discards(s)) == 5
 
 
-def test_a_joker_that_cannot_be_laid_down_stays_and_is_never_discarded():
+def test_cards_laid_off_count_for_the_melds_owner():
+    """P1 lays a joker on side 1's queens and goes out: the joker's 50 go to side 1."""
     g = load()
-    s = position(g, ["JK 9C 4S 5D"])          # not opened: nothing to lay it on
-    assert plays(s) == []
-    assert sorted(discards(s)) == ["discard 4♠", "discard 5♦", "discard 9♣"]
+    s = position(g, ["JK 4S", "5C 6C 8C", "5H 6H 8H", "9C 9D QH"], vars={("opened", 0): True, ("opened", 1): True},
+                 table=[("KS KH KD KC KS KH KD", 0), ("QS QH QD", 1)])
+    act(s, "lay off 🃏=Q on meld 2")
+    act(s, "discard 4♠")
+    assert s.deal_number == 2 or s.is_terminal()
+    hands1 = (5 + 5 + 10) + (10 + 10 + 10)
+    hands0 = 5 + 5 + 10
+    assert side_scores(s) == [70 + 500 + 100 - hands0, 30 + 50 - hands1]
 
 
 def test_a_meld_needs_more_natural_cards_than_jokers():
@@ -323,6 +371,14 @@ def test_a_layoff_completing_a_canasta_lets_the_player_go_out():
     assert discards(s) == ["discard 4♠"]
 
 
+def test_a_layoff_making_the_other_sides_canasta_does_not_let_a_player_out():
+    g = load()
+    s = position(g, ["KS 4S"], vars={("opened", 0): True}, table=[("KC KH KD KC KS KH", 1)])
+    assert "lay off K♠ on meld 1" not in plays(s), "it would leave one card, and the canasta is not P1's side's"
+    s = position(g, ["KS 4S 5D"], vars={("opened", 0): True}, table=[("KC KH KD KC KS KH", 1)])
+    assert "lay off K♠ on meld 1" in plays(s)
+
+
 def live_moves(s) -> list[str]:
     """The legal moves, or [] where the engine finds none (it raises: the rules offer no move)."""
     from koloda.interpreter.errors import RuleRuntimeError
@@ -379,7 +435,7 @@ def test_scoring_in_a_known_final_position():
     act(s, "discard 4♠")
     assert s.deal_number == 2 or s.is_terminal()
     side0 = 70 + (60 + 50) + 15 + 500 + 300 + 100 - 25
-    side1 = (30 + 50) - 55 - 40
+    side1 = (30 + 50) - 55 - 10
     assert side_scores(s) == [side0, side1]
 
 

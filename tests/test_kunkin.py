@@ -107,13 +107,32 @@ def test_a_layoff_counts_towards_the_opening():
     assert get_var(s, ("opened", 0)) is True
 
 
-@pytest.mark.xfail(strict=True, reason="opens() counts only new melds of the rest of the hand (best_points), "
-                                       "not its layoffs: meld 30 then lay off 11 is refused, though the turn "
-                                       "reaches 41")
 def test_a_meld_is_offered_when_a_layoff_of_the_rest_completes_the_opening():
     g = load()
     s = position(g, "TS JS QS AC 5H", table=[("AH AD AS", 1)])
     assert "meld 10♠ J♠ Q♠" in legal(s)
+
+
+@pytest.mark.parametrize("order", [["meld K♦ K♥ K♠", "lay off 5♣ on meld 1", "lay off 6♣ on meld 1"],
+                                   ["lay off 5♣ on meld 1", "lay off 6♣ on meld 1", "meld K♦ K♥ K♠"],
+                                   ["lay off 5♣ on meld 1", "meld K♦ K♥ K♠", "lay off 6♣ on meld 1"]])
+def test_an_opening_of_a_set_and_two_layoffs_on_one_run(order):
+    """30 + 5♣ + 6♣ on another player's 2♣ 3♣ 4♣: 6♣ fits only once 5♣ is down."""
+    g = load()
+    s = position(g, "KH KD KS 5C 6C 9D", table=[("2C 3C 4C", 1)])
+    assert sorted(melds_offered(s)) == ["lay off 5♣ on meld 1", "meld K♦ K♥ K♠"]
+    for move in order:
+        act(s, move)
+        assert get_var(s, ("opened", 0)) or discards(s) == [], "short of 40: no discard"
+    assert get_var(s, ("opened", 0)) is True and get_var(s, ("turn_points", 0)) == 41
+    assert meld_cards(s, 0) == ["2C", "3C", "4C", "5C", "6C"]
+    assert discards(s) == ["discard 9♦"]
+
+
+def test_layoffs_short_of_the_opening_are_not_offered():
+    g = load()
+    s = position(g, "KH KD 5C 6C 9D", table=[("2C 3C 4C", 1)])         # 5 + 6 and no meld
+    assert melds_offered(s) == []
 
 
 def test_jokers_count_as_the_card_they_stand_for_in_the_opening():
@@ -129,6 +148,28 @@ def test_stuck_short_of_the_opening_the_turn_still_ends_with_a_discard():
     s = position(g, "2H 9D", vars={("turn_points", 0): 25, ("turn_cards", 0): 5})
     assert melds_offered(s) == []
     assert sorted(discards(s)) == ["discard 2♥", "discard 9♦"]
+
+
+# ------------------------------------------------------------------ 30.в the card kept for the last discard
+def test_discard_out_the_opening_leaves_a_card_for_the_last_discard():
+    """42 points in six cards, but a card must stay to be discarded: the kings would stay down short of 40."""
+    g = load("kunkin-discard-out")
+    s = position(g, "KH KD KS 3S 4S 5S")
+    assert melds_offered(s) == []
+    assert len(discards(s)) == 6
+    s = position(g, "KH KD KS 3S 4S 5S 9D")
+    assert sorted(melds_offered(s)) == ["meld 3♠ 4♠ 5♠", "meld K♦ K♥ K♠"]
+    act(s, "meld K♦ K♥ K♠")
+    act(s, "meld 3♠ 4♠ 5♠")
+    assert get_var(s, ("opened", 0)) is True and discards(s) == ["discard 9♦"]
+
+
+def test_a_without_the_last_discard_the_same_hand_opens_and_goes_out():
+    g = load()
+    s = position(g, "KH KD KS 3S 4S 5S")
+    act(s, "meld K♦ K♥ K♠")
+    act(s, "meld 3♠ 4♠ 5♠")
+    assert s.deal_number == 2 or s.is_terminal()
 
 
 # ------------------------------------------------------------------ 30.а taking the discard top
@@ -164,6 +205,27 @@ def test_an_opened_player_may_take_the_top_to_lay_it_off():
     act(s, "lay off 8♥ on meld 1")
     assert meld_cards(s, 0) == ["5H", "6H", "7H", "8H"]
     assert sorted(discards(s)) == ["discard 2♥", "discard 9♣"]
+
+
+def test_the_top_may_be_taken_to_lay_it_off_as_part_of_the_opening():
+    """«обязан тут же ее выложить в виде новой выкладки или приложить к уже имеющейся»: Q♣ on 9♣ 10♣ J♣ (10)
+    and the three kings (30) make 40."""
+    g = load()
+    s = position(g, "KH KD KS 2H 5D", pile="3D QC", step="start", table=[("9C 10C JC", 1)])
+    assert legal(s) == ["draw", "take Q♣"]
+    act(s, "take Q♣")
+    assert legal(s) == ["lay off Q♣ on meld 1"], "the taken card first"
+    act(s, "lay off Q♣ on meld 1")
+    assert get_var(s, ("turn_points", 0)) == 10 and discards(s) == []
+    act(s, "meld K♦ K♥ K♠")
+    assert get_var(s, ("opened", 0)) is True
+    assert sorted(discards(s)) == ["discard 2♥", "discard 5♦"]
+
+
+def test_the_top_is_not_taken_to_lay_it_off_short_of_the_opening():
+    g = load()
+    s = position(g, "KH KD 2H 5D 7S", pile="3D QC", step="start", table=[("9C 10C JC", 1)])
+    assert legal(s) == ["draw"]
 
 
 def test_an_opened_player_cannot_take_an_unusable_top():
@@ -264,15 +326,30 @@ def test_big_the_opening_needs_60_points():
     assert discards(s) == ["discard 2♦"]
 
 
-def test_big_a_set_may_repeat_suits():
+def test_big_a_set_of_four_may_repeat_suits():
+    """«Четыре карты одного достоинства могут быть любой масти, например ... два короля пик и два короля треф»"""
     g = load("kunkin-big")
     s = position(g, "KS KS KC KC 9D", vars={("opened", 0): True})
-    offered = [t.split()[1:] for t in melds_offered(s)]
-    assert sorted(len(m) for m in offered) == [3, 4], offered          # one set of each size
-    assert all(len(set(m)) < len(m) for m in offered), "each repeats a suit"
-    assert sorted(offered[-1]) == sorted(["K♠", "K♠", "K♣", "K♣"])
+    offered = [sorted(t.split()[1:]) for t in melds_offered(s)]
+    assert offered == [["K♠", "K♠", "K♣", "K♣"]], "no set of three repeats a suit"
     s2 = position(load("kunkin", decks=2, jokers=4), "KS KS KC KC 9D", vars={("opened", 0): True})
     assert melds_offered(s2) == [], "plain Kun-kin with two decks: sets keep different suits"
+
+
+def test_big_a_set_of_three_keeps_three_suits():
+    g = load("kunkin-big")
+    s = position(g, "KS KS KC 9D 2H", vars={("opened", 0): True})
+    assert melds_offered(s) == []
+    s = position(g, "KS KS KC KH 2H", vars={("opened", 0): True})
+    assert sorted(melds_offered(s)) == ["meld K♣ K♥ K♠", "meld K♣ K♥ K♠ K♠"]
+
+
+def test_big_a_fourth_card_of_a_suit_already_there_may_be_laid_off():
+    g = load("kunkin-big")
+    s = position(g, "KS 9D 2H", vars={("opened", 0): True}, table=[("KS KH KC", 1)])
+    assert melds_offered(s) == ["lay off K♠ on meld 1"]
+    act(s, "lay off K♠ on meld 1")
+    assert sorted(meld_cards(s, 0)) == ["KC", "KH", "KS", "KS"]
 
 
 def test_big_a_meld_is_offered_when_two_equal_runs_complete_the_opening():
@@ -331,6 +408,20 @@ def test_funken_sets_have_different_suits():
     g = load("funken")
     s = position(g, "KS KS KH 9D")
     assert melds_offered(s) == []
+
+
+def test_funken_a_player_with_nothing_down_takes_the_top_to_lay_it_off():
+    """No opening minimum: the discard top may be laid off at once by anyone, as a card from hand may."""
+    g = load("funken")
+    s = position(g, "2H 5D 8S", pile="3D QC", step="start", table=[("9C 10C JC", 1)])
+    assert legal(s) == ["draw", "take Q♣"]
+    act(s, "take Q♣")
+    assert legal(s) == ["lay off Q♣ on meld 1"]
+    act(s, "lay off Q♣ on meld 1")
+    assert meld_cards(s, 0) == ["9C", "10C", "JC", "QC"]
+    assert sorted(discards(s)) == ["discard 2♥", "discard 5♦", "discard 8♠"]
+    s = position(g, "2H 5D QC", table=[("9C 10C JC", 1)])
+    assert melds_offered(s) == ["lay off Q♣ on meld 1"], "the same card from hand"
 
 
 def test_funken_swap_only_with_a_meld_of_ones_own():
@@ -438,10 +529,10 @@ def test_render_shows_a_jokers_identity():
 
 def test_a_suitless_identity_is_shown_by_rank():
     g = load("kunkin-big")
-    s = position(g, "KS 9H", table=[("QS QS JK", 1)])
+    s = position(g, "KS 9H", table=[("QS QS QH JK", 1)])
     melds = [z for z in s.observation(0)["zones"] if "meld" in z]
-    assert melds[0]["cards"] == ["QS", "QS", "JK=Q"]
-    assert "Q♠ Q♠ 🃏=Q\n" in render(g, s, 0).plain
+    assert melds[0]["cards"] == ["QH", "QS", "QS", "JK=Q"]
+    assert "Q♥ Q♠ Q♠ 🃏=Q\n" in render(g, s, 0).plain
 
 
 # ------------------------------------------------------------------ one move per meaning

@@ -27,6 +27,9 @@ of the `given` keys.
         layoffs: [...]             # exactly these layoffs of the hand onto the table melds
         swaps: [...]               # exactly these joker swaps
         best: 37                   # best_points of the hand
+        keep: 1                    # with `best` and `after`: cards that must stay in hand (default 0)
+        first: "5♣ on meld 1"      # a new meld or a layoff of the hand, as shown on screen
+        after: 11                  # best_points_after(first, the rest of the hand)
         xfail: "reason"            # a known bug: the case states the correct behaviour
 """
 from __future__ import annotations
@@ -45,8 +48,8 @@ HERE = Path(__file__).parent / "meld_cases"
 FILES = sorted(HERE.glob("*.yaml"))
 GIVEN_KEYS = {"kinds", "decks", "jokers", "values"}
 CASE_KEYS = GIVEN_KEYS | {"id", "hand", "table", "plans", "has", "lacks", "valid", "invalid", "layoffs", "swaps",
-                          "best", "xfail"}
-CHECKS = {"plans", "has", "lacks", "valid", "invalid", "layoffs", "swaps", "best"}
+                          "best", "keep", "first", "after", "xfail"}
+CHECKS = {"plans", "has", "lacks", "valid", "invalid", "layoffs", "swaps", "best", "after"}
 KUNKIN_VALUES = {"A": 11, "K": 10, "Q": 10, "J": 10, "10": 10, "JK": 20}
 
 
@@ -238,5 +241,13 @@ def test_meld_case(path, index, rule_dir):
         match_texts(game, m.layoffs(s, hand, occupied(game, s)), case["layoffs"])
     if "swaps" in case:
         match_texts(game, m.swaps(s, hand, occupied(game, s)), case["swaps"])
+    reach = game.compiler.reach
+    keep = case.get("keep", 0)
     if "best" in case:
-        assert m.best_points(hand) == case["best"]
+        assert reach.best_points(hand, keep) == case["best"]
+    if "after" in case:
+        plays = new + m.layoffs(s, hand, occupied(game, s))
+        first = [p for p in plays if shown_as(game, p, case["first"])]
+        assert first, f"{case['first']!r} is not among {[game.plan_text(p) for p in plays]}"
+        rest = [c for c in hand if c not in first[0].cards]
+        assert reach.best_after(s, first[0], rest, keep) == case["after"]

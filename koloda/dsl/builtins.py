@@ -30,6 +30,7 @@ class Signature:
     needs: str | None = None     # "melds" or "patterns": the part of the rule file the function reads
     element: str | None = None   # a reduction over a SEQUENCE: the type its items must have (None: any)
     several: bool = False        # also takes two or more numbers: `max(a, b)`
+    optional: int = 0            # how many of the last parameters may be left out
 
 
 def _reduction(result: str, element: str | None, several: bool = False) -> Signature:
@@ -53,7 +54,11 @@ FUNCTIONS: dict[str, Signature] = {
     "melds_in": Signature((Param(CARDS),), list_of(PLAN), needs="melds"),
     "layoffs": Signature((Param(CARDS),), list_of(PLAN), needs="melds"),
     "swaps": Signature((Param(CARDS),), list_of(PLAN), needs="melds"),
-    "best_points": Signature((Param(CARDS),), INT, needs="melds"),
+    # the most points that can go down (after a plan: layoffs too), with `keep` cards left in hand,
+    # counted up to `enough`
+    "best_points": Signature((Param(CARDS), Param(INT), Param(INT)), INT, needs="melds", optional=2),
+    "best_points_after": Signature((Param(PLAN), Param(CARDS), Param(INT), Param(INT)), INT, needs="melds",
+                                   optional=2),
     "hand_pattern": Signature((Param(CARDS),), STR, needs="patterns"),
     "hand_compare": Signature((Param(CARDS), Param(CARDS)), INT, needs="patterns"),
 }
@@ -84,7 +89,7 @@ ZONE_ATTRS: dict[str, str] = {
 # A plan: one way to put cards on the table (a new meld, a layoff, a joker swap).
 PLAN_ATTRS: dict[str, str] = {
     "cards": list_of(CARD), "points": INT, "size": INT, "kind": STR, "target": ZONE, "new": BOOL,
-    "layoff": BOOL, "swap": BOOL,
+    "layoff": BOOL, "swap": BOOL, "taken": CARD,
 }
 GRID_ATTRS: dict[str, str] = {
     "cells": list_of(ZONE), "lines": list_of(list_of(ZONE)), "rows": list_of(list_of(ZONE)),

@@ -70,6 +70,7 @@ class MeldKind:
     suits: str               # sets: "distinct" or "any"
     ace: str                 # runs: "high", "low", "both" or "wrap"
     wild_max: int | None     # most wild cards in one meld; None: fewer wild than natural cards
+    repeat_from: int | None = None   # sets with distinct suits: from this size on, suits may repeat
 
 
 @dataclass(frozen=True)
@@ -536,9 +537,13 @@ def _melds(doc: MarkedDict, zones: dict[str, ZoneSpec], errors: list[RuleError])
         kind = MeldKind(name, raw["of"], int(raw.get("min", 3)),
                         int(raw["max"]) if raw.get("max") is not None else None,
                         str(raw.get("suits", "distinct")), str(raw.get("ace", "high")),
-                        int(raw["wild max"]) if raw.get("wild max") is not None else None)
+                        int(raw["wild max"]) if raw.get("wild max") is not None else None,
+                        int(raw["repeat suits from"]) if raw.get("repeat suits from") is not None else None)
         if kind.max is not None and kind.max < kind.min:
             errors.append(RuleError(f"meld `{name}`: `max` {kind.max} is below `min` {kind.min}", doc.span))
+        if kind.repeat_from is not None and (kind.of != "rank" or kind.suits != "distinct"):
+            where = getattr(doc.get("melds"), "key_spans", {}).get(name, doc.span)
+            errors.append(RuleError(f"meld `{name}`: `repeat suits from` is for sets with `suits: distinct`", where))
         kinds.append(kind)
     areas = [z for z in zones.values() if z.melds]
     if areas and not kinds:

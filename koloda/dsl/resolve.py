@@ -22,7 +22,7 @@ from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYE
 Scope = dict[str, str]       # local name -> its type
 
 _ATTR_NODES: dict[str, type[R.Attribute]] = {CARD: R.CardAttr, ZONE: R.ZoneAttr, GRID: R.GridAttr, "plan": R.PlanAttr}
-_ORDINALS = ("first", "second", "third")
+_ORDINALS = ("first", "second", "third", "fourth")
 
 
 class Resolver:
@@ -274,8 +274,10 @@ class Resolver:
             numbers = tuple(self.expect(a, scope, INT, f"each argument of `{name}`") for a in args)
             return R.BuiltinCall(span, INT, name, numbers)
         k = len(sig.params)
-        if len(args) != k:
-            self.error(f"`{name}` takes {k} argument{'s' * (k != 1)}, not {len(args)}", n, category="arity")
+        if not k - sig.optional <= len(args) <= k:
+            takes = f"{k - sig.optional} or {k} arguments" if sig.optional == 1 else \
+                f"{k - sig.optional} to {k} arguments" if sig.optional else f"{k} argument{'s' * (k != 1)}"
+            self.error(f"`{name}` takes {takes}, not {len(args)}", n, category="arity")
             for a in args:
                 self.expr(a, scope)
             return R.Invalid(span, sig.result)

@@ -217,7 +217,7 @@ def _grid_attr(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
     return grid_attr
 
 
-@register(PLAN_ATTRS, "cards", "points", "size", "kind", "target", "new", "layoff", "swap")
+@register(PLAN_ATTRS, "cards", "points", "size", "kind", "target", "new", "layoff", "swap", "taken")
 def _plan_attr(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
     kinds, slot_zone = c.meld_kinds, c.layout.slot_zone
     get = {
@@ -225,6 +225,7 @@ def _plan_attr(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
         "kind": lambda p: kinds[p.kind], "new": lambda p: p.type == NEW, "layoff": lambda p: p.type == LAYOFF,
         "swap": lambda p: p.type == SWAP,
         "target": lambda p: None if p.type == NEW else slot_zone[p.target],
+        "taken": lambda p: p.taken,
     }[n.name]
 
     def plan_attr(s, b):
@@ -351,11 +352,13 @@ def reduce(name: str, items: Fn, span: Span) -> Fn:
     return extreme
 
 
-@register(FUNCTIONS, "melds_in", "layoffs", "swaps", "best_points")
+@register(FUNCTIONS, "melds_in", "layoffs", "swaps", "best_points", "best_points_after")
 def _meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
-    melds, layout = c.melds, c.layout
-    assert melds is not None, "the checker lets meld functions through only where melds are declared"
-    listed = c.sequence(n.args[0], env)
+    melds, reach, layout = c.melds, c.reach, c.layout
+    assert melds is not None and reach is not None, \
+        "the checker lets meld functions through only where melds are declared"
+    after = n.name == "best_points_after"
+    listed = c.sequence(n.args[1 if after else 0], env)
 
     def cards(s, b):                 # a card named twice is still one card
         return sorted(set(card for card in listed(s, b) if card is not None))
@@ -370,7 +373,19 @@ def _meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn
         return lambda s, b: melds.layoffs(s, cards(s, b), occupied(s))
     if n.name == "swaps":
         return lambda s, b: melds.swaps(s, cards(s, b), occupied(s))
-    return lambda s, b: melds.best_points(cards(s, b))
+    rest = args[2:] if after else args[1:]         # `keep` and `enough`, each may be left out
+    keep = rest[0] if rest else c.constant(0)
+    enough = rest[1] if len(rest) > 1 else c.constant(None)
+    plan, span, name = args[0], n.span, n.name
+
+    def best(s, b):
+        k = keep(s, b)
+        if k is None:
+            raise RuleRuntimeError(f"`{name}` keeping none", span)
+        if after:
+            return reach.best_after(s, plan(s, b), cards(s, b), k, enough(s, b))
+        return reach.best_points(cards(s, b), k, enough(s, b))
+    return best
 
 
 @register(FUNCTIONS, "hand_pattern")

@@ -23,6 +23,7 @@ from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import MeldRules
 from koloda.interpreter.patterns import PatternRules
+from koloda.interpreter.reach import Reach
 
 _MISSING = object()
 
@@ -45,6 +46,7 @@ class Compiler(EffectCompiler):
         self.options = options
         self.rules = rules
         self.melds = melds
+        self.reach = Reach(melds) if melds is not None else None    # shared, so its answers are remembered once
         self.patterns = patterns
         self.card_deck = card_deck
         self.meld_kinds = [k.name for k in rules.spec.meld_kinds]

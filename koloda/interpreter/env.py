@@ -13,6 +13,7 @@ from koloda.interpreter.cards import CardTable
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import MeldRules
 from koloda.interpreter.patterns import PatternRules
+from koloda.interpreter.reach import Reach
 
 # A compiled piece of the rules: (state, local bindings) -> value.
 Fn = Callable[[Any, dict], Any]
@@ -43,10 +44,13 @@ class Context(Protocol):
     layout: Layout
     cards: CardTable
     melds: MeldRules | None
+    reach: Reach | None
     patterns: PatternRules | None
     card_deck: list[int] | None
     meld_kinds: list[str]
 
     def expr(self, n: R.Expr, env: Env = ...) -> Fn: ...
+
+    def constant(self, value: object) -> Fn: ...
 
     def sequence(self, node: R.Expr, env: Env = ...) -> Fn: ...

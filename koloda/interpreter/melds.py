@@ -3,11 +3,14 @@
 Only the valid plays of a hand are listed, never all subsets: sets are built
 rank by rank from the suits present, runs window by window along the rank
 sequence, with wild cards filling the gaps. Every play is a `Plan`: an int
-(its stable action code) that also carries what it does.
+(its stable action code) that also carries what it does. What fits a meld on
+the table is decided on a `Laid` (what each of its cards stands for), so a
+search can ask the same of a meld it only imagines (reach.py).
 """
 from __future__ import annotations
 
 from itertools import combinations
+from typing import NamedTuple
 
 from koloda.dsl.model import MeldKind
 
@@ -37,6 +40,17 @@ class Plan(int):
     taken: int | None                # the wild card a swap takes back
 
 
+class Laid(NamedTuple):
+    """A meld on the table as the rules of adding to it see it: what each card stands for.
+
+    Worked out from a meld slot of the state, or from a plan not yet carried out, so that the
+    same rules say what fits a meld that is really there and one a search only imagines."""
+    kind: int
+    ranks: tuple[int, ...]             # table order (a run low end first)
+    suits: tuple[int | None, ...]      # None: a wild card standing for any suit
+    naturals: int
+
+
 class MeldRules:
     """The meld kinds of one game, its deck, and the action code layout of plans."""
 
@@ -54,7 +68,6 @@ class MeldRules:
         ranks = list(cards.deck_ranks)
         self.sequences = {k.name: self._sequences(ranks, k.ace) for k in kinds if k.of == "suit"}
         self._melds_cache: dict[tuple, list[Plan]] = {}
-        self._best_cache: dict[int, int] = {}
 
     # ------------------------------------------------------------ codes
     def encode(self, kind: int, type_: int, cards, wild, target: int, at_start: bool) -> int:
@@ -172,18 +185,22 @@ class MeldRules:
             v.sort()
         return table
 
+    def distinct(self, kind: MeldKind, size: int) -> bool:
+        """Must a set of this kind and size hold no suit twice?"""
+        return kind.suits == "distinct" and (kind.repeat_from is None or size < kind.repeat_from)
+
     def _sets(self, kind: MeldKind, ki: int, naturals, wilds, owner) -> list[Plan]:
         table = self._by_rank_suit(naturals)
         plans = []
         for rank in sorted({r for r, _ in table}):
             per_suit = {s: table[(rank, s)] for s in range(4) if (rank, s) in table}
+            choices: list[list[tuple[int, int]]] = []
             if kind.suits == "distinct":
-                choices = [[(s, 1) for s in combo] for k in range(1, len(per_suit) + 1)
-                           for combo in combinations(sorted(per_suit), k)]
-            else:
+                choices += [[(s, 1) for s in combo] for k in range(1, len(per_suit) + 1)
+                            for combo in combinations(sorted(per_suit), k)]
+            if kind.suits == "any" or kind.repeat_from is not None:
                 # suits do not matter: only how many of the rank (the lowest ids, so copies make one play)
                 pool = sorted((c, s) for s in per_suit for c in per_suit[s])
-                choices = []
                 for k in range(1, len(pool) + 1):
                     taken: dict[int, int] = {}
                     for _, s in pool[:k]:
@@ -198,9 +215,9 @@ class MeldRules:
                         continue
                     if not self._wild_ok(kind, len(chosen), j):
                         continue
-                    if kind.suits == "distinct":
+                    if self.distinct(kind, size):
                         missing = [s for s in range(4) if s not in present]
-                        if j > len(missing):
+                        if j > len(missing) or len(present) < len(chosen):     # a suit twice
                             continue
                         for suits in combinations(missing, j):
                             wild = [(w, identity(rank, s)) for w, s in zip(wilds[:j], suits)]
@@ -267,48 +284,78 @@ class MeldRules:
             out.append(identity_parts(code)[1] if code is not None else self.cards.suits[c])
         return out
 
+    def laid(self, state, slot: int) -> Laid:
+        """The meld in `slot` as it lies on the table."""
+        zone = state.layout.slot_zone[slot]
+        naturals = sum(1 for c in state.zones[zone] if state.stands[c] is None)
+        return Laid(state.slot_kind[slot], tuple(self.meld_ranks(state, zone)),
+                    tuple(self.meld_suits(state, zone)), naturals)
+
+    def laid_after(self, laid: Laid | None, plan: Plan) -> Laid:
+        """The meld a plan makes (`laid` None) or leaves (`laid`: its target) on the table."""
+        stands = dict(plan.wild)
+        if laid is None or plan.type == NEW:
+            ranks = tuple(identity_parts(stands[c])[0] if c in stands else self.cards.ranks[c] for c in plan.cards)
+            suits = tuple(identity_parts(stands[c])[1] if c in stands else self.cards.suits[c] for c in plan.cards)
+            return Laid(plan.kind, ranks, suits, len(plan.cards) - len(stands))
+        if plan.type == SWAP:              # a natural card takes a wild card's place: the meld stands for the same
+            return laid._replace(naturals=laid.naturals + 1)
+        card = plan.cards[0]
+        return self.extended(laid, card, stands.get(card), plan.at_start)
+
+    def extended(self, laid: Laid, card: int, code: int | None, at_start: bool) -> Laid:
+        """`laid` with one more card: a natural one (`code` None) or a wild one standing for `code`."""
+        rank, suit = identity_parts(code) if code is not None else (self.cards.ranks[card], self.cards.suits[card])
+        if at_start:
+            return Laid(laid.kind, (rank,) + laid.ranks, (suit,) + laid.suits, laid.naturals + (code is None))
+        return Laid(laid.kind, laid.ranks + (rank,), laid.suits + (suit,), laid.naturals + (code is None))
+
+    def worth(self, card: int, code: int | None) -> int:
+        """The points a card adds to a meld: its own value, or for a wild card the value of what it stands for."""
+        return self.cards.values[card] if code is None else self.rank_value[identity_parts(code)[0]]
+
     def layoffs(self, state, cards, slots) -> list[Plan]:
         """Every single card of `cards` that can be added to one of the melds in `slots`."""
         found: dict[int, Plan] = {}
-        cards = self._one_of_each(cards)
-        for slot, zone in slots:
-            ki = state.slot_kind[slot]
-            kind = self.kinds[ki]
-            size = len(state.zones[zone])
-            if kind.max is not None and size >= kind.max:
-                continue
-            naturals = sum(1 for c in state.zones[zone] if state.stands[c] is None)
-            wilds_in = size - naturals
-            if kind.of == "rank":
-                rank = next(r for r, code in zip(self.meld_ranks(state, zone), state.zones[zone])
-                            if state.stands[code] is None)
-                suits = {s for s in self.meld_suits(state, zone) if s is not None}
-                for c in cards:
-                    if c in self.wild:
-                        if not self._wild_ok(kind, naturals, wilds_in + 1):
-                            continue
-                        options = [s for s in range(4) if s not in suits] if kind.suits == "distinct" else [None]
-                        for s in options:
-                            p = self.plan(ki, LAYOFF, [c], [(c, identity(rank, s))], slot)
-                            found.setdefault(int(p), p)
-                    elif self.cards.ranks[c] == rank and (kind.suits != "distinct" or self.cards.suits[c] not in suits):
-                        p = self.plan(ki, LAYOFF, [c], [], slot)
-                        found.setdefault(int(p), p)
-            else:
-                if size >= self._max_len(kind):
-                    continue
-                ranks = self.meld_ranks(state, zone)
-                suit = next(s for s in self.meld_suits(state, zone) if s is not None)
-                for at_start, rank in self._run_ends(kind, ranks):
-                    for c in cards:
-                        if c in self.wild:
-                            if self._wild_ok(kind, naturals, wilds_in + 1):
-                                p = self.plan(ki, LAYOFF, [c], [(c, identity(rank, suit))], slot, at_start)
-                                found.setdefault(int(p), p)
-                        elif self.cards.ranks[c] == rank and self.cards.suits[c] == suit:
-                            p = self.plan(ki, LAYOFF, [c], [], slot, at_start)
-                            found.setdefault(int(p), p)
+        cards = self.one_of_each(cards)
+        for slot, _ in slots:
+            laid = self.laid(state, slot)
+            for card, code, at_start in self.fits(laid, cards):
+                p = self.plan(laid.kind, LAYOFF, [card], [] if code is None else [(card, code)], slot, at_start)
+                found.setdefault(int(p), p)
         return [found[k] for k in sorted(found)]
+
+    def fits(self, laid: Laid, cards) -> list[tuple[int, int | None, bool]]:
+        """The cards that extend `laid` by one: (card, the identity a wild card takes or None, at the low end?)."""
+        kind = self.kinds[laid.kind]
+        size = len(laid.ranks)
+        if kind.max is not None and size >= kind.max:
+            return []
+        wilds_in = size - laid.naturals
+        out: list[tuple[int, int | None, bool]] = []
+        if kind.of == "rank":
+            rank = laid.ranks[0]
+            distinct = self.distinct(kind, size + 1)
+            suits = {s for s in laid.suits if s is not None}
+            for c in cards:
+                if c in self.wild:
+                    if self._wild_ok(kind, laid.naturals, wilds_in + 1):
+                        options = [s for s in range(4) if s not in suits] if distinct else [None]
+                        out.extend((c, identity(rank, s), False) for s in options)
+                elif self.cards.ranks[c] == rank and (not distinct or self.cards.suits[c] not in suits):
+                    out.append((c, None, False))
+            return out
+        if size >= self._max_len(kind):
+            return []
+        suit = next(s for s in laid.suits if s is not None)
+        for at_start, rank in self._run_ends(kind, list(laid.ranks)):
+            for c in cards:
+                if c in self.wild:
+                    if self._wild_ok(kind, laid.naturals, wilds_in + 1):
+                        out.append((c, identity(rank, suit), at_start))
+                elif self.cards.ranks[c] == rank and self.cards.suits[c] == suit:
+                    out.append((c, None, at_start))
+        return out
 
     def _run_ends(self, kind: MeldKind, ranks: list[int]) -> list[tuple[bool, int]]:
         """(at the low end?, rank) for each rank that would extend this run."""
@@ -335,7 +382,7 @@ class MeldRules:
                 if code is None:
                     continue
                 rank, suit = identity_parts(code)
-                for c in self._one_of_each(cards):
+                for c in self.one_of_each(cards):
                     if c in self.wild:
                         continue
                     if self.cards.ranks[c] == rank and (suit is None or self.cards.suits[c] == suit):
@@ -343,7 +390,7 @@ class MeldRules:
                         found.setdefault(int(p), p)
         return [found[k] for k in sorted(found)]
 
-    def _one_of_each(self, cards) -> list[int]:
+    def one_of_each(self, cards) -> list[int]:
         """Copies of a card make the same play: keep the first of each name."""
         seen: dict[str, int] = {}
         for c in sorted(set(cards)):
@@ -360,55 +407,3 @@ class MeldRules:
             if self.cards.ranks[card] == rank and (suit is None or self.cards.suits[card] == suit):
                 return w
         return None
-
-    # ------------------------------------------------------------ the best a hand can do
-    def best_points(self, cards, limit: int = 4000, relist: int = 14) -> int:
-        """The most points the cards can put down as new melds at once (disjoint melds).
-
-        Branch and bound: take the lowest card still usable, try each meld that holds it, and
-        leaving it out; drop a branch that cannot beat the best found. For a hand of at most
-        `relist` cards, the melds are listed afresh from the cards left at each step, so a second
-        copy of a card is used as well as the first; for bigger hands (24 cards and two decks) the
-        melds of the whole hand are used, which is much faster and can only make the answer lower. The search looks at no more than `limit`
-        positions. Either way the answer is never more than the cards can really make."""
-        cards = sorted(set(cards))
-        whole = sum(1 << c for c in cards)
-        if whole in self._best_cache:
-            return self._best_cache[whole]
-        names = self.cards.names
-        share: dict[str, float] = {}   # the most a card of this name can add: its share of its best meld
-        for p in self.melds_in(cards, 0):
-            for c in p.cards:
-                share[names[c]] = max(share.get(names[c], 0.0), p.points / len(p.cards))
-        worth = {c: share.get(names[c], 0.0) for c in cards}
-        best = [0]
-        budget = [limit]
-
-        listed = self.melds_in(cards, 0)
-        small = len(cards) <= relist
-
-        def search(left: list[int], acc: int, bound: float) -> None:
-            if acc > best[0]:
-                best[0] = acc
-            budget[0] -= 1
-            if budget[0] < 0 or acc + bound <= best[0] + 1e-9:
-                return
-            if small:
-                plans = self.melds_in(left, 0)
-            else:
-                there = set(left)
-                plans = [p for p in listed if all(c in there for c in p.cards)]
-            if not plans:
-                return
-            first = min(c for p in plans for c in p.cards)
-            holding = sorted((p for p in plans if first in p.cards), key=lambda p: -p.points)
-            for p in holding:
-                used = set(p.cards)
-                search([c for c in left if c not in used], acc + p.points, bound - sum(worth[c] for c in used))
-            search([c for c in left if c != first], acc, bound - worth[first])
-        search(cards, 0, sum(worth.values()))
-        value = best[0]
-        if len(self._best_cache) > 50000:
-            self._best_cache.clear()
-        self._best_cache[whole] = value
-        return value
