@@ -10,3 +10,10 @@ def _private_saves(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("KOLODA_HOME", str(home / "saves"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
     return home
+
+
+@pytest.fixture
+def pexpect():
+    """pexpect, an optional test dependency, for the tests at a real terminal: without it only the
+    tests that ask for this fixture are skipped."""
+    return pytest.importorskip("pexpect")

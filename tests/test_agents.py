@@ -143,6 +143,10 @@ def test_seat_descriptions(spec, expected):
     ("ismcts:iterations=many", "takes a number"),
     ("ismcts:speed=3", "is not a setting of ismcts"),
     ("random:x=1", "is not a setting of random"),
+    ("ismcts:time=inf", "`time` is a number from 0.001 to 3,600, not `inf`"),
+    ("ismcts:cap=nan", "`cap` is a number from 0.001 to 3,600, not `nan`"),
+    ("ismcts:iterations=-5", "`iterations` is a number from 1 to 100,000,000, not `-5`"),
+    ("greedy:samples=0", "`samples` is a number from 1 to 10,000, not `0`"),
 ])
 def test_bad_seat_descriptions(spec, message):
     with pytest.raises(UnknownAgent, match=message):

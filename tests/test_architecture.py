@@ -27,7 +27,7 @@ ALLOWED = {
     "api": {"dsl", "interpreter"},
     "ui": {"dsl", "interpreter"},
     "agents": {"dsl", "interpreter", "ui"},
-    "session": {"dsl", "interpreter", "api"},
+    "session": {"dsl", "interpreter", "api", "agents"},     # a save's seats are checked as agent kinds
     "sim": {"dsl", "interpreter", "api", "agents"},
     "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim"},
     "__init__": {"dsl", "api"},

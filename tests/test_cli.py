@@ -124,11 +124,8 @@ def test_play_with_a_given_deck_order(tmp_path):
     assert result.exit_code == 0, result.output
 
 
-pexpect = pytest.importorskip("pexpect")
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
-def test_human_plays_pony_to_the_end_in_a_terminal():
+def test_human_plays_pony_to_the_end_in_a_terminal(pexpect):
     env = dict(os.environ, COLUMNS="100", TERM="dumb", PYTHONPATH=str(ROOT))
     child = pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", "play", "pony", "--seat", "human",
                                            "--seat", "random", "--seed", "3", "--fast", "-o", "limit=25"],
@@ -158,7 +155,7 @@ def test_human_plays_pony_to_the_end_in_a_terminal():
     assert "Game over." in child.before or moves > 0
 
 
-def test_human_can_quit():
+def test_human_can_quit(pexpect):
     env = dict(os.environ, TERM="dumb", PYTHONPATH=str(ROOT))
     child = pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", "play", "pony", "--seat", "human",
                                            "--seat", "random", "--seed", "5"],

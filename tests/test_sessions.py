@@ -5,18 +5,21 @@ import json
 import os
 import random
 import signal
+import stat
 import subprocess
 import sys
 import time
+from importlib import resources
 from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 
 import koloda
 from koloda.agents.random_agent import RandomAgent
 from koloda.cli.main import main
-from koloda.session import SaveError, Session, read_transcript
+from koloda.session import SaveError, Session, latest_save, new_save_path, read_transcript, tidy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,7 +72,7 @@ def test_save_and_load_continue_the_same_game(tmp_path):
     assert again.state.to_json() == session.state.to_json()
 
 
-def test_save_is_atomic_no_temporary_file_left(tmp_path):
+def test_saving_often_leaves_no_temporary_file(tmp_path):
     session = bot_session("peklo", seed=2, moves=10, deal_size=3)
     path = tmp_path / "a.save.json"
     for _ in range(3):
@@ -77,11 +80,111 @@ def test_save_is_atomic_no_temporary_file_left(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["a.save.json"]
 
 
+class Crash(BaseException):
+    """The process dies here: a BaseException, so that no `except Exception` on the way goes on."""
+
+
+def _torn_write(real_write):
+    def write(fd, data):
+        real_write(fd, bytes(data[:len(data) // 2]))
+        raise Crash
+    return write
+
+
+def _crash(*args, **kwargs):
+    raise Crash
+
+
+@pytest.mark.parametrize("fault", ["halfway through the write", "between the write and the rename"])
+def test_an_interrupted_save_leaves_the_previous_save_whole(tmp_path, monkeypatch, fault):
+    """A save written in place (`open(path, "w")`) would be lost here: the fault strikes while the
+    new save is written, or after it is written but before it takes the old one's place."""
+    session = bot_session("peklo", seed=2, moves=10, deal_size=3)
+    path = tmp_path / "a.save.json"
+    session.save(path)
+    before = path.read_bytes()
+    bots = [RandomAgent(p) for p in range(session.game.num_players)]
+    for _ in range(5):
+        session.play(bots[session.state.current_player()].choose(session.state))
+    if fault == "halfway through the write":
+        monkeypatch.setattr(os, "write", _torn_write(os.write))
+    else:
+        monkeypatch.setattr(os, "replace", _crash)
+        monkeypatch.setattr(os, "rename", _crash)
+    with pytest.raises(Crash):
+        session.save(path)
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert Session.load(path).moves == session.moves[:10]
+    session.save(path)                                  # and the next save goes through
+    assert Session.load(path).moves == session.moves
+
+
+def test_temporary_files_of_killed_saves_are_removed_on_the_next_start(tmp_path):
+    session = bot_session("pony", seed=8, moves=20)
+    path = tmp_path / "g.save.json"
+    session.save(path)
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()              # a process that has ended
+    stale = tmp_path / f".g.save.json.{gone}.tmp"
+    stale.write_text('{"format": "koloda-save/1", "ga')
+    other = tmp_path / f".notes.txt.{gone}.tmp"                  # not a save's: in a folder the user chose, kept
+    other.write_text("mine")
+    writer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        busy = tmp_path / f".g.save.json.{writer.pid}.tmp"       # a process still writing: kept
+        busy.write_text("{")
+        env = dict(os.environ, PYTHONPATH=str(ROOT), KOLODA_HOME=str(tmp_path / "home"))
+        result = subprocess.run([sys.executable, "-m", "koloda.cli.main", "resume", str(path), "--fast"],
+                                capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert not stale.exists() and other.exists() and busy.exists()
+    finally:
+        writer.kill()
+        writer.wait()
+    assert tidy(tmp_path, only="g.save.json") == [busy]          # once its writer is gone
+
+
+def test_the_save_folder_is_tidied_of_every_save_s_temporary_files(tmp_path, monkeypatch):
+    monkeypatch.setenv("KOLODA_HOME", str(tmp_path))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    for name in ("pony-20260301-201512.save.json", "kunkin-20260301-201600.save.json"):
+        (tmp_path / f".{name}.{gone}.tmp").write_text("{")
+    assert latest_save() is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_saves_are_private_to_their_owner(tmp_path, monkeypatch):
+    home = tmp_path / "state" / "koloda"
+    monkeypatch.setenv("KOLODA_HOME", str(home))
+    old = os.umask(0o022)                       # the usual umask, which alone would give 0755 and 0644
+    try:
+        path = new_save_path("pony")
+        bot_session("pony", seed=8, moves=5).save(path)
+        given = tmp_path / "mine.save.json"
+        result = cli("play", "pony", "--seat", "random", "--seat", "random", "--seed", "3", "--save", str(given))
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.output
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(given.stat().st_mode) == 0o600
+
+
+def test_games_started_in_the_same_second_get_their_own_save_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(time, "strftime", lambda fmt, *args: "20260301-201512")
+    paths = [new_save_path("pony", tmp_path) for _ in range(3)]
+    assert [p.name for p in paths] == ["pony-20260301-201512.save.json", "pony-20260301-201512-2.save.json",
+                                       "pony-20260301-201512-3.save.json"]
+    assert all(p.exists() for p in paths)       # each name is taken when it is given
+
+
 @pytest.mark.parametrize("content, message", [
-    ("", "not a koloda save"),
-    ("{not json", "not a koloda save"),
-    ('{"format": "something-else"}', "is not a koloda save"),
-    ('[1, 2, 3]', "is not a koloda save"),
+    ("", "is not a valid save: it is empty"),
+    ("{not json", "is not a valid save: it is not JSON, or it was cut short"),
+    ('{"format": "something-else"}', "is not a valid save: it is not a koloda save"),
+    ('[1, 2, 3]', "is not a valid save: it is not a koloda save"),
 ])
 def test_foreign_or_corrupt_saves_are_refused(tmp_path, content, message):
     path = tmp_path / "bad.save.json"
@@ -126,6 +229,39 @@ def test_an_illegal_move_in_a_save_is_reported(tmp_path):
         Session.load(path)
 
 
+def test_saves_written_before_deck_orders_and_dealers_still_load(tmp_path):
+    """koloda-save/1 as first written, without `deck` and `dealer`: still read (the format of a
+    save has not changed since; only what is accepted in it is checked more closely)."""
+    session = bot_session("pony", seed=8, moves=20)
+    path = _saved(tmp_path)
+    data = json.loads(path.read_text())
+    del data["deck"], data["dealer"]
+    path.write_text(json.dumps(data))
+    assert Session.load(path).state.to_json() == session.state.to_json()
+
+
+def test_the_schemas_describe_what_koloda_writes(tmp_path):
+    """The shipped schemas are valid JSON Schema, share their field definitions, and a save and every
+    line of a transcript written now fit them, for any validator (other tools can check the files)."""
+    folder = resources.files("koloda.session").joinpath("schemas")
+    save_schema = json.loads(folder.joinpath("save.schema.json").read_text(encoding="utf-8"))
+    transcript_schema = json.loads(folder.joinpath("transcript.schema.json").read_text(encoding="utf-8"))
+    for schema in (save_schema, transcript_schema):
+        jsonschema.Draft202012Validator.check_schema(schema)
+    shared = set(save_schema["$defs"]) & set(transcript_schema["$defs"])
+    assert shared >= {"game", "fingerprint", "options", "players", "seats", "seed", "deck", "dealer", "action"}
+    assert all(save_schema["$defs"][k] == transcript_schema["$defs"][k] for k in shared)
+    session = bot_session("peklo", seed=3, deal_size=2)
+    session.save(tmp_path / "s.save.json")
+    jsonschema.validate(json.loads((tmp_path / "s.save.json").read_text()), save_schema)
+    write_transcript(session, tmp_path / "t.jsonl")
+    lines = (tmp_path / "t.jsonl").read_text().splitlines()
+    for line in lines:
+        jsonschema.validate(json.loads(line), transcript_schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**json.loads(lines[1]), "n": 0}, transcript_schema)
+
+
 def test_a_save_from_other_rules_is_refused(tmp_path):
     path = _saved(tmp_path, fingerprint="0123456789abcdef")
     result = cli("resume", str(path))
@@ -133,12 +269,12 @@ def test_a_save_from_other_rules_is_refused(tmp_path):
     assert "different version of the rules of `pony`" in result.output
 
 
-def test_a_save_missing_its_moves_is_damaged(tmp_path):
+def test_a_save_missing_its_moves_is_refused(tmp_path):
     path = _saved(tmp_path)
     data = json.loads(path.read_text())
     del data["moves"]
     path.write_text(json.dumps(data))
-    with pytest.raises(SaveError, match="damaged"):
+    with pytest.raises(SaveError, match="is not a valid save: `moves` is missing"):
         Session.load(path)
 
 
@@ -155,7 +291,7 @@ def test_resume_without_saves(tmp_path):
     assert result.exit_code == 1 and "no saved game" in result.output
 
 
-def test_kill_during_autosave_loses_at_most_the_last_move(tmp_path):
+def test_kill_during_autosave_loses_at_most_the_last_move(tmp_path, monkeypatch):
     """SIGKILL at random moments while bots play and save after every move: the file left
     behind is always a whole save, and it holds every move the transcript (written just after
     each save) had recorded, and at most one more."""
@@ -177,9 +313,9 @@ def test_kill_during_autosave_loses_at_most_the_last_move(tmp_path):
         session = Session.load(path)          # whole and consistent, or this raises
         logged = sum(1 for line in log.read_text().splitlines() if '"type": "move"' in line)
         assert logged <= len(session.moves) <= logged + 1
-        leftovers = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
-        for p in leftovers:                   # a torn temporary file is never the save itself
-            p.unlink()
+    monkeypatch.setenv("KOLODA_HOME", str(tmp_path))
+    latest_save()                             # the next start (here, of `koloda resume`) tidies the save folder
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
 # ---------------------------------------------------------------- transcripts
@@ -253,23 +389,20 @@ def test_not_a_transcript(tmp_path):
     path = tmp_path / "x.jsonl"
     path.write_text("hello\n")
     result = cli("replay", str(path))
-    assert result.exit_code == 1 and "not a JSON line" in result.output
+    assert result.exit_code == 1 and "is not a valid transcript: line 1 is not JSON" in result.output
 
 
 # ---------------------------------------------------------------- at a real terminal
-pexpect = pytest.importorskip("pexpect")
-
-
-def spawn(*args: str, home: Path):
+def spawn(pexpect, *args: str, home: Path):
     env = dict(os.environ, TERM="dumb", PYTHONPATH=str(ROOT), KOLODA_HOME=str(home))
     return pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", *args], encoding="utf-8", timeout=30, env=env,
                          cwd=str(ROOT))
 
 
-def test_ctrl_c_saves_and_resume_finishes_the_game(tmp_path):
+def test_ctrl_c_saves_and_resume_finishes_the_game(tmp_path, pexpect):
     save = tmp_path / "mine.save.json"
-    child = spawn("play", "pony", "--seat", "human", "--seat", "random", "--seed", "21", "--fast", "-o", "limit=25",
-                  "--save", str(save), home=tmp_path)
+    child = spawn(pexpect, "play", "pony", "--seat", "human", "--seat", "random", "--seed", "21", "--fast",
+                  "-o", "limit=25", "--save", str(save), home=tmp_path)
     child.expect("your move")
     child.sendline("play ZZ")                       # an invalid entry explains itself and asks again
     child.expect("is not a legal move")
@@ -289,7 +422,7 @@ def test_ctrl_c_saves_and_resume_finishes_the_game(tmp_path):
     assert child.exitstatus == 130 or child.signalstatus is None
     made = len(Session.load(save).moves)
     assert made >= 3
-    child = spawn("resume", str(save), "--fast", home=tmp_path)
+    child = spawn(pexpect, "resume", str(save), "--fast", home=tmp_path)
     child.expect(f"after {made} moves")
     while child.expect(["your move", "Game over"]) == 0:
         child.sendline("1")
@@ -299,9 +432,9 @@ def test_ctrl_c_saves_and_resume_finishes_the_game(tmp_path):
     assert Session.load(save).state.is_terminal()
 
 
-def test_quit_saves_and_resume_without_a_file_takes_the_last_save(tmp_path):
-    child = spawn("play", "peklo", "--seat", "human", "--seat", "random", "--seat", "random", "--seed", "2",
-                  "-o", "deal_size=2", "--fast", home=tmp_path)
+def test_quit_saves_and_resume_without_a_file_takes_the_last_save(tmp_path, pexpect):
+    child = spawn(pexpect, "play", "peklo", "--seat", "human", "--seat", "random", "--seat", "random",
+                  "--seed", "2", "-o", "deal_size=2", "--fast", home=tmp_path)
     child.expect("your move")
     child.sendline("help")
     child.expect("Legal moves")
@@ -314,10 +447,20 @@ def test_quit_saves_and_resume_without_a_file_takes_the_last_save(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    child = spawn("resume", "--fast", home=tmp_path)
+    child = spawn(pexpect, "resume", "--fast", home=tmp_path)
     child.expect("Resuming Oh Hell")
     while child.expect(["your move", "Game over"]) == 0:
         child.sendline("1")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_without_pexpect_only_the_terminal_tests_are_skipped(tmp_path):
+    (tmp_path / "pexpect.py").write_text('raise ModuleNotFoundError("No module named pexpect", name="pexpect")\n')
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             "tests/test_cli.py::test_check_missing_file",
+                             "tests/test_cli.py::test_human_can_quit"],
+                            capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert "1 passed, 1 skipped" in result.stdout, result.stdout

@@ -13,17 +13,39 @@ from koloda.agents.random_agent import RandomAgent
 if TYPE_CHECKING:
     from rich.console import Console
 
-AGENT_KINDS = ("human", "random", "greedy", "ismcts")
-_SETTINGS: dict[str, dict[str, Callable[[str], int | float]]] = {
-    "random": {},
-    "greedy": {"samples": int},
-    "ismcts": {"iterations": int, "seconds": float, "time": float, "depth": int, "exploration": float, "cap": float},
-    "human": {},
-}
-
 
 class UnknownAgent(ValueError):
     pass
+
+
+class _OutOfRange(ValueError):
+    pass
+
+
+def _within(convert: Callable[[str], int | float], low: float, high: float) -> Callable[[str], int | float]:
+    """A setting's reader: a number from `low` to `high`. A seat may come from a save anyone could
+    edit: `time=inf` would have a bot think for ever, `samples=0` guess nothing."""
+    def read(text: str) -> int | float:
+        value = convert(text)
+        if not low <= value <= high:        # NaN fails both comparisons
+            raise _OutOfRange(f"from {_text(low)} to {_text(high)}")
+        return value
+    return read
+
+
+def _text(x: float) -> str:
+    return f"{int(x):,}" if x == int(x) else str(x)
+
+
+AGENT_KINDS = ("human", "random", "greedy", "ismcts")
+_SECONDS = _within(float, 0.001, 3600)
+_SETTINGS: dict[str, dict[str, Callable[[str], int | float]]] = {
+    "random": {},
+    "greedy": {"samples": _within(int, 1, 10_000)},
+    "ismcts": {"iterations": _within(int, 1, 100_000_000), "seconds": _SECONDS, "time": _SECONDS,
+               "depth": _within(int, 0, 1_000_000), "exploration": _within(float, 0, 100), "cap": _SECONDS},
+    "human": {},
+}
 
 
 def parse_seat(spec: str) -> tuple[str, dict[str, Any]]:
@@ -42,6 +64,8 @@ def parse_seat(spec: str) -> tuple[str, dict[str, Any]]:
             raise UnknownAgent(f"seat `{spec}`: `{item}` is not a setting of {kind} ({known})")
         try:
             settings["seconds" if key == "time" else key] = _SETTINGS[kind][key](value)
+        except _OutOfRange as exc:
+            raise UnknownAgent(f"seat `{spec}`: `{key}` is a number {exc}, not `{value}`") from None
         except ValueError:
             raise UnknownAgent(f"seat `{spec}`: `{key}` takes a number, not `{value}`") from None
     return kind, settings

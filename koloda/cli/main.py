@@ -179,7 +179,8 @@ def _position(game: Game, seed: int, dealer_text: str | None, hands_file: str | 
 _common = [
     click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="A table option."),
     click.option("--players", "-p", type=int, default=None, help="Number of players."),
-    click.option("--seed", type=int, default=None, help="Decides every shuffle (default: random)."),
+    click.option("--seed", type=click.IntRange(-2**63, 2**63 - 1), default=None,      # what a save can hold
+                 help="Decides every shuffle (default: random)."),
 ]
 
 

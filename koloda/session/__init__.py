@@ -1,0 +1,17 @@
+"""Games kept on disk: saves to go on with, transcripts to replay, both checked before use.
+
+    session.py      Session: a game's setup and moves; its save, read back by replaying the moves
+    transcript.py   transcripts (JSON Lines) read back and checked whole
+    files.py        the save folder, new save names, atomic writes and what interrupted ones leave
+    jsonfile.py     JSON from a file anyone may have written, read within bounds
+    schema.py       the schemas in schemas/, and their errors as sentences
+
+Every problem with a file a user gives is a SaveError with a message, never a traceback.
+"""
+from koloda.session.errors import SaveError
+from koloda.session.files import default_save_dir, latest_save, new_save_path, tidy, write_atomically
+from koloda.session.session import SAVE_FORMAT, TRANSCRIPT_FORMAT, Session, game_reference
+from koloda.session.transcript import Replay, read_transcript
+
+__all__ = ["SaveError", "Session", "Replay", "read_transcript", "game_reference", "default_save_dir",
+           "latest_save", "new_save_path", "tidy", "write_atomically", "SAVE_FORMAT", "TRANSCRIPT_FORMAT"]

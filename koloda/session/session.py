@@ -1,0 +1,175 @@
+"""A game in progress: what it is (rules, options, seats, seed), its moves, and its save.
+
+A save records how the game was set up and every move; loading it replays the moves from the seed,
+so a save can be checked and can never describe a state the rules could not reach. Before any of
+that, the file is read within bounds (jsonfile.py) and checked against its schema
+(schemas/save.schema.json), and its setup against the game it names (`check_setup`): the rules'
+fingerprint, one known kind of seat per player, card ids of this deck, a dealer at the table.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from koloda.agents.registry import UnknownAgent, parse_seat
+from koloda.api import load
+from koloda.dsl.errors import RuleError, RuleErrors
+from koloda.dsl.loader import resolve, shipped_path
+from koloda.interpreter.errors import IllegalAction
+from koloda.interpreter.game import Game
+from koloda.interpreter.state import State
+from koloda.session.errors import SaveError, Source, shown
+from koloda.session.files import write_atomically
+from koloda.session.jsonfile import parse, read_text
+from koloda.session.schema import check
+
+SAVE_FORMAT = "koloda-save/1"
+TRANSCRIPT_FORMAT = "koloda-transcript/2"       # /2: the end record counts the moves and carries their digest
+TRANSCRIPT_FORMATS = (TRANSCRIPT_FORMAT, "koloda-transcript/1")
+
+
+def game_reference(name_or_path: str) -> str:
+    """What a save calls the game: a shipped name as it is, a rule file by its absolute path."""
+    path = resolve(name_or_path)
+    if shipped_path(name_or_path) is not None and Path(name_or_path).suffix == "":
+        return name_or_path
+    return str(path.resolve())
+
+
+@dataclass
+class Session:
+    game_ref: str
+    game: Game
+    seats: list[str]
+    seed: int
+    deck: list[list[int]] | None = None       # deck orders (hands given are kept as the orders that deal them)
+    dealer: int | None = None                 # the first dealer, if it was given
+    moves: list[int] = field(default_factory=list)
+    state: State = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.state = self.game.new_initial_state(self.seed, self.deck, self.dealer)
+
+    @classmethod
+    def start(cls, game_ref: str, game: Game, seats: list[str], seed: int,
+              deck: list[list[int]] | None = None, dealer: int | None = None) -> "Session":
+        return cls(game_ref, game, seats, seed, deck, dealer)
+
+    def restarted(self) -> "Session":
+        """The same game from its first move."""
+        return Session.start(self.game_ref, self.game, self.seats, self.seed, self.deck, self.dealer)
+
+    def play(self, action: int) -> None:
+        self.state.apply_action(action)
+        self.moves.append(action)
+
+    def digest(self) -> str:
+        """SHA-256 of what decides the game: the rules' fingerprint, the setup and every move so far.
+        A transcript's end record carries it, so that one which lost, gained or changed a move, or
+        whose end was copied from another game, is told from a whole one."""
+        record = {"fingerprint": self.game.fingerprint, "options": self.game.options,
+                  "players": self.game.num_players, "seed": self.seed, "deck": self.deck, "dealer": self.dealer,
+                  "moves": self.moves}
+        return hashlib.sha256(json.dumps(record, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+    # ------------------------------------------------------------ saves
+    def header(self) -> dict:
+        return {"game": self.game_ref, "fingerprint": self.game.fingerprint, "options": self.game.options,
+                "players": self.game.num_players, "seats": self.seats, "seed": self.seed, "deck": self.deck,
+                "dealer": self.dealer}
+
+    def save(self, path: Path) -> None:
+        data = {"format": SAVE_FORMAT, **self.header(), "moves": self.moves, "state": self.state.to_json()}
+        write_atomically(path, json.dumps(data))
+
+    @classmethod
+    def from_header(cls, header: dict, source: Source) -> "Session":
+        """The game a save or transcript sets up, at its first move. `header` has passed its schema."""
+        game = _load_game(header, source)
+        check_setup(header, game, source)
+        try:
+            return cls.start(header["game"], game, list(header["seats"]), header["seed"], header.get("deck"),
+                             header.get("dealer"))
+        except RuleError as exc:            # deck orders that do not fit the cards they are to order
+            raise source.invalid(f"its game cannot start: {exc.message}") from None
+
+    @classmethod
+    def load(cls, path: Path) -> "Session":
+        source = Source(str(path), "save")
+        data = parse(read_text(Path(path), source), source)
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise source.invalid(foreign(data, "save", (SAVE_FORMAT,)))
+        check(data, source, "save")
+        session = cls.from_header(data, source)
+        session.replay(data["moves"], source)
+        if data["state"] != session.state.to_json():
+            raise source.invalid("its state does not follow from its moves")
+        return session
+
+    def replay(self, moves: list[int], source: Source) -> None:
+        """Play moves read from a file, each checked; a refusal names the first that is not legal."""
+        for k, action in enumerate(moves, 1):
+            try:
+                self.play(action)
+            except IllegalAction:
+                raise source.invalid(f"move {k} is not legal in the game it describes") from None
+            except RuleError as exc:        # the rules cannot go on (a deck order that does not fit a shuffle)
+                raise source.invalid(f"move {k} cannot be played: {exc.message}") from None
+
+    # ------------------------------------------------------------ transcripts
+    def transcript_header(self) -> str:
+        return json.dumps({"type": "game", "format": TRANSCRIPT_FORMAT, **self.header()})
+
+    def transcript_move(self, player: int, action: int) -> str:
+        return json.dumps({"type": "move", "n": len(self.moves), "player": player, "action": action,
+                           "text": self.game.action_to_string(action)})
+
+    def transcript_end(self) -> str:
+        return json.dumps({"type": "end", "scores": self.state.scores(), "returns": self.state.returns(),
+                           "moves": len(self.moves), "digest": self.digest()})
+
+
+def _load_game(header: dict, source: Source) -> Game:
+    try:
+        game = load(header["game"], dict(header["options"]), header["players"])
+    except (RuleErrors, RuleError) as exc:
+        raise source.invalid(f"its game {shown(header['game'])} does not load: "
+                             f"{exc.errors[0].message if isinstance(exc, RuleErrors) else exc.message}") from None
+    if game.fingerprint != header["fingerprint"]:
+        raise SaveError(f"{source.where} was written under a different version of the rules of `{game.name}`; "
+                        "it cannot be continued or replayed under these rules")
+    if game.num_players != header["players"]:
+        raise source.invalid(f"its options make a table of {game.num_players} players, "
+                             f"but `players` is {header['players']}")
+    return game
+
+
+def check_setup(header: dict, game: Game, source: Source) -> None:
+    """What the schema cannot know: the setup must fit this game."""
+    seats, n = header["seats"], game.num_players
+    if len(seats) != n:
+        raise source.invalid(f"it has {len(seats)} seat{'s' * (len(seats) != 1)}, but the game it names is for "
+                             f"{n} players")
+    for i, seat in enumerate(seats, 1):
+        try:
+            parse_seat(seat)
+        except UnknownAgent as exc:
+            raise source.invalid(f"seat {i}: {exc}") from None
+    size = game.cards.size
+    for k, order in enumerate(header.get("deck") or []):
+        for i, card in enumerate(order):
+            if card >= size:
+                raise source.invalid(f"`deck[{k}][{i}]` is card {card}, but this deck's cards are 0..{size - 1}")
+    dealer = header.get("dealer")
+    if dealer is not None and dealer >= n:
+        raise source.invalid(f"`dealer` is player {dealer}, but the players are 0..{n - 1}")
+
+
+def foreign(data: object, kind: str, formats: tuple[str, ...]) -> str:
+    """Why a file that parsed as JSON is not a save or transcript at all."""
+    found = data.get("format") if isinstance(data, dict) else None
+    if isinstance(found, str) and found.startswith(f"koloda-{kind}/"):
+        return f"its format {shown(found)} is not one this version of koloda reads ({', '.join(formats)})"
+    return f"it is not a koloda {kind} (it has no `format` {shown(formats[0])})"

@@ -1,0 +1,109 @@
+"""Transcripts read back: one `game` line, a `move` line per move, and an `end` line once the game is over.
+
+A transcript is checked whole before it is shown, line by line: each against its schema
+(schemas/transcript.schema.json), the moves numbered 1, 2, 3 … and played as they are read under
+the current rules, each by the player the game gives the move to, legal and reading as recorded,
+and nothing after the end record. An end record must prove the transcript complete: its count of
+moves (koloda-transcript/2), the game over after them, the final scores and the digest agree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from koloda.dsl.errors import RuleError
+from koloda.interpreter.errors import IllegalAction
+from koloda.session.errors import Source, shown
+from koloda.session.jsonfile import parse, read_text
+from koloda.session.schema import check
+from koloda.session.session import TRANSCRIPT_FORMAT, TRANSCRIPT_FORMATS, Session, foreign
+
+
+@dataclass
+class Replay:
+    """A transcript read back and checked: its session at the first move, and the moves it records."""
+    session: Session
+    moves: list[dict]
+    end: dict | None
+
+
+def read_transcript(path: Path) -> Replay:
+    source = Source(str(path), "transcript")
+    lines = [(n, line) for n, line in enumerate(read_text(Path(path), source).split("\n"), 1) if line.strip()]
+    if not lines:
+        raise source.invalid("it is empty")
+    first, text = lines[0]
+    header = parse(text, source, f"line {first}")
+    if not isinstance(header, dict) or header.get("type") != "game" or header.get("format") not in TRANSCRIPT_FORMATS:
+        raise source.invalid(foreign(header, "transcript", TRANSCRIPT_FORMATS))
+    check(header, source, "transcript", "record-game", f"line {first}: ")
+    end_record = "record-end" if header["format"] == TRANSCRIPT_FORMAT else "record-end-1"
+    session = Session.from_header(header, source)
+    played = session.restarted()        # the moves are checked by playing them here, as they are read
+    moves: list[dict] = []
+    end: dict | None = None
+    end_line = 0
+    for n, text in lines[1:]:            # line by line, so that a long bad file stops at its first bad line
+        if end is not None:
+            raise source.invalid(f"line {n} comes after the end record on line {end_line}, which must be the last")
+        record = parse(text, source, f"line {n}")
+        kind = record.get("type") if isinstance(record, dict) else None
+        if kind == "move":
+            check(record, source, "transcript", "record-move", f"line {n}: ")
+            if record["n"] != len(moves) + 1:
+                raise source.invalid(f"line {n} is numbered move {record['n']}, but it is move {len(moves) + 1}")
+            moves.append(record)
+            _play(played, len(moves), record, source)
+        elif kind == "end":
+            check(record, source, "transcript", end_record, f"line {n}: ")
+            end, end_line = record, n
+        elif kind == "game":
+            raise source.invalid(f"line {n} starts another game; a transcript holds one")
+        else:
+            raise source.invalid(f"line {n} is not a `move` or `end` record")
+    if end is not None:
+        _check_end(played, end, source)
+    return Replay(session, moves, end)
+
+
+def _play(session: Session, k: int, move: dict, source: Source) -> None:
+    """Move `k` as recorded: the game's to make by that player, legal, and reading as recorded."""
+    state = session.state
+    player, action = move["player"], move["action"]
+    if state.is_terminal():
+        raise source.invalid(f"move {k} comes after the game is over")
+    if state.current_player() != player:
+        raise source.invalid(f"move {k} is by P{player + 1}, but the game gives the move to "
+                             f"P{state.current_player() + 1}")
+    if action >= session.game.num_distinct_actions or action not in state.legal_actions() \
+            or state.action_to_string(action) != move["text"]:
+        raise source.invalid(f"move {k} ({shown(move['text'])}) is not what these rules allow here")
+    try:
+        session.play(action)
+    except (IllegalAction, RuleError) as exc:
+        raise source.invalid(f"move {k} cannot be played: {_reason(exc)}") from None
+
+
+def _check_end(session: Session, end: dict, source: Source) -> None:
+    """The end record must prove the transcript whole: it counts the moves, the game is over after
+    them, the digest and the results agree."""
+    state, count = session.state, len(session.moves)
+    if "moves" in end and end["moves"] != count:
+        raise source.invalid(f"its end record counts {end['moves']} moves, but {count} are recorded: "
+                             "moves are missing or were added")
+    if not state.is_terminal():
+        raise source.invalid(f"its end record says the game is over, but after its {count} moves it is not: "
+                             "moves are missing")
+    if end["scores"] != state.scores():
+        raise source.invalid(f"the replay ends with scores {state.scores()}, but the transcript says "
+                             f"{shown(end['scores'])}")
+    if end["returns"] != state.returns():
+        raise source.invalid(f"the replay ends with returns {state.returns()}, but the transcript says "
+                             f"{shown(end['returns'])}")
+    if "digest" in end and end["digest"] != session.digest():
+        raise source.invalid("the digest in its end record does not match its setup and moves")
+
+
+def _reason(exc: Any) -> str:
+    return exc.message if isinstance(exc, RuleError) else str(exc)
