@@ -102,3 +102,12 @@ def test_shipped_games_have_no_warnings():
     from koloda.api import load_spec
     for name in koloda.shipped_games():
         assert load_spec(name)[1].warnings == [], name
+
+
+def test_check_warns_of_an_action_that_can_never_be_taken(tmp_path):
+    path = write_game(tmp_path, phase_ends="ends: n >= 3", match_ends="deal_number >= 3")
+    path.write_text(path.read_text(encoding="utf-8").replace('wait: {do: "n += 1"}',
+                                                             'wait: {do: "n += 1"}\n      never: {if: "false and n > 1"}'),
+                    encoding="utf-8")
+    found = warnings_of(path)
+    assert any("action `never` can never be taken" in w for w in found), found

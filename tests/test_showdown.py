@@ -17,7 +17,7 @@ from koloda.agents.ismcts import IsmctsAgent
 from koloda.agents.sampling import determinize
 from koloda.interpreter.game import compile_expression
 
-from helpers import act, conservation, get_var, is_legal, legal, roundtrip, snapshot, zone_cards, zone_index
+from helpers import act, check_observation, conservation, get_var, is_legal, legal, roundtrip, snapshot, zone_cards, zone_index
 
 # The seed's shows 2-5 as GAMES.md lists them; show 1 is lost, so it is made up here so that
 # B wins it (a pair of twos against A's high card), as the seed's arithmetic needs (3+4+5+6 = 18).
@@ -450,6 +450,8 @@ def playout(game, seed: int, check_every: int = 0):
         moves += 1
         assert moves < 2000, "the game does not end"
         conservation(s)                 # after every action: cards are never lost or doubled
+        for p in range(s.n):            # and no seat is shown a card it may not see
+            check_observation(s, p)
         if check_every and moves % check_every == 0:
             copy = roundtrip(s)
             assert snapshot(copy) == snapshot(s)

@@ -100,6 +100,11 @@ class Checker(Resolver):
         if rules.match_ends is not None and self._constant(rules.match_ends):
             self.warn("`match: ends` reads nothing of the game, so it is always true or always false",
                       rules.match_ends)
+        for phase in rules.phases:
+            for action in phase.actions.values():
+                if action.guard is not None and _always_false(action.guard):
+                    self.warn(f"action `{action.name}` can never be taken: its `if:` is always false",
+                              action.guard)
         if rules.deal_ends is not None or self._anywhere(rules, R.EndDeal):
             return
         for phase, spec in zip(rules.phases, self.spec.phases):
@@ -330,6 +335,19 @@ class Checker(Resolver):
         if not sizes or not isinstance(d.copies, int) or not isinstance(d.jokers, int):
             return None
         return max(sizes) * d.copies + d.jokers
+
+
+def _always_false(node: R.Expr) -> bool:
+    """A condition written so that it can never hold: `false`, `not true`, `false and …`."""
+    if isinstance(node, R.Const):
+        return node.value is False
+    if isinstance(node, R.Not):
+        return isinstance(node.operand, R.Const) and node.operand.value is True
+    if isinstance(node, R.And):
+        return _always_false(node.left) or _always_false(node.right)
+    if isinstance(node, R.Or):
+        return _always_false(node.left) and _always_false(node.right)
+    return False
 
 
 def check(spec: Spec) -> tuple[R.Rules, list[RuleError]]:
