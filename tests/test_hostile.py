@@ -210,3 +210,19 @@ def test_options_given_at_load_keep_to_the_same_limits(tmp_path, value, message)
     with pytest.raises(RuleError, match=message):
         koloda.load(str(path), options={"copies": value})
     assert time.perf_counter() - started < 2
+
+
+# ------------------------------------------------------------------ failures outside effects and guards
+def test_a_variable_may_start_from_the_ones_before_it(tmp_path):
+    extra = "vars:\n  x: {start: 1}\n  first: {each: player, start: 7}\n  second: {each: player, start: 'my first + x'}"
+    path = write(tmp_path, game_text(extra=extra).replace("vars:\n  x: {start: 1}\n", "", 1))
+    s = koloda.load(str(path)).new_initial_state(1)
+    assert s.vars[-2:] == [8, 8]
+
+
+def test_an_expression_the_flow_evaluates_fails_at_its_place(tmp_path):
+    path = write(tmp_path, game_text().replace('match: {ends: "true"}', 'match: {ends: "10 // (deal_number - 1) > 0"}'))
+    s = koloda.load(str(path)).new_initial_state(1)
+    with pytest.raises(RuleError) as info:
+        s.apply_action(s.legal_actions()[0])            # the deal ends: is the match over?
+    assert "division by zero" in info.value.message and info.value.span.line == 19

@@ -82,6 +82,20 @@ class Compiler(EffectCompiler):
             return self._once_per_decision(f)
         return f
 
+    def located(self, n: R.Expr) -> Fn:
+        """An expression the flow evaluates on its own (a start, an end, a condition of an event):
+        a failure in it stops the game with a rule error at its place, like a failing effect."""
+        f, span = self.expr(n), n.span
+
+        def checked(s, b):
+            try:
+                return f(s, b)
+            except RuleRuntimeError:
+                raise
+            except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as exc:
+                raise RuleRuntimeError(f"this failed: {exc}", span) from None
+        return checked
+
     def guard(self, n: R.Expr) -> Fn:
         return self.expr(n, Env(hoisting=True))
 

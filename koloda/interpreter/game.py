@@ -203,23 +203,25 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
             actions.append(action)
             by_name[a.name] = action
         steps = {step: [by_name[name] for name in listed] for step, listed in ph.steps.items()}
-        phases.append(Phase(ph.name, c.expr(ph.first) if ph.first else None, ph.once,
-                            c.expr(ph.ends) if ph.ends else None, c.effects(ph.start), c.effects(ph.after_turn),
+        phases.append(Phase(ph.name, c.located(ph.first) if ph.first else None, ph.once,
+                            c.located(ph.ends) if ph.ends else None, c.effects(ph.start), c.effects(ph.after_turn),
                             steps, next(iter(steps))))
-    events = [Event(e.name, c.expr(e.when), c.effects(e.effects)) for e in rules.events]
-    starts = [(layout.var_base[name], len(layout.owners(v)), c.expr(start) if start is not None else None)
+    events = [Event(e.name, c.located(e.when), c.effects(e.effects)) for e in rules.events]
+    starts = [(layout.var_base[name], len(layout.owners(v)), c.located(start) if start is not None else None)
               for (name, v), start in zip(rules.spec.vars.items(), rules.var_starts.values())]
     size = len(layout.var_names)
 
     def var_starts(s: State) -> list:
+        # in file order; a start that reads a variable sees the starts before it (none after it)
         values: list = [None] * size
+        s.vars = values
         for base, owners, start in starts:
             for k in range(owners):
                 values[base + k] = start(s, {}) if start is not None else None
         return values
 
     def optional(node: R.Expr | None) -> Fn | None:
-        return c.expr(node) if node is not None else None
+        return c.located(node) if node is not None else None
 
     return Flow(phases=phases, events=events, setup=c.effects(rules.setup), deal=c.effects(rules.deal),
                 deal_ends=optional(rules.deal_ends), scoring=c.effects(rules.scoring),
