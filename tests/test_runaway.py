@@ -111,3 +111,30 @@ def test_check_warns_of_an_action_that_can_never_be_taken(tmp_path):
                     encoding="utf-8")
     found = warnings_of(path)
     assert any("action `never` can never be taken" in w for w in found), found
+
+
+def test_check_warns_of_a_step_that_never_offers_a_move(tmp_path):
+    path = tmp_path / "g.yaml"
+    path.write_text("""\
+game: stuck
+players: 2
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  hand: {each: player}
+vars:
+  n: {start: 0}
+deal: [gather into stock, shuffle stock, deal 1 to each hand]
+phases:
+  main:
+    ends: n >= 3
+    actions:
+      wait: {do: ["n += 1", goto stuck]}
+      never: {if: "false"}
+    steps:
+      main: [wait]
+      stuck: [never]
+match: {ends: "deal_number >= 3"}
+""", encoding="utf-8")
+    found = warnings_of(path)
+    assert any("step `stuck` of phase `main` never offers a move" in w for w in found), found

@@ -100,11 +100,17 @@ class Checker(Resolver):
         if rules.match_ends is not None and self._constant(rules.match_ends):
             self.warn("`match: ends` reads nothing of the game, so it is always true or always false",
                       rules.match_ends)
-        for phase in rules.phases:
+        for phase, spec in zip(rules.phases, self.spec.phases):
+            never = set()
             for action in phase.actions.values():
                 if action.guard is not None and _always_false(action.guard):
+                    never.add(action.name)
                     self.warn(f"action `{action.name}` can never be taken: its `if:` is always false",
                               action.guard)
+            for step, listed in phase.steps.items():
+                if all(name in never for name in listed if name in phase.actions):
+                    self.warn(f"step `{step}` of phase `{phase.name}` never offers a move: a player who "
+                              "reaches it is stuck", spec.span)
         if rules.deal_ends is not None or self._anywhere(rules, R.EndDeal):
             return
         for phase, spec in zip(rules.phases, self.spec.phases):
