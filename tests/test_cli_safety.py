@@ -144,3 +144,34 @@ def test_plain_words_for_counts_and_results(tmp_path):
     out = run("play", str(write(tmp_path)), "--seat", "random", "--seat", "random", "--fast", "--max-moves", "5",
               "--save", str(tmp_path / "s.json")).output
     assert "Winner: P1 and P2" not in out
+
+
+def test_saves_lists_games_and_resume_takes_the_newest_one_a_person_waits_in(tmp_path):
+    import os
+    import time as _time
+    saves = Path(os.environ["KOLODA_HOME"])
+    # a person's game, quit at their first prompt; then a newer game between bots, saved on request
+    run("play", "pony", "--seat", "human", "--seat", "random", "--fast", "--seed", "5", input="quit\n")
+    _time.sleep(0.05)
+    bots = saves / "bots.save.json"
+    run("play", "pony", "--seat", "random", "--seat", "random", "--fast", "--max-moves", "3", "--save", str(bots))
+    listed = run("saves")
+    assert listed.exit_code == 0
+    lines = [line for line in listed.output.splitlines() if "pony" in line]
+    assert len(lines) == 2
+    assert lines[0].startswith("bots") and "bots only" in lines[0], "newest first"
+    assert "your move" in lines[1] and "human, random" in lines[1]
+    resumed = run("resume", "--fast", input="quit\n")
+    person = lines[1].split()[0]
+    assert f"{person}.save.json" in resumed.output, "not the newer game between bots"
+    by_id = run("resume", person, "--fast", input="quit\n")
+    assert by_id.exit_code == 0 and "Resuming Pony" in by_id.output
+
+
+def test_resume_with_only_bot_games_saved_says_so(tmp_path):
+    import os
+    saves = Path(os.environ["KOLODA_HOME"])
+    run("play", "pony", "--seat", "random", "--seat", "random", "--fast", "--max-moves", "3",
+        "--save", str(saves / "b.save.json"))
+    result = run("resume")
+    assert result.exit_code == 1 and "no saved game is waiting for a person" in result.output

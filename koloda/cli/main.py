@@ -20,7 +20,8 @@ from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
 from koloda.interpreter.errors import IllegalAction
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import State
-from koloda.session import SaveError, Session, default_save_dir, game_reference, latest_save, read_transcript
+from koloda.session import (SaveError, Session, default_save_dir, find_save, game_reference, latest_save, list_saves,
+                            read_transcript)
 from koloda.sim import Position, simulate as run_simulation, simulate_parallel
 from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import deal_summary, render
@@ -265,9 +266,9 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
 def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max_moves: int) -> None:
     """Go on with a saved game (default: the last one saved)."""
 
-    path = Path(file) if file else latest_save()
+    path = find_save(file) if file else latest_save()
     if path is None:
-        raise Failure("there is no saved game to resume")
+        raise Failure("no saved game is waiting for a person to play (`koloda saves` lists the saves)")
     try:
         session = Session.load(path)
     except SaveError as exc:
@@ -276,6 +277,21 @@ def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max
         raise Failure(f"the game saved in {path} is over (scores: {_scores(session.state)})")
     console.print(f"Resuming {shown(session.game.title)} from {shown(path)} after {len(session.moves)} moves.")
     _run(session, path, log_file, delay=0 if fast else delay, max_moves=max_moves)
+
+
+@main.command()
+def saves() -> None:
+    """List the saved games, newest first: go on with one by `koloda resume ID`."""
+    entries = list_saves()
+    if not entries:
+        console.print(f"No saved games in {shown(default_save_dir())}.")
+        return
+    width = max(len(e.id) for e in entries)
+    for e in entries:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(e.when))
+        status = "over" if e.over else ("your move" if e.someone_waits else "bots only")
+        console.print(plain(f"{e.id:<{width}}  {e.game:<12} {e.moves:>5} moves  {when}  {status:<9}  "
+                            + ", ".join(e.seats)), markup=False, soft_wrap=True)
 
 
 def _default_save(game_name: str) -> Path:

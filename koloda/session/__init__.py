@@ -9,9 +9,11 @@
 Every problem with a file a user gives is a SaveError with a message, never a traceback.
 """
 from koloda.session.errors import SaveError
-from koloda.session.files import default_save_dir, latest_save, new_save_path, tidy, write_atomically
+from koloda.session.files import (SaveEntry, default_save_dir, find_save, latest_save, list_saves, new_save_path,
+                                  tidy, write_atomically)
 from koloda.session.session import SAVE_FORMAT, TRANSCRIPT_FORMAT, Session, game_reference
 from koloda.session.transcript import Replay, read_transcript
 
 __all__ = ["SaveError", "Session", "Replay", "read_transcript", "game_reference", "default_save_dir",
-           "latest_save", "new_save_path", "tidy", "write_atomically", "SAVE_FORMAT", "TRANSCRIPT_FORMAT"]
+           "latest_save", "list_saves", "find_save", "SaveEntry", "new_save_path", "tidy", "write_atomically",
+           "SAVE_FORMAT", "TRANSCRIPT_FORMAT"]

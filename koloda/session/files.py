@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from koloda.session.errors import SaveError, Source
@@ -50,31 +51,65 @@ def new_save_path(game_name: str, folder: Path | None = None) -> Path:
     raise FileExistsError(f"no free save name for {stem} in {folder}")
 
 
-def latest_save() -> Path | None:
-    """The most recently saved game in the save folder that is not over; if all are over, the most
-    recent save; if none can be read, the newest file, for `resume` to say what is wrong with it."""
+@dataclass(frozen=True)
+class SaveEntry:
+    """A save as `koloda saves` lists it: read from the file's header, without replaying it."""
+    path: Path
+    game: str
+    seats: tuple[str, ...]
+    moves: int
+    over: bool
+    when: float                # the time it was last written
+
+    @property
+    def id(self) -> str:
+        return self.path.name.removesuffix(".save.json")
+
+    @property
+    def someone_waits(self) -> bool:
+        """A person sits at the table and the game is not over."""
+        return not self.over and any(seat.split(":")[0] == "human" for seat in self.seats)
+
+
+def list_saves() -> list[SaveEntry]:
+    """The saves in the save folder that can be read, newest first."""
     folder = default_save_dir()
     tidy(folder)
-    dated = []
+    entries = []
     for path in folder.glob("*.save.json"):
-        try:
-            dated.append((path.stat().st_mtime, path))
-        except OSError:             # gone since it was listed
-            continue
-    dated.sort(reverse=True)
-    finished = None
-    for _, path in dated:
         source = Source(str(path), "save")
         try:
+            when = path.stat().st_mtime
             data = parse(read_text(path, source), source)
-        except SaveError:
+        except (SaveError, OSError):
             continue
-        state = data.get("state") if isinstance(data, dict) else None
-        if isinstance(state, dict) and state.get("terminal") is False:
-            return path
-        if isinstance(state, dict) and state.get("terminal") is True:
-            finished = finished or path
-    return finished or (dated[0][1] if dated else None)
+        if not isinstance(data, dict):
+            continue
+        seats, moves, state = data.get("seats"), data.get("moves"), data.get("state")
+        entries.append(SaveEntry(path, str(data.get("game", "?")),
+                                 tuple(str(x) for x in seats) if isinstance(seats, list) else (),
+                                 len(moves) if isinstance(moves, list) else 0,
+                                 isinstance(state, dict) and state.get("terminal") is True, when))
+    return sorted(entries, key=lambda e: e.when, reverse=True)
+
+
+def latest_save() -> Path | None:
+    """The newest save in which a person is waiting to play (never a game between bots only)."""
+    for entry in list_saves():
+        if entry.someone_waits:
+            return entry.path
+    return None
+
+
+def find_save(name: str) -> Path:
+    """A save given as a path, or by its id in the save folder (`koloda saves` lists them)."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    for candidate in (default_save_dir() / name, default_save_dir() / f"{name}.save.json"):
+        if candidate.is_file():
+            return candidate
+    return path
 
 
 def make_folder(folder: Path) -> None:
