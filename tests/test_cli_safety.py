@@ -175,3 +175,19 @@ def test_resume_with_only_bot_games_saved_says_so(tmp_path):
         "--save", str(saves / "b.save.json"))
     result = run("resume")
     assert result.exit_code == 1 and "no saved game is waiting for a person" in result.output
+
+
+def test_replay_shows_one_seat_or_every_card_and_marks_each_deal(tmp_path):
+    log = tmp_path / "g.jsonl"
+    assert run("play", "peklo", "--seat", "random", "--seat", "random", "--seat", "random", "--fast", "--seed", "3",
+               "-o", "deal_size=2", "--log", str(log), "--save", str(tmp_path / "s.json")).exit_code == 0
+    plain = run("replay", str(log)).output
+    assert "── deal 1 ──" in plain
+    hidden_stock = plain[plain.rindex("stock"):].splitlines()[0]
+    assert "45 cards" in hidden_stock, "without --all the stock stays hidden"
+    every = run("replay", str(log), "--all").output
+    assert "(45)" in every, "--all shows the stock's cards"
+    as_p2 = run("replay", str(log), "--as", "P2")
+    assert as_p2.exit_code == 0 and "── deal 1 ──" in as_p2.output
+    bad = run("replay", str(log), "--as", "P9")
+    assert bad.exit_code == 1 and "P1 to P3" in bad.output

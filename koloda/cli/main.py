@@ -420,7 +420,9 @@ def _open_log(log_file: str | None, session: Session) -> TextIO | None:
 @click.argument("file")
 @click.option("--step", is_flag=True, help="Pause after every move (Enter goes on, q stops).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
-def replay(file: str, step: bool, quiet: bool) -> None:
+@click.option("--as", "seat", default=None, metavar="P", help="Show the table as this seat saw it (1 or P1).")
+@click.option("--all", "show_all", is_flag=True, help="Show every card, hidden ones too.")
+def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool) -> None:
     """Replay a transcript written by `play --log`, checking every move."""
 
     try:
@@ -428,7 +430,12 @@ def replay(file: str, step: bool, quiet: bool) -> None:
     except SaveError as exc:
         raise Failure(str(exc)) from None
     session, state = rec.session, rec.session.state
+    viewer = _seat_number(seat, state.n) if seat is not None else None
+    deal = 0
     for k, move in enumerate(rec.moves, 1):
+        if not quiet and state.deal_number != deal:
+            deal = state.deal_number
+            console.print(f"[bold]── deal {deal} ──[/bold]")
         try:
             action, player = int(move["action"]), int(move["player"])
         except (KeyError, TypeError, ValueError):
@@ -443,13 +450,14 @@ def replay(file: str, step: bool, quiet: bool) -> None:
         except IllegalAction:
             raise Failure(f"{file}: move {k} is not legal") from None
         if not quiet:
-            console.print(f"{k:>4}. [dim]P{player + 1}[/dim] {shown(text)}")
+            told = text if viewer is None or show_all else session.game.describe(state, action, viewer)
+            console.print(f"{k:>4}. [dim]P{player + 1}[/dim] {shown(told)}")
             if step:
-                console.print(render(session.game, state, None))
+                console.print(render(session.game, state, viewer, reveal=show_all))
                 if click.prompt("", default="", show_default=False, prompt_suffix="").strip().lower() == "q":
                     return
     if not quiet:
-        console.print(render(session.game, state, None))
+        console.print(render(session.game, state, viewer, reveal=show_all))
     if rec.end is not None:
         if rec.end.get("scores") != state.scores():
             raise Failure(f"{file}: the replay ends with scores {state.scores()}, "
@@ -457,6 +465,14 @@ def replay(file: str, step: bool, quiet: bool) -> None:
         console.print(f"Replayed {len(rec.moves)} moves: same moves, same scores ({_scores(state)}).")
     else:
         console.print(f"Replayed {len(rec.moves)} moves (the transcript stops before the end).")
+
+
+def _seat_number(text: str, players: int) -> int:
+    """`2` or `P2` (as the table names seats) -> 1."""
+    digits = text.strip().upper().removeprefix("P")
+    if not (digits.isascii() and digits.isdigit() and 1 <= int(digits[:3]) <= players):
+        raise Failure(f"--as takes a seat from P1 to P{players}, not `{text[:20]}`")
+    return int(digits) - 1
 
 
 def _seat_count(game: str, seats: int) -> int:

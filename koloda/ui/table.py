@@ -103,9 +103,12 @@ def player_label(p: int | None, viewer: int | None) -> str:
     return "You" if p == viewer else f"P{p + 1}"
 
 
-def render(game: Table, state: State, viewer: int | None) -> Text:
-    """Everything `viewer` may see (everything, if viewer is None and the game is over)."""
+def render(game: Table, state: State, viewer: int | None, reveal: bool = False) -> Text:
+    """Everything `viewer` may see (everything, if viewer is None and the game is over);
+    `reveal`: every card of every zone, face down or hidden (a replay that shows all)."""
     obs = game.observe(state, viewer if viewer is not None else -1)
+    if reveal:
+        _reveal(game, state, obs)
     out = Text()
     who = "game over" if obs["terminal"] else f"{player_label(obs['current'], viewer)} to move"
     header = f"{game.title} · deal {obs['deal']} · dealer {player_label(obs['dealer'], viewer)} · {who}"
@@ -187,4 +190,14 @@ def deal_summary(game: Table, state: State) -> Text:
             out.append("—", style="dim")
         out.append(f"  ({len(cards)} card{'s' * (len(cards) != 1)})\n", style="dim")
     return out
+
+
+def _reveal(game: Table, state: State, obs: dict) -> None:
+    """Fill the observation's zones with all their cards: its entries follow the layout's zones,
+    leaving out the meld places (which are public anyway)."""
+    places = [zi for zi, z in enumerate(game.layout.zones) if z.slot is None]
+    entries = [z for z in obs["zones"] if "meld" not in z]
+    for entry, zi in zip(entries, places):
+        entry["cards"] = [game.cards.names[c] for c in state.zones[zi]]
+        entry.pop("top", None)
 
