@@ -100,10 +100,8 @@ def load(name_or_path: str, options: dict | None = None, players: int | None = N
 
 def _check_deck_size(spec: Spec, options: dict[str, object], players: int) -> None:
     """The cards of this table, with its options and players, within the limit (checked before any is made)."""
-    def value(v: object) -> object:
-        return options.get(v[len("option."):]) if isinstance(v, str) and v.startswith("option.") else v
     d = spec.deck
-    size = deck_size(value(d.base), value(d.copies), value(d.jokers), players, d.per_player)
+    size = deck_size(*d.bound(options), players, d.per_player)
     if size is not None and size > MAX_CARDS:
         given = ", ".join(f"{k}={v}" for k, v in options.items())
         raise RuleError(f"this table would have {size:,} cards (options {given}); a game has at most {MAX_CARDS:,}",

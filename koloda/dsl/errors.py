@@ -3,7 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 import difflib
+import re
 from pathlib import Path
+
+# Characters that drive a terminal rather than print: the C0 controls but tab and line feed, DEL,
+# and the C1 controls. A rule file may hold none but carriage returns (line ends), and nothing
+# koloda prints from outside shows them as they are.
+CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +83,6 @@ def did_you_mean(name: str, candidates) -> str | None:
 _line_cache: dict[str, list[str]] = {}
 SOURCE_WIDTH = 100          # the most of a source line shown under a message
 _READ_AT_MOST = 2_000_000   # bytes read of a file to show one of its lines
-# Shown in place of control characters, so that a line from a file cannot drive the terminal.
-_CONTROL = {c: "·" for c in [*range(0x00, 0x09), *range(0x0b, 0x20), *range(0x7f, 0xa0)]}
 
 
 def _source_line(span: Span) -> str | None:
@@ -88,7 +92,8 @@ def _source_line(span: Span) -> str | None:
     if lines is None:
         try:
             with Path(span.file).open("rb") as f:
-                lines = f.read(_READ_AT_MOST).decode("utf-8", "replace").translate(_CONTROL).split("\n")
+                text = f.read(_READ_AT_MOST).decode("utf-8", "replace")
+            lines = CONTROL_CHARACTERS.sub("·", text).split("\n")     # a shown line cannot drive the terminal
         except (OSError, ValueError):
             return None
         _line_cache[span.file] = lines

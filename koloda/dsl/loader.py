@@ -15,7 +15,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from koloda.dsl.errors import RuleError, RuleErrors, Span, did_you_mean
+from koloda.dsl.errors import CONTROL_CHARACTERS, RuleError, RuleErrors, Span, did_you_mean
 from koloda.dsl.limits import (MAX_CHAIN, MAX_FILE_BYTES, MAX_NUMBER, MAX_YAML_ALIASES, MAX_YAML_DEPTH,
                                MAX_YAML_NODES)
 
@@ -181,8 +181,6 @@ _Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 # A date-like text (`2024-01-05`) stays text: a rule file has no use for dates.
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
 
-# Characters a rule file may not hold: the C0 controls but tab and line ends, DEL, and the C1 controls.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def _yaml_words(problem: str) -> tuple[str, str | None]:
@@ -205,7 +203,7 @@ def span_of(value, default: Span) -> Span:
 
 
 def parse_yaml(text: str, filename: str):
-    bad = _CONTROL.search(text)
+    bad = next((m for m in CONTROL_CHARACTERS.finditer(text) if m.group() != "\r"), None)   # CR ends lines
     if bad is not None:
         line = text.count("\n", 0, bad.start()) + 1
         col = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
@@ -247,22 +245,17 @@ def library_names() -> list[str]:
     return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
 
 
-def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
-    """A shipped game's name, or a path (relative to the file that extends it)."""
+def resolve(name_or_path: str) -> Path:
+    """A rule file given on the command line or to `koloda.load`: a shipped game's name, or a path.
+    (What a rule file names in `extends:` or `import:` is found by `_reference`, within bounds.)"""
     try:
-        return _resolve(name_or_path, relative_to)
+        return _resolve(name_or_path)
     except OSError as exc:
         raise RuleError(f"cannot read `{name_or_path[:80]}`: {exc.strerror or 'not a file name'}") from None
 
 
-def _resolve(name_or_path: str, relative_to: Path | None) -> Path:
+def _resolve(name_or_path: str) -> Path:
     candidate = Path(name_or_path)
-    if relative_to is not None and not candidate.is_absolute():
-        near = relative_to.parent / candidate
-        if near.suffix in (".yaml", ".yml") and near.is_file():
-            return near
-        if (near.with_suffix(".yaml")).is_file() and not candidate.suffix:
-            return near.with_suffix(".yaml")
     if candidate.suffix in (".yaml", ".yml") or candidate.exists():
         if not candidate.is_file():
             raise RuleError(f"no such rule file: {name_or_path}")
@@ -341,7 +334,7 @@ def _with_imports(doc, path: Path, seen: tuple):
     merged = None
     for name in names:
         try:
-            lib_path = _library_path(str(name), path)
+            lib_path = _reference(str(name), path, "library")
         except RuleError as exc:
             raise RuleError(exc.message, span_of(name, where), exc.hint, category="schema") from None
         lib = load_document(lib_path, seen + (path.resolve(),))
@@ -354,10 +347,6 @@ def _with_imports(doc, path: Path, seen: tuple):
     result = merge(merged, doc)
     result.pop("import", None)
     return result
-
-
-def _library_path(name: str, relative_to: Path) -> Path:
-    return _reference(name, relative_to, "library")
 
 
 def _reference(name: str, relative_to: Path, kind: str) -> Path:

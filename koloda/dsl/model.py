@@ -129,6 +129,12 @@ class DeckSpec:
     span: Span
     per_player: bool = False   # every player has a deck of their own
 
+    def bound(self, options: dict[str, object]) -> tuple[object, object, object]:
+        """(base, copies, jokers) for a table: each `option.NAME` replaced by the option's value."""
+        def value(v: object) -> object:
+            return options.get(v[len("option."):]) if isinstance(v, str) and v.startswith("option.") else v
+        return value(self.base), value(self.copies), value(self.jokers)
+
 
 @dataclass
 class MatchSpec:

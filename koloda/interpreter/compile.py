@@ -19,7 +19,7 @@ from koloda.interpreter import builtins
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.effects import EffectCompiler
 from koloda.interpreter.env import TOP, Env, Fn
-from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.errors import RuleRuntimeError, located
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import MeldRules
 from koloda.interpreter.patterns import PatternRules
@@ -85,16 +85,7 @@ class Compiler(EffectCompiler):
     def located(self, n: R.Expr) -> Fn:
         """An expression the flow evaluates on its own (a start, an end, a condition of an event):
         a failure in it stops the game with a rule error at its place, like a failing effect."""
-        f, span = self.expr(n), n.span
-
-        def checked(s, b):
-            try:
-                return f(s, b)
-            except RuleRuntimeError:
-                raise
-            except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as exc:
-                raise RuleRuntimeError(f"this failed: {exc}", span) from None
-        return checked
+        return located(self.expr(n), n.span, "this failed")
 
     def guard(self, n: R.Expr) -> Fn:
         return self.expr(n, Env(hoisting=True))

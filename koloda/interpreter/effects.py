@@ -12,7 +12,7 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.types import ZONE, is_list
 from koloda.interpreter.env import TOP, Env, Fn
-from koloda.interpreter.errors import PositionError, RuleRuntimeError
+from koloda.interpreter.errors import RuleRuntimeError, located
 from koloda.interpreter.layout import Layout
 
 _MISSING = object()
@@ -53,17 +53,7 @@ class EffectCompiler:
         return run_all
 
     def effect(self, e: R.Effect, env: Env) -> Fn:
-        run = self.method(type(e), "_do_")(e, env)
-        span = e.span
-
-        def located(s, b):
-            try:
-                run(s, b)
-            except (RuleRuntimeError, PositionError):      # a position the user gave is theirs to fix
-                raise
-            except (TypeError, IndexError, KeyError, ValueError) as exc:
-                raise RuleRuntimeError(f"this effect failed: {exc}", span) from None
-        return located
+        return located(self.method(type(e), "_do_")(e, env), e.span, "this effect failed")
 
     # ------------------------------------------------------------ cards
     def _do_Move(self, e: R.Move, env: Env) -> Fn:

@@ -1,7 +1,13 @@
 """Errors raised while a game runs, still pointing at the rule file."""
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from koloda.dsl.errors import NOWHERE, RuleError, Span
+
+# What Python raises when a compiled rule meets values it cannot handle (the checker rules out the
+# rest); wherever the engine runs a piece of the rules, these become a rule error at its place.
+PYTHON_FAILURES = (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError)
 
 
 class RuleRuntimeError(RuleError):
@@ -9,6 +15,19 @@ class RuleRuntimeError(RuleError):
 
     def __init__(self, message: str, span: Span = NOWHERE, hint: str | None = None):
         super().__init__(message, span, hint, category="runtime")
+
+
+def located(run: Callable[[Any, dict], Any], span: Span, failed: str) -> Callable[[Any, dict], Any]:
+    """`run` with a Python failure turned into `failed: …` at `span`; rule errors pass as they are
+    (a position the user gave, too: it is theirs to fix)."""
+    def checked(s: Any, b: dict) -> Any:
+        try:
+            return run(s, b)
+        except RuleError:
+            raise
+        except PYTHON_FAILURES as exc:
+            raise RuleRuntimeError(f"{failed}: {exc}", span) from None
+    return checked
 
 
 class IllegalAction(ValueError):

@@ -10,8 +10,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from koloda.dsl.errors import RuleError
 from koloda.interpreter.codec import ActionCode, ActionCodec
-from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 
 Fn = Callable[[Any, dict], Any]
 State = Any          # the flow drives koloda.interpreter.state.State, which imports this module
@@ -183,9 +184,9 @@ class Flow:
                         found.append(action.offset)
                     continue
                 self._enumerate(s, action, 0, {}, 0, found)
-            except RuleRuntimeError:
+            except RuleError:
                 raise
-            except (TypeError, IndexError, KeyError, ValueError) as exc:
+            except PYTHON_FAILURES as exc:
                 raise RuleRuntimeError(f"the `if:` of action `{action.name}` failed: {exc}", action.span) from None
         if not found:
             phase = self.phases[s.phase]

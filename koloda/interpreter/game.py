@@ -159,11 +159,8 @@ class Game:
 # ------------------------------------------------------------------ building steps
 def _deck(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[CardTable, list[int] | None]:
     """The cards, and with `each: player` the owner of every card's deck."""
-    def value(v: object) -> Any:
-        if isinstance(v, str) and v.startswith("option."):
-            return options[v[len("option."):]]
-        return v
-    base, copies, jokers = value(d.base), int(value(d.copies)), int(value(d.jokers))
+    base, raw_copies, raw_jokers = d.bound(options)
+    copies, jokers = int(str(raw_copies)), int(str(raw_jokers))
     if base not in DECKS:
         raise RuleErrors([RuleError(f"unknown deck `{base}`", d.span)])
     if not d.per_player:

@@ -2,23 +2,21 @@
 it is: never read as rich markup or emoji codes, and never driving the terminal."""
 from __future__ import annotations
 
-import re
-
 from rich.console import Console
 from rich.markup import escape
 
-# Control characters (but line ends and tab) are shown as escapes: `\x1b` cannot clear a screen.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+from koloda.dsl.errors import CONTROL_CHARACTERS
 
 
 def shown(text: object) -> str:
     """`text` made safe to put inside a markup string."""
-    return escape(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text)))
+    return escape(plain(text))
 
 
 def plain(text: object) -> str:
-    """`text` made safe to print with markup off (control characters escaped)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    """`text` made safe to print with markup off (control characters shown as escapes: `\\x1b`
+    cannot clear a screen)."""
+    return CONTROL_CHARACTERS.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
 
 
 def console(stderr: bool = False) -> Console:
