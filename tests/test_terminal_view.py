@@ -101,6 +101,8 @@ def play_and_watch(tmp_path: Path, game: str, *extra: str, seed: int, chooser=No
     assert child.exitstatus == 0
     final = Session.load(save).state
     assert final.is_terminal()
+    for p, score in enumerate(final.scores()):
+        assert f"P{p + 1} {score:g}" in tail, f"P{p + 1}'s final score {score} is not shown:\n{tail}"
     verdict = winner_line(final)
     assert verdict.lower() in tail.lower(), f"expected {verdict!r} at the end:\n{tail}"
     return screens
