@@ -1,0 +1,29 @@
+"""Values read from a rule file that remember where they were written."""
+from __future__ import annotations
+
+from koloda.dsl.errors import Span
+
+
+class MarkedDict(dict):
+    """A YAML mapping that knows where it and each of its keys were written."""
+    span: Span
+    key_spans: dict
+
+
+class MarkedList(list):
+    span: Span
+
+
+class MarkedStr(str):
+    """A YAML string with the position of its first character of content."""
+    span: Span
+    plain: bool
+    segments: list[tuple[int, int, int]]
+
+
+class MarkedInt(int):
+    span: Span
+
+
+def span_of(value, default: Span) -> Span:
+    return getattr(value, "span", default)
