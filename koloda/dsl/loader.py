@@ -35,6 +35,7 @@ class _Loader(yaml.SafeLoader):
         self._depth = 0
         self._aliases = 0
         self._sizes: dict[int, int] = {}
+        self._alias_uses: dict[tuple[int, int], tuple[str, Span]] = {}
         return super().compose_document()
 
     def compose_node(self, parent, index):
@@ -44,6 +45,8 @@ class _Loader(yaml.SafeLoader):
             self._aliases += 1
             if self._aliases > MAX_YAML_ALIASES:
                 raise RuleError(f"more than {MAX_YAML_ALIASES} aliases (`*name`) in one file", where, category="limit")
+            if isinstance(index, int):          # an item of a list: remember where the alias stands
+                self._alias_uses[(id(parent), index)] = (event.anchor, where)
         elif getattr(event, "tag", None) not in (None, "!"):
             raise RuleError(f"YAML tags such as `{event.tag}` are not allowed in a rule file: write the value "
                             "plainly", where, category="yaml")
@@ -88,6 +91,10 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> MarkedDict:
 def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> MarkedList:
     result = MarkedList(loader.construct_object(child, deep=True) for child in node.value)
     result.span = _span(node, loader.filename)
+    uses = {i: use for i in range(len(node.value)) if (use := loader._alias_uses.get((id(node), i)))}
+    result.item_spans = [uses[i][1] if i in uses else _span(child, loader.filename)
+                         for i, child in enumerate(node.value)]
+    result.aliases = {i: name for i, (name, _) in uses.items()}
     return result
 
 

@@ -11,7 +11,11 @@ class MarkedDict(dict):
 
 
 class MarkedList(list):
+    """A YAML list that knows where each of its items was written; an item written as an alias
+    (`- *common`) is placed at the alias, and `aliases` names its anchor."""
     span: Span
+    item_spans: list[Span]
+    aliases: dict[int, str]
 
 
 class MarkedStr(str):
