@@ -15,7 +15,7 @@ from koloda.dsl.builtins import NAMES_TAKEN
 from koloda.dsl.limits import MAX_CARDS, MAX_PLAYERS
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.loader import MarkedDict, span_of
-from koloda.dsl.to_ast import parse
+from koloda.dsl.to_ast import guarded_binding, parse
 from koloda.dsl.types import CONSTANTS, DECKS
 
 OPTION_TYPES = ("int", "bool", "choice")
@@ -219,8 +219,12 @@ class _Builder:
                 result.append(node)
         return tuple(result)
 
-    def binding(self, text, where: Span) -> ast.Binding | None:
+    def binding(self, text, where: Span, key: str) -> ast.Binding | None:
+        """`NAME in LIST`, for an action's `with:` or an effect's `for:` (`key`)."""
         node = self.parse(text, "binding_start", where)
+        found = guarded_binding(text, span_of(text, where), key) if node is None and isinstance(text, str) else None
+        if found is not None:
+            node, self.errors[-1] = found      # the binding is kept: what uses its name is checked as usual
         return node if isinstance(node, ast.Binding) else None
 
     def effect(self, item, where: Span) -> ast.Node | None:
@@ -232,7 +236,7 @@ class _Builder:
                 orelse = self.effects(item.get("else"), span)
                 return ast.If(span, cond, then, orelse) if cond is not None else None
             if "for" in item:
-                binding = self.binding(item["for"], item.key_spans["for"])
+                binding = self.binding(item["for"], item.key_spans["for"], "for")
                 body = self.effects(item.get("do"), span)
                 if binding is None:
                     return None
@@ -517,7 +521,7 @@ def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> Actio
         with_ = []
     elif not isinstance(with_, list):
         with_ = [with_]
-    params = tuple(p for p in (b.binding(w, span_of(w, span)) for w in with_) if p is not None)
+    params = tuple(p for p in (b.binding(w, span_of(w, span), "with") for w in with_) if p is not None)
     guard = b.expr(raw.get("if"), raw.key_spans.get("if", span)) if "if" in raw else None
     effects = b.effects(raw.get("do"), raw.key_spans.get("do", span))
     return ActionSpec(name, params, guard, effects, raw.get("text"), span, str(raw.get("help", "")))
