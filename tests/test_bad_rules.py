@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import koloda
+from fuzzing import plain
 from koloda.api import load_spec
 
 HERE = Path(__file__).parent / "bad_rules"
@@ -113,6 +114,12 @@ def test_all_errors_are_reported(path, h):
     assert all(Path(e.span.file).resolve() == path.resolve() for e in errors)
     positions = [(e.span.line, e.span.col) for e in errors]
     assert positions == sorted(positions)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_messages_are_short_and_in_plain_words(path):
+    problems = [p for e in errors_of(path) for p in plain(e)]
+    assert not problems, "\n".join(problems)
 
 
 def test_rule_errors_str_lists_every_error():

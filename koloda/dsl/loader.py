@@ -300,6 +300,7 @@ def load_document(path: Path, _seen: tuple = ()) -> MarkedDict:
     base = load_document(base_path, _seen + (path.resolve(),))
     merged = merge(base, doc)
     merged.pop("extends", None)
+    merged.base_path = base_path
     return merged
 
 
@@ -368,9 +369,12 @@ def merge(base, override):
     result = MarkedDict(base)
     result.span = getattr(override, "span", getattr(base, "span", None))
     result.key_spans = dict(getattr(base, "key_spans", {}))
+    result.replaced = {key: base[key] for key in override if key in base}
+    result.base_span = getattr(base, "span", None)
     for key, value in override.items():
         if value is None and key in result and key != "extends":
             result.pop(key)
+            result.key_spans[key] = override.key_spans.get(key, result.key_spans.get(key))   # where it went
             continue
         result[key] = merge(base.get(key), value) if key in base else value
         result.key_spans[key] = override.key_spans.get(key, result.key_spans.get(key))

@@ -1,13 +1,21 @@
 """Values read from a rule file that remember where they were written."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from koloda.dsl.errors import Span
 
 
 class MarkedDict(dict):
-    """A YAML mapping that knows where it and each of its keys were written."""
+    """A YAML mapping that knows where it and each of its keys were written. One laid over a base
+    (`extends:`, `import:`) keeps in `replaced` the base's value of each key it overrides (a key
+    it removes keeps its place in `key_spans`), and in `base_span` where the base's mapping was
+    written; a whole file that extends another, in `base_path`, the file it extends."""
     span: Span
     key_spans: dict
+    replaced: dict
+    base_span: Span | None
+    base_path: Path
 
 
 class MarkedList(list):

@@ -15,27 +15,15 @@ from koloda.dsl.builtins import NAMES_TAKEN
 from koloda.dsl.limits import MAX_CARDS, MAX_PLAYERS
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.loader import MarkedDict, span_of
+from koloda.dsl.options import OptionSpec, option_spec
 from koloda.dsl.to_ast import guarded_binding, parse
 from koloda.dsl.types import CONSTANTS, DECKS
 
-OPTION_TYPES = ("int", "bool", "choice")
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
 RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
             "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "meld", "under", "if", "else",
             "for", "in", "and", "or", "not"}
 VAR_TYPES = ("int", "bool", "card", "rank", "suit", "player", "color", "side")
-
-
-@dataclass
-class OptionSpec:
-    name: str
-    type: str
-    default: object
-    choices: list | None
-    help: str
-    span: Span
-    low: int | None = None
-    high: int | None = None
 
 
 @dataclass
@@ -284,46 +272,6 @@ def _players(value, span: Span, errors: list) -> tuple[int, int, int]:
     return low, high, low
 
 
-def _option(name: str, raw, span: Span, errors: list) -> OptionSpec:
-    if not isinstance(raw, MarkedDict):
-        raw_default = raw
-        raw = {"default": raw_default}
-        where = span_of(raw_default, span)
-    else:
-        where = raw.span
-    default = raw.get("default")
-    choices = list(raw["choices"]) if raw.get("choices") is not None else None
-    kind = raw.get("type")
-    if kind is None:
-        if isinstance(default, bool):
-            kind = "bool"
-        elif isinstance(default, int):
-            kind = "int"
-        else:
-            kind = "choice"
-    if kind == "choice" and choices is None and default is not None:
-        choices = [default]
-    if kind == "choice":
-        default = None if default is None else str(default)
-        choices = [str(c) for c in choices] if choices else []
-    if default is None:
-        errors.append(RuleError(f"option `{name}` needs a `default:`", where, category="schema"))
-    elif choices is not None and default not in choices:
-        errors.append(RuleError(f"option `{name}`: default {default!r} is not one of its choices",
-                                span_of(raw.get("default"), where), category="schema"))
-    elif (kind == "int" and (not isinstance(default, int) or isinstance(default, bool))
-          or kind == "bool" and not isinstance(default, bool)):
-        errors.append(RuleError(f"option `{name}` is {kind}, but its default is {default!r}",
-                                span_of(raw.get("default"), where), category="type"))
-    elif kind == "int" and (raw.get("min") is not None and default < raw["min"]
-                            or raw.get("max") is not None and default > raw["max"]):
-        errors.append(RuleError(f"option `{name}`: default {default} is outside "
-                                f"{raw.get('min', '')}..{raw.get('max', '')}",
-                                span_of(raw.get("default"), where), category="schema"))
-    return OptionSpec(name, kind, default, choices, str(raw.get("help", "")), where,
-                      raw.get("min"), raw.get("max"))
-
-
 def build(doc: MarkedDict) -> Spec:
     """Turn a schema-valid document into a Spec; syntax and structure errors go to spec.errors.
 
@@ -343,7 +291,7 @@ def build(doc: MarkedDict) -> Spec:
         errors.append(RuleError(f"players: the least ({low}) is more than the most ({high})", players_span))
     elif not low <= default <= high:
         errors.append(RuleError(f"players: the default {default} is outside {low}..{high}", players_span))
-    options = {name: _option(name, raw, doc["options"].key_spans[name], errors)
+    options = {name: option_spec(name, raw, doc["options"].key_spans[name], errors)
                for name, raw in (doc.get("options") or {}).items()}
     title = doc.get("title", doc.get("game"))
     if isinstance(title, dict):
