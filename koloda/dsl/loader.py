@@ -177,6 +177,8 @@ def _yaml_words(problem: str) -> tuple[str, str | None]:
     if "mapping values are not allowed here" in problem:
         return ("a `:` YAML did not expect here", "put a text holding `: ` in quotes, or check the indentation "
                 "of this line")
+    if "recursive node" in problem:
+        return "an alias (`*name`) stands inside the very value it names", "a value cannot contain itself"
     if "could not find expected ':'" in problem:
         return "YAML expected `key: value` here", "check this line and the one above for a missing `:`"
     return f"YAML syntax error: {problem}", None

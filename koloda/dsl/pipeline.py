@@ -27,29 +27,29 @@ _MAX_LISTED = 4       # changed keys named in a hint
 def load_checked(name_or_path: str) -> tuple[Spec, R.Rules]:
     """Read, schema-check, build and check a rule file. Raises RuleErrors with all its errors,
     each in the file that caused it, in the order they stand in the file."""
-    doc = None
-    try:
-        doc = load_file(name_or_path)
-        spec = build(doc)
-        rules, errors = check(spec)
-    except RuleErrors as exc:
-        errors = exc.errors
-    if errors:
+    doc, checked, errors = _checked(name_or_path)
+    if errors or checked is None:
         if doc is not None:
             errors = _placed(doc, errors)
         raise RuleErrors([bounded(e) for e in errors])
-    return spec, rules
+    return checked
+
+
+def _checked(name_or_path: str) -> tuple[MarkedDict | None, tuple[Spec, R.Rules] | None, list[RuleError]]:
+    """The document (None if it cannot be read or has the wrong structure), the checked rules and
+    the errors, each where it shows."""
+    try:
+        doc = load_file(name_or_path)
+    except RuleErrors as exc:
+        return None, None, exc.errors
+    spec = build(doc)
+    rules, errors = check(spec)
+    return doc, (spec, rules), errors
 
 
 def _errors_alone(path: Path) -> set[tuple[str, int, int, str]]:
-    """The errors a base file has on its own, as (file, line, column, message)."""
-    try:
-        load_checked(str(path))
-    except RuleErrors as exc:
-        return {(e.span.file, e.span.line, e.span.col, e.message) for e in exc.errors}
-    except RuleError as exc:
-        return {(exc.span.file, exc.span.line, exc.span.col, exc.message)}
-    return set()
+    """The errors a base file has on its own, where they show, as (file, line, column, message)."""
+    return {(e.span.file, e.span.line, e.span.col, e.message) for e in _checked(str(path))[2]}
 
 
 def _placed(doc: MarkedDict, errors: list[RuleError]) -> list[RuleError]:

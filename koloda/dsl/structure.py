@@ -288,7 +288,9 @@ def _home(key: str) -> str | None:
 
 # ------------------------------------------------------------ effects
 def _is_effect(alternatives) -> bool:
-    return alternatives == schema()["$defs"]["effect"]
+    """Whether a schema is that of one effect, or of effects (one, or a list) given something else."""
+    defs = schema()["$defs"]
+    return alternatives == defs["effect"] or alternatives == defs["effects"]
 
 
 def _effect_error(doc: MarkedDict, path: list, node, at: Span) -> RuleError:
@@ -327,7 +329,7 @@ def _either(words: list[str]) -> str:
 def _kinds_of(choices: list) -> str:
     """`a whole number, a string or a mapping`: what the alternatives of a schema accept."""
     kinds: list[str] = []
-    for choice in choices:
+    for choice in _alternatives(choices):
         t = choice.get("type") if isinstance(choice, dict) else None
         for k in ([t] if isinstance(t, str) else t or []):
             pattern = str(choice.get("pattern", ""))
@@ -335,6 +337,20 @@ def _kinds_of(choices: list) -> str:
             if word not in kinds:
                 kinds.append(word)
     return ", ".join(kinds[:-1]) + (" or " if len(kinds) > 1 else "") + kinds[-1] if kinds else ""
+
+
+def _alternatives(choices: list) -> list:
+    """The alternatives of a `oneOf`, with those it refers to (`$ref`) or nests read in place."""
+    result = []
+    for choice in choices:
+        ref = choice.get("$ref", "") if isinstance(choice, dict) else ""
+        if ref.startswith("#/$defs/"):
+            choice = schema()["$defs"].get(ref[len("#/$defs/"):], {})
+        if isinstance(choice, dict) and "oneOf" in choice and "type" not in choice:
+            result += _alternatives(choice["oneOf"])
+        else:
+            result.append(choice)
+    return result
 
 
 def _a(kind: str) -> str:
@@ -348,6 +364,8 @@ def _kind(value) -> str:
         return "true/false"
     if isinstance(value, int):
         return "a number"
+    if isinstance(value, float):
+        return "a number with a fraction"
     if isinstance(value, str):
         return "a string"
     if isinstance(value, dict):
