@@ -1,11 +1,11 @@
 """koloda as a library: load a game by name or path, with options."""
 from __future__ import annotations
 
-from koloda.dsl.check import check
-from koloda.dsl.errors import RuleError, RuleErrors, did_you_mean
-from koloda.dsl.loader import load_file, shipped_names
+from koloda.dsl.errors import RuleError, did_you_mean
+from koloda.dsl.loader import shipped_names
 from koloda.dsl.limits import MAX_CARDS, MAX_NUMBER
-from koloda.dsl.model import Spec, build, deck_size
+from koloda.dsl.model import Spec, deck_size
+from koloda.dsl.pipeline import load_checked
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import CHANCE, TERMINAL
@@ -20,12 +20,7 @@ def shipped_games() -> list[str]:
 
 def load_spec(name_or_path: str):
     """Read, schema-check, parse and statically check a rule file. Raises RuleErrors with all errors."""
-    doc = load_file(name_or_path)
-    spec = build(doc)
-    rules, errors = check(spec)
-    if errors:
-        raise RuleErrors(errors)
-    return spec, rules
+    return load_checked(name_or_path)
 
 
 def bind_options(spec: Spec, given: dict[str, object] | None) -> dict[str, object]:

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 import koloda
-from koloda.dsl.errors import RuleError, RuleErrors
+from koloda.dsl.errors import MAX_MESSAGE, RuleError, RuleErrors
 from koloda.dsl.loader import shipped_names, shipped_path
 from koloda.interpreter.errors import IllegalAction, RuleRuntimeError
 
@@ -31,6 +31,19 @@ WORDS = ["me", "players", "stock", "hand", "pile", "row", "not", "and", "or", "+
          "]", ".", ",", "==", "in", "for", "if", "else", "0", "1", "999999999999", "none", "true", "my", "sum",
          "count", "move", "to", "goto", "end turn", "ask", "melds_in", "c", "p", "x", "option.hand", "ёж", "\\"]
 TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d+|==|!=|<=|>=|//|[^\sA-Za-z_0-9]")
+
+
+# what jsonschema says in its own words, and a value dumped into a message
+SCHEMA_WORDS = ("is not valid under any of the given schemas", "should be non-empty", "does not match",
+                "is a required property", "is not of type", "{'", "['")
+
+
+def plain(error) -> list[str]:
+    """What is wrong with an error's words: too long, or the schema's own (empty: nothing)."""
+    problems = [f"{len(text)} characters: {text[:80]}…" for text in (error.message, error.hint or "")
+                if len(text) > MAX_MESSAGE]
+    problems += [f"schema words {w!r}: {error.message}" for w in SCHEMA_WORDS if w in error.message]
+    return problems
 
 
 @dataclass

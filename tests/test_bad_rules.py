@@ -3,6 +3,7 @@
 The file's own header says how:
 
     # expect: LINE:COL: MESSAGE SUBSTRING     the first error reported (COL may be `*`)
+    # hint: HINT SUBSTRING                    the first error's hint
     # also: LINE:COL: MESSAGE SUBSTRING       (any number) further errors that must be reported too
     # xfail: REASON                           a known bug: the expectation is the correct behaviour
 
@@ -18,23 +19,24 @@ from pathlib import Path
 import pytest
 
 import koloda
+from fuzzing import plain
 from koloda.api import load_spec
 
 HERE = Path(__file__).parent / "bad_rules"
 FILES = sorted(HERE.glob("*.yaml"))
-HEADER = re.compile(r"#\s*(expect|also|xfail):\s*(.*)")
+HEADER = re.compile(r"#\s*(expect|also|hint|xfail):\s*(.*)")
 EXPECT = re.compile(r"(\d+):(\d+|\*):\s*(.+)")
 
 
 def header(path: Path) -> dict:
-    out = {"expect": None, "also": [], "xfail": None}
+    out = {"expect": None, "also": [], "hint": None, "xfail": None}
     for line in path.read_text(encoding="utf-8").splitlines():
         m = HEADER.match(line)
         if not m:
             break
         kind, rest = m.groups()
-        if kind == "xfail":
-            out["xfail"] = rest.strip()
+        if kind in ("xfail", "hint"):
+            out[kind] = rest.strip()
             continue
         e = EXPECT.match(rest.strip())
         assert e, f"{path.name}: bad header line {line!r}"
@@ -84,6 +86,8 @@ def test_first_error(path, h):
     first = errors[0]
     listing = "\n".join(f"{e.span.line}:{e.span.col}: {e.message}" for e in errors)
     assert matches(first, h["expect"]), f"expected {h['expect']}, got:\n{listing}"
+    if h["hint"]:
+        assert h["hint"] in (first.hint or ""), f"expected the hint {h['hint']!r}, got {first.hint!r}"
     assert Path(first.span.file).resolve() == path.resolve()
 
 
@@ -110,6 +114,12 @@ def test_all_errors_are_reported(path, h):
     assert all(Path(e.span.file).resolve() == path.resolve() for e in errors)
     positions = [(e.span.line, e.span.col) for e in errors]
     assert positions == sorted(positions)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_messages_are_short_and_in_plain_words(path):
+    problems = [p for e in errors_of(path) for p in plain(e)]
+    assert not problems, "\n".join(problems)
 
 
 def test_rule_errors_str_lists_every_error():

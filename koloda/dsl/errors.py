@@ -50,7 +50,7 @@ class RuleError(Exception):
         if self.hint:
             text += f" ({self.hint})"
         if with_source:
-            source = _source_line(self.span)
+            source = source_line(self.span)
             if source is not None:
                 col = max(self.span.col - 1, 0)
                 # a long line is shown as a window around the column
@@ -75,6 +75,24 @@ class RuleErrors(Exception):
         return "\n".join(e.format() for e in self.errors)
 
 
+MAX_QUOTED = 60      # characters of a name or a text from the file quoted in a message
+MAX_MESSAGE = 300    # characters of a message, and of a hint
+_QUOTED = re.compile("`([^`\n]*)`")
+
+
+def bounded(error: RuleError) -> RuleError:
+    """The error with what it quotes from the file cut short, so that a message stays a line or two
+    however long the names and texts of the file are."""
+    def cut(text: str) -> str:
+        text = _QUOTED.sub(lambda m: m.group() if len(m.group(1)) <= MAX_QUOTED
+                           else "`" + m.group(1)[:MAX_QUOTED - 1] + "…`", text)
+        return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 1] + "…"
+    error.message = cut(error.message)
+    if error.hint:
+        error.hint = cut(error.hint)
+    return error
+
+
 def did_you_mean(name: str, candidates) -> str | None:
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None
@@ -85,7 +103,8 @@ SOURCE_WIDTH = 100          # the most of a source line shown under a message
 _READ_AT_MOST = 2_000_000   # bytes read of a file to show one of its lines
 
 
-def _source_line(span: Span) -> str | None:
+def source_line(span: Span) -> str | None:
+    """The line of the rule file a span points into, as shown under a message."""
     if span.line <= 0:
         return None
     lines = _line_cache.get(span.file)

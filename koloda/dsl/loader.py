@@ -6,41 +6,18 @@ so later errors point at the exact line and column.
 """
 from __future__ import annotations
 
-import json
-import re
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-import jsonschema
 import yaml
 
 from koloda.dsl.errors import CONTROL_CHARACTERS, RuleError, RuleErrors, Span, did_you_mean
 from koloda.dsl.limits import (MAX_CHAIN, MAX_FILE_BYTES, MAX_NUMBER, MAX_YAML_ALIASES, MAX_YAML_DEPTH,
                                MAX_YAML_NODES)
+from koloda.dsl.marked import MarkedDict, MarkedInt, MarkedList, MarkedStr, span_of
+from koloda.dsl.structure import validate
 
 RULES_PACKAGE = "koloda.rules"
-
-
-class MarkedDict(dict):
-    """A YAML mapping that knows where it and each of its keys were written."""
-    span: Span
-    key_spans: dict
-
-
-class MarkedList(list):
-    span: Span
-
-
-class MarkedStr(str):
-    """A YAML string with the position of its first character of content."""
-    span: Span
-    plain: bool
-    segments: list[tuple[int, int, int]]
-
-
-class MarkedInt(int):
-    span: Span
 
 
 def _span(node: yaml.Node, filename: str) -> Span:
@@ -58,6 +35,7 @@ class _Loader(yaml.SafeLoader):
         self._depth = 0
         self._aliases = 0
         self._sizes: dict[int, int] = {}
+        self._alias_uses: dict[tuple[int, int], tuple[str, Span]] = {}
         return super().compose_document()
 
     def compose_node(self, parent, index):
@@ -67,6 +45,8 @@ class _Loader(yaml.SafeLoader):
             self._aliases += 1
             if self._aliases > MAX_YAML_ALIASES:
                 raise RuleError(f"more than {MAX_YAML_ALIASES} aliases (`*name`) in one file", where, category="limit")
+            if isinstance(index, int):          # an item of a list: remember where the alias stands
+                self._alias_uses[(id(parent), index)] = (event.anchor, where)
         elif getattr(event, "tag", None) not in (None, "!"):
             raise RuleError(f"YAML tags such as `{event.tag}` are not allowed in a rule file: write the value "
                             "plainly", where, category="yaml")
@@ -111,6 +91,10 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> MarkedDict:
 def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> MarkedList:
     result = MarkedList(loader.construct_object(child, deep=True) for child in node.value)
     result.span = _span(node, loader.filename)
+    uses = {i: use for i in range(len(node.value)) if (use := loader._alias_uses.get((id(node), i)))}
+    result.item_spans = [uses[i][1] if i in uses else _span(child, loader.filename)
+                         for i, child in enumerate(node.value)]
+    result.aliases = {i: name for i, (name, _) in uses.items()}
     return result
 
 
@@ -193,13 +177,11 @@ def _yaml_words(problem: str) -> tuple[str, str | None]:
     if "mapping values are not allowed here" in problem:
         return ("a `:` YAML did not expect here", "put a text holding `: ` in quotes, or check the indentation "
                 "of this line")
+    if "recursive node" in problem:
+        return "an alias (`*name`) stands inside the very value it names", "a value cannot contain itself"
     if "could not find expected ':'" in problem:
         return "YAML expected `key: value` here", "check this line and the one above for a missing `:`"
     return f"YAML syntax error: {problem}", None
-
-
-def span_of(value, default: Span) -> Span:
-    return getattr(value, "span", default)
 
 
 def parse_yaml(text: str, filename: str):
@@ -320,6 +302,7 @@ def load_document(path: Path, _seen: tuple = ()) -> MarkedDict:
     base = load_document(base_path, _seen + (path.resolve(),))
     merged = merge(base, doc)
     merged.pop("extends", None)
+    merged.base_path = base_path
     return merged
 
 
@@ -388,135 +371,16 @@ def merge(base, override):
     result = MarkedDict(base)
     result.span = getattr(override, "span", getattr(base, "span", None))
     result.key_spans = dict(getattr(base, "key_spans", {}))
+    result.replaced = {key: base[key] for key in override if key in base}
+    result.base_span = getattr(base, "span", None)
     for key, value in override.items():
         if value is None and key in result and key != "extends":
             result.pop(key)
+            result.key_spans[key] = override.key_spans.get(key, result.key_spans.get(key))   # where it went
             continue
         result[key] = merge(base.get(key), value) if key in base else value
         result.key_spans[key] = override.key_spans.get(key, result.key_spans.get(key))
     return result
-
-
-@lru_cache(maxsize=1)
-def schema() -> dict:
-    return json.loads(resources.files("koloda.dsl").joinpath("schema.json").read_text(encoding="utf-8"))
-
-
-@lru_cache(maxsize=1)
-def library_schema() -> dict:
-    """A library holds patterns, functions and values for games to import: no deck, no phases."""
-    main = schema()
-    keep = ("library", "title", "source", "notes", "patterns", "define", "values", "melds")
-    return {**main, "required": ["library"], "properties": {k: main["properties"][k] for k in keep}}
-
-
-def validate(doc: MarkedDict) -> list[RuleError]:
-    """Check the file's structure against the JSON Schema; all errors, located."""
-    validator = jsonschema.Draft202012Validator(library_schema() if "library" in doc else schema())
-    errors = []
-    for err in sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path))):
-        errors.append(_schema_error(doc, err))
-    return _dedupe(errors)
-
-
-def _dedupe(errors: list[RuleError]) -> list[RuleError]:
-    seen, result = set(), []
-    for e in errors:
-        key = (str(e.span), e.message)
-        if key not in seen:
-            seen.add(key)
-            result.append(e)
-    return result
-
-
-def _locate(doc: MarkedDict, path: list) -> tuple[Span, object]:
-    node: object = doc
-    span = doc.span
-    for part in path:
-        # every mapping of a loaded document is a MarkedDict (the loader, merge and imports make no other)
-        if isinstance(node, MarkedDict) and part in node:
-            span = node.key_spans.get(part, span)
-            node = node[part]
-            if isinstance(node, (MarkedDict, MarkedList)) and len(node) == 0:
-                pass
-        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
-            node = node[part]
-            span = span_of(node, span)
-        else:
-            break
-    return span, node
-
-
-def _schema_error(doc, err: jsonschema.ValidationError) -> RuleError:
-    path = list(err.absolute_path)
-    span, node = _locate(doc, path)
-    where = ".".join(str(p) for p in path) or "the file"
-    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = list(err.schema.get("properties", {}))
-        extra = [k for k in err.instance if k not in allowed]
-        patterns = err.schema.get("patternProperties", {})
-        extra = [k for k in extra if not any(re.search(p, k) for p in patterns)]
-        if extra:
-            key = extra[0]
-            key_span = err.instance.key_spans.get(key, span) if hasattr(err.instance, "key_spans") else span
-            place = f" in `{where}`" if path else ""
-            return RuleError(f"unknown key `{key}`{place}", key_span, did_you_mean(key, allowed), category="schema")
-    if err.validator == "required":
-        # one error for each missing key, named in its message: "'deck' is a required property"
-        key = err.message.split("'")[1] if err.message.count("'") >= 2 else err.message
-        owner = "the file" if not path else f"`{where}`"
-        return RuleError(f"{owner} needs `{key}:`", span, category="schema")
-    if err.validator == "enum":
-        choices = ", ".join(map(str, err.validator_value))
-        hint = did_you_mean(str(err.instance), map(str, err.validator_value)) or f"one of {choices}"
-        return RuleError(f"`{where}` cannot be {err.instance!r}", span_of(node, span), hint, category="schema")
-    if err.validator == "type":
-        kinds = [err.validator_value] if isinstance(err.validator_value, str) else err.validator_value
-        expected = " or ".join(_a(k) for k in kinds)
-        return RuleError(f"`{where}` must be {expected}, not {_kind(err.instance)}", span_of(node, span),
-                         category="schema")
-    description = err.schema.get("description")
-    if err.validator in ("oneOf", "anyOf"):
-        # not the schema's own words ("is not valid under any of the given schemas"): what would do
-        kinds = _kinds_of(err.validator_value)
-        what_would_do = description or (f"it may be {kinds}" if kinds else None)
-        shown = repr(err.instance) if isinstance(err.instance, (str, int, float, bool)) else _kind(err.instance)
-        return RuleError(f"`{where}` cannot be {shown}", span_of(node, span), what_would_do, category="schema")
-    message = f"`{where}`: {err.message}"
-    return RuleError(message, span_of(node, span), description, category="schema")
-
-
-def _kinds_of(choices: list) -> str:
-    """`a whole number, a string or a mapping`: what the alternatives of a schema accept."""
-    kinds: list[str] = []
-    for choice in choices:
-        t = choice.get("type") if isinstance(choice, dict) else None
-        for k in ([t] if isinstance(t, str) else t or []):
-            pattern = str(choice.get("pattern", ""))
-            word = "a text such as `2..6`" if k == "string" and "\\.\\." in pattern else _a(k)
-            if word not in kinds:
-                kinds.append(word)
-    return ", ".join(kinds[:-1]) + (" or " if len(kinds) > 1 else "") + kinds[-1] if kinds else ""
-
-
-def _a(kind: str) -> str:
-    words = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
-             "boolean": "true or false", "number": "a number", "null": "empty"}
-    return words.get(kind, kind)
-
-
-def _kind(value) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return "empty" if value is None else type(value).__name__
 
 
 def load_file(name_or_path: str) -> MarkedDict:

@@ -15,27 +15,15 @@ from koloda.dsl.builtins import NAMES_TAKEN
 from koloda.dsl.limits import MAX_CARDS, MAX_PLAYERS
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.loader import MarkedDict, span_of
-from koloda.dsl.to_ast import parse
+from koloda.dsl.options import OptionSpec, option_spec
+from koloda.dsl.to_ast import guarded_binding, parse
 from koloda.dsl.types import CONSTANTS, DECKS
 
-OPTION_TYPES = ("int", "bool", "choice")
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
 RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
             "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "meld", "under", "if", "else",
             "for", "in", "and", "or", "not"}
 VAR_TYPES = ("int", "bool", "card", "rank", "suit", "player", "color", "side")
-
-
-@dataclass
-class OptionSpec:
-    name: str
-    type: str
-    default: object
-    choices: list | None
-    help: str
-    span: Span
-    low: int | None = None
-    high: int | None = None
 
 
 @dataclass
@@ -219,8 +207,12 @@ class _Builder:
                 result.append(node)
         return tuple(result)
 
-    def binding(self, text, where: Span) -> ast.Binding | None:
+    def binding(self, text, where: Span, key: str) -> ast.Binding | None:
+        """`NAME in LIST`, for an action's `with:` or an effect's `for:` (`key`)."""
         node = self.parse(text, "binding_start", where)
+        found = guarded_binding(text, span_of(text, where), key) if node is None and isinstance(text, str) else None
+        if found is not None:
+            node, self.errors[-1] = found      # the binding is kept: what uses its name is checked as usual
         return node if isinstance(node, ast.Binding) else None
 
     def effect(self, item, where: Span) -> ast.Node | None:
@@ -232,7 +224,7 @@ class _Builder:
                 orelse = self.effects(item.get("else"), span)
                 return ast.If(span, cond, then, orelse) if cond is not None else None
             if "for" in item:
-                binding = self.binding(item["for"], item.key_spans["for"])
+                binding = self.binding(item["for"], item.key_spans["for"], "for")
                 body = self.effects(item.get("do"), span)
                 if binding is None:
                     return None
@@ -280,46 +272,6 @@ def _players(value, span: Span, errors: list) -> tuple[int, int, int]:
     return low, high, low
 
 
-def _option(name: str, raw, span: Span, errors: list) -> OptionSpec:
-    if not isinstance(raw, MarkedDict):
-        raw_default = raw
-        raw = {"default": raw_default}
-        where = span_of(raw_default, span)
-    else:
-        where = raw.span
-    default = raw.get("default")
-    choices = list(raw["choices"]) if raw.get("choices") is not None else None
-    kind = raw.get("type")
-    if kind is None:
-        if isinstance(default, bool):
-            kind = "bool"
-        elif isinstance(default, int):
-            kind = "int"
-        else:
-            kind = "choice"
-    if kind == "choice" and choices is None and default is not None:
-        choices = [default]
-    if kind == "choice":
-        default = None if default is None else str(default)
-        choices = [str(c) for c in choices] if choices else []
-    if default is None:
-        errors.append(RuleError(f"option `{name}` needs a `default:`", where, category="schema"))
-    elif choices is not None and default not in choices:
-        errors.append(RuleError(f"option `{name}`: default {default!r} is not one of its choices",
-                                span_of(raw.get("default"), where), category="schema"))
-    elif (kind == "int" and (not isinstance(default, int) or isinstance(default, bool))
-          or kind == "bool" and not isinstance(default, bool)):
-        errors.append(RuleError(f"option `{name}` is {kind}, but its default is {default!r}",
-                                span_of(raw.get("default"), where), category="type"))
-    elif kind == "int" and (raw.get("min") is not None and default < raw["min"]
-                            or raw.get("max") is not None and default > raw["max"]):
-        errors.append(RuleError(f"option `{name}`: default {default} is outside "
-                                f"{raw.get('min', '')}..{raw.get('max', '')}",
-                                span_of(raw.get("default"), where), category="schema"))
-    return OptionSpec(name, kind, default, choices, str(raw.get("help", "")), where,
-                      raw.get("min"), raw.get("max"))
-
-
 def build(doc: MarkedDict) -> Spec:
     """Turn a schema-valid document into a Spec; syntax and structure errors go to spec.errors.
 
@@ -339,7 +291,7 @@ def build(doc: MarkedDict) -> Spec:
         errors.append(RuleError(f"players: the least ({low}) is more than the most ({high})", players_span))
     elif not low <= default <= high:
         errors.append(RuleError(f"players: the default {default} is outside {low}..{high}", players_span))
-    options = {name: _option(name, raw, doc["options"].key_spans[name], errors)
+    options = {name: option_spec(name, raw, doc["options"].key_spans[name], errors)
                for name, raw in (doc.get("options") or {}).items()}
     title = doc.get("title", doc.get("game"))
     if isinstance(title, dict):
@@ -517,7 +469,7 @@ def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> Actio
         with_ = []
     elif not isinstance(with_, list):
         with_ = [with_]
-    params = tuple(p for p in (b.binding(w, span_of(w, span)) for w in with_) if p is not None)
+    params = tuple(p for p in (b.binding(w, span_of(w, span), "with") for w in with_) if p is not None)
     guard = b.expr(raw.get("if"), raw.key_spans.get("if", span)) if "if" in raw else None
     effects = b.effects(raw.get("do"), raw.key_spans.get("do", span))
     return ActionSpec(name, params, guard, effects, raw.get("text"), span, str(raw.get("help", "")))

@@ -5,6 +5,7 @@ or a RuleError that points into the rule file.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
@@ -245,6 +246,44 @@ def parse(text: str, start: str, origin: Span) -> ast.Node:
         raise _syntax_error(exc, text, start, origin) from None
     except VisitError as exc:  # a bug in the builder, not in the rule file
         raise exc.orig_exc
+
+
+class _Prefix(str):
+    """The beginning of a rule-file string, placed as the string is (`segments`, see loader)."""
+    segments: list[tuple[int, int, int]] | None
+
+
+def guarded_binding(text: str, origin: Span, key: str) -> tuple[ast.Binding, RuleError] | None:
+    """`c in my hand if c.rank == A` in a `with:` or `for:` (`key`): a binding with a condition after
+    it, which a binding cannot hold (the parser reads `if` as the start of `A if C else B`). The
+    binding, and the error that says where the condition goes, at the `if`; None when the text is
+    not of that shape."""
+    for m in re.finditer(r"\bif\b", text):
+        head, guard = _Prefix(text[:m.start()].rstrip()), " ".join(text[m.end():].split())
+        if not head.strip() or not guard:
+            continue
+        head.segments = getattr(text, "segments", None)
+        try:
+            node = parse(head, "binding_start", origin)
+        except RuleError:
+            continue
+        if isinstance(node, ast.Binding):
+            line = text.count("\n", 0, m.start()) + 1
+            col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+            at = locator(origin, text)(line, col, col + 2)
+            return node, _guard_error(key, " ".join(head.split()), node.var, guard, at)
+    return None
+
+
+def _guard_error(key: str, head: str, var: str, guard: str, at: Span) -> RuleError:
+    shown = guard if len(guard) <= 40 else guard[:39] + "…"
+    if key == "with":
+        return RuleError(f"`with:` takes no condition: it says only what `{var}` ranges over", at,
+                         f"put the condition under the action's `if:`: `with: {head}` and, beside it, "
+                         f"`if: {shown}`", category="syntax")
+    return RuleError(f"`for:` takes no condition: it says only what `{var}` runs over", at,
+                     f"run over the items that qualify, `for: {var} in [{var} for {head} if {shown}]`, or put "
+                     "an `if:` effect under `do:`", category="syntax")
 
 
 def _check_depth(tree: Tree, text: str, origin: Span) -> None:
