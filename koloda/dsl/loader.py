@@ -140,10 +140,17 @@ def _segments(node: yaml.ScalarNode, value: str, span: Span) -> list[tuple[int, 
         # content starts on the line after the indicator, at the block's indentation
         body = lines[1:]
         indent = min((len(x) - len(x.lstrip(" ")) for x in body if x.strip()), default=0)
-        segments, offset = [], 0
+        segments, offset, blank = [], 0, False
         for i, line in enumerate(body):
+            if node.style == ">" and not line.strip():
+                # folding: a blank line stands for the line break, the break before it is dropped
+                offset += 1 if blank else 0
+                blank = True
+                continue
+            blank = False
             segments.append((offset, span.line + 1 + i, indent + 1))
-            offset += len(line[indent:]) + 1 if node.style == "|" else len(line.strip()) + 1
+            # a line keeps what it has beyond the block's indentation (a more indented line its spaces)
+            offset += len(line[indent:]) + 1
         return segments or [(0, span.line + 1, indent + 1)]
     quote = 1 if node.style in ("'", '"') else 0
     if len(lines) == 1:
