@@ -32,6 +32,7 @@ QUOTE_WIDTH = 90         # the most of a piece of rule text quoted in one place
 LIST_SHOWN = 8           # items of a list value shown
 MAX_DEPTH = 12           # how deep an explanation follows the rules' parts and functions
 _FAILURES = (RuleError, RecursionError, *PYTHON_FAILURES)
+_ZONE_CARDS = ("top", "bottom", "cards")      # zone attributes that give cards lying in it
 
 
 class Unknown(Exception):
@@ -111,6 +112,8 @@ class Explainer:
             return "[" + ", ".join(shown) + (", …" if len(value) > LIST_SHOWN else "") + "]"
         if t == PLAN:
             return self.view.plan_text(value)
+        if t == ZONE and value in self.layout.zone_slot:
+            return f"meld {self.layout.zone_slot[value] + 1}"     # as moves name it: `on meld 3`
         if t == SUIT and not isinstance(value, int):
             return str(value)
         try:
@@ -153,9 +156,13 @@ class Explainer:
             try:
                 v = self.value(n, look.s, b)
             except Unknown:
-                return False
-            if not all(self.seen(look, c) for c in (v if isinstance(v, list) else [v])):
-                return False
+                # it needs a name bound further out (a loop's): judged by its parts, but cards read
+                # off a zone cannot be judged so
+                if isinstance(n, R.ZoneAttr) and n.name in _ZONE_CARDS:
+                    return False
+            else:
+                if not all(self.seen(look, c) for c in (v if isinstance(v, list) else [v])):
+                    return False
         if isinstance(n, R.VarRef):
             return self.var_view.get(n.name, ("nobody",))[0] == "all"
         if not self._where_seen(n, look, b):
@@ -186,6 +193,9 @@ class Explainer:
         of a zone a built-in looks through (`melds_in(my hand)`), must be known to the viewer."""
         try:
             if isinstance(n, R.Contains) and n.container.type == ZONE:
+                # known if the viewer sees all of the zone, or knows where the card is
+                if self.zone_seen(self.value(n.container, look.s, b), look):
+                    return True
                 return self.seen(look, self.value(n.item, look.s, b))
             if isinstance(n, R.CardAttr) and n.name not in STATIC_CARD_ATTRS:
                 return self.seen(look, self.value(n.obj, look.s, b))
@@ -212,11 +222,12 @@ class Explainer:
         return self.layout.sees(look.viewer, owner, n.per_side)
 
     def _items_seen(self, iterable: R.Expr, look: Look, b: dict) -> bool:
-        """Are the items a loop name takes ones the viewer may know (the cards of a zone they see)?"""
-        if iterable.type != ZONE and not (is_list(iterable.type) and elem(iterable.type) == CARD):
+        """Are the items a loop name takes ones the viewer may know? A list was judged as a value
+        already (knowable); a zone is a place, and its cards must be ones the viewer knows."""
+        if iterable.type != ZONE:
             return True
         try:
-            return all(self.seen(look, c) for c in self.items(iterable, look.s, b))
+            return self.zone_seen(self.value(iterable, look.s, b), look)
         except Unknown:
             return False
 
@@ -323,7 +334,8 @@ class Explainer:
                 shown.append(self.render(self.value(side, look.s, b), side.type))
             except Unknown:
                 shown.append("…")
-        if all(isinstance(side, R.Const) for side in (n.left, n.right)) or shown.count("…") == 2:
+        told = [s for side, s in zip((n.left, n.right), shown) if not isinstance(side, R.Const) and s != "…"]
+        if not told:
             return ""
         return f": {shown[0]} {n.op} {shown[1]}"
 

@@ -186,7 +186,8 @@ class _Reader:
             return f"`{said}` is not a card of this deck"
         if p.type == PLAN:
             named = [w.split("=")[0] for w in want.split()]
-            unknown = [s for w, s in zip(named, said.split()) if looks_like_card(w) and not self.cards.parse(w)]
+            unknown = [s.split("=")[0] for w, s in zip(named, said.split())
+                       if looks_like_card(w) and not self.cards.parse(w)]
             if unknown:
                 return f"`{unknown[0]}` is not a card of this deck"
             named = [w for w in named if looks_like_card(w)]
@@ -201,13 +202,13 @@ class _Reader:
                 zone = ex.value(p.domain, look.s, b)
             except Unknown:
                 return None
-            return f"{self._label(p.type, want)} is not in {domain}" if ex.zone_seen(zone, look) else None
+            return f"{self._label(p.type, said)} is not in {domain}" if ex.zone_seen(zone, look) else None
         if not ex.knowable(p.domain, look, b, frozenset(b)):
             return None
         listed = ""
         if p.type not in (CARD, PLAN) and len(values) <= 20:
             listed = f" ({', '.join(ex.render(v, p.type) for v in values)})"
-        return f"{self._label(p.type, want)} is not among {domain}{listed}"
+        return f"{self._label(p.type, said)} is not among {domain}{listed}"
 
     def _not_in_zones(self, look: Look, domain: R.Expr, names: list[str], b: dict) -> str | None:
         """A card typed for a meld that is not in the zone its domain takes cards from (`my hand`)."""
@@ -221,21 +222,21 @@ class _Reader:
             if not ex.zone_seen(zone, look):
                 continue
             held = {self.cards.names[c] for c in look.s.zones[zone]}
-            for name in names:
-                key = normal_move(name).split("=")[0]
-                if key not in held:
-                    return f"{self._label(CARD, key)} is not in {ex.quote(z)}"
+            away = [self._label(CARD, name) for name in names if normal_move(name) not in held]
+            if away:
+                return f"{', '.join(away)} {'is' if len(away) == 1 else 'are'} not in {ex.quote(z)}"
         return None
 
-    def _label(self, t: str, want: str) -> str:
+    def _label(self, t: str, said: str) -> str:
+        """What was typed for a parameter, its cards named as the table shows them."""
         if t == CARD:
-            ids = self.cards.parse(want)
+            ids = self.cards.parse(said)
             if ids:
                 return self.cards.labels[ids[0]]
         if t == PLAN:
             return "`" + " ".join(self.cards.labels[ids[0]] if (ids := self.cards.parse(w)) else w
-                                  for w in want.split()) + "`"
-        return want
+                                  for w in said.split()) + "`"
+        return said
 
     def _read(self, t: str, word: str) -> Any:
         """A typed word as a value of a type, for the types that are not looked up on the table."""
