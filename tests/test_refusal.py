@@ -162,6 +162,10 @@ phases:
         with: c in my hand
         if: c in next(me).hand or secret == none
         do: end turn
+      dig:
+        with: c in stock
+        if: c.rank == A
+        do: end turn
       pass: {do: end turn}
 deal ends: my hand.size == 0
 match: {ends: "true"}
@@ -187,6 +191,55 @@ def test_a_reason_tells_nothing_the_player_cannot_see(tmp_path):
                     "    - `secret == none` is false")
     for why in (play, match, give):
         assert not any(word in why for word in hidden), why
+    # whether a card lies in the stock is not the player's to learn, in it or not
+    assert why_refused(s, "dig 5S") is None and why_refused(s, "dig 2D") is None
+
+
+HELPED = """\
+game: helped
+players: 2
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  pile: {visible: top}
+  hand: {each: player, visible: owner}
+define:
+  can_play(): any(c.suit == pile.top.suit for c in my hand)
+deal: [gather into stock, shuffle stock, deal 3 to each hand, move stock.top to pile]
+phases:
+  main:
+    actions:
+      play:
+        help: a card of the pile's suit, not a two
+        with: c in my hand
+        if:
+          - {if: c.suit == pile.top.suit, help: follow the suit of the pile}
+          - c.rank != 2
+        do: [move c to pile, end turn]
+      draw:
+        if:
+          - stock.size > 0
+          - if: not can_play()
+            help: you may draw only when no card in your hand can be played
+        do: [move stock.top to my hand, end turn]
+deal ends: my hand.size == 0
+match: {ends: "true"}
+"""
+
+
+def test_a_condition_says_its_own_help(tmp_path):
+    path = tmp_path / "helped.yaml"
+    path.write_text(HELPED, encoding="utf-8")
+    g = koloda.load(str(path))
+    s = g.new_initial_state(1, dealer=1, hands={"P1 hand": "2H 3H 4C", "P2 hand": "5D 6D 7D", "pile": "9H"})
+    assert why_refused(s, "play 4C") == ("`play 4♣` is not allowed now: `c.suit == pile.top.suit` is false: "
+                                         "clubs == hearts\n  (follow the suit of the pile)")
+    # a condition without help: the action's
+    assert why_refused(s, "play 2H") == ("`play 2♥` is not allowed now: `c.rank != 2` is false: 2 != 2\n"
+                                         "  (play: a card of the pile's suit, not a two)")
+    why = why_refused(s, "draw")
+    assert why is not None and why.startswith("`draw` is not allowed now: `can_play()` is true: ")
+    assert why.endswith("\n  (you may draw only when no card in your hand can be played)")
 
 
 # ------------------------------------------------------------------ at the table

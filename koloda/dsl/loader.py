@@ -485,6 +485,9 @@ def _schema_error(doc, err: jsonschema.ValidationError) -> RuleError:
                          category="schema")
     description = err.schema.get("description")
     if err.validator in ("oneOf", "anyOf"):
+        inner = _the_fitting_choice(err)
+        if inner is not None:
+            return _schema_error(doc, inner)
         # not the schema's own words ("is not valid under any of the given schemas"): what would do
         kinds = _kinds_of(err.validator_value)
         what_would_do = description or (f"it may be {kinds}" if kinds else None)
@@ -492,6 +495,29 @@ def _schema_error(doc, err: jsonschema.ValidationError) -> RuleError:
         return RuleError(f"`{where}` cannot be {shown}", span_of(node, span), what_would_do, category="schema")
     message = f"`{where}`: {err.message}"
     return RuleError(message, span_of(node, span), description, category="schema")
+
+
+_JSON_TYPES = {"object": dict, "array": list}
+
+
+def _the_fitting_choice(err: jsonschema.ValidationError) -> jsonschema.ValidationError | None:
+    """Of alternatives (`oneOf`), the one a list's or a mapping's kind fits, when just one does: its own
+    error says more (`needs if:`) than that no alternative fits (a list where a text or a list may stand)."""
+    if not isinstance(err.instance, (list, dict)):
+        return None
+    defs = schema().get("$defs", {})
+    fitting = []
+    for k, choice in enumerate(err.validator_value):
+        if isinstance(choice, dict) and "$ref" in choice:
+            choice = defs.get(str(choice["$ref"]).rsplit("/", 1)[-1], {})
+        kinds = choice.get("type") if isinstance(choice, dict) else None
+        kinds = [kinds] if isinstance(kinds, str) else kinds or []
+        if any(isinstance(err.instance, _JSON_TYPES[kind]) for kind in kinds if kind in _JSON_TYPES):
+            fitting.append(k)
+    if len(fitting) != 1:
+        return None
+    inner = [e for e in err.context or [] if e.relative_schema_path and e.relative_schema_path[0] == fitting[0]]
+    return max(inner, key=lambda e: len(e.absolute_path), default=None)
 
 
 def _kinds_of(choices: list) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS
 from koloda.dsl.errors import RuleError, source_text
-from koloda.dsl.types import BOOL, CARD, PLAN, SUIT, ZONE, elem, is_list
+from koloda.dsl.types import BOOL, CARD, GRID, PLAN, SUIT, ZONE, elem, is_list
 from koloda.interpreter.compile import Compiler
 from koloda.interpreter.env import Fn
 from koloda.interpreter.errors import PYTHON_FAILURES
@@ -114,6 +114,10 @@ class Explainer:
             return self.view.plan_text(value)
         if t == ZONE and value in self.layout.zone_slot:
             return f"meld {self.layout.zone_slot[value] + 1}"     # as moves name it: `on meld 3`
+        if t == GRID and isinstance(value, int) and 0 <= value < len(self.layout.grids):
+            grid = self.layout.grids[value]
+            owner = "" if grid.owner is None else self.layout.owner_label(grid.owner, grid.by_side) + " "
+            return owner + grid.name
         if t == SUIT and not isinstance(value, int):
             return str(value)
         try:
@@ -286,6 +290,8 @@ class Explainer:
     def _call(self, n: R.UserCall, look: Look, b: dict, want: bool, public: frozenset[str], depth: int,
               verdict: str) -> Finding:
         fn = self.functions[n.name]
+        if isinstance(fn.body, R.Const):
+            return Finding(verdict)            # `may_take(): true` says all there is
         inner_b: dict = {}
         inner_public = set()
         for p, a in zip(fn.params, n.args):
@@ -363,6 +369,9 @@ def _chain(n: R.Expr, kind: type) -> list[R.Expr]:
 
 
 def _quoted(n: R.Expr) -> str:
+    if isinstance(n, R.Const) and isinstance(n.value, bool):
+        # YAML reads a bare `true` as no text, so it has no place of its own in the file
+        return "`true`" if n.value else "`false`"
     file = n.span.file
     start: tuple[int, int] | None = None
     end: tuple[int, int] | None = None

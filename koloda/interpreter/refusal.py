@@ -24,6 +24,7 @@ from koloda.interpreter.movetext import looks_like_card, normal_move
 
 MAX_WORDS = 40           # a longer line names no move
 MAX_VALUES = 20_000      # values of one parameter's domain looked through
+SAID_WIDTH = 60          # the most of a typed line repeated in an answer
 
 
 @dataclass
@@ -40,6 +41,10 @@ class _Meant:
     typed: dict[str, tuple[str, str]] | None   # parameter -> the words in its place (normal, as typed)
 
 
+class _Untold(Exception):
+    """Nothing may be said: the player may not know what the reason would tell."""
+
+
 _readers: WeakKeyDictionary = WeakKeyDictionary()
 
 
@@ -53,7 +58,7 @@ def why_refused(state: Any, text: str, viewer: int | None = None) -> str | None:
         reader = _readers[game] = _Reader(game)
     try:
         return reader.why(state, text, state.current if viewer is None else viewer)
-    except (Unknown, *_FAILURES):
+    except (_Untold, Unknown, *_FAILURES):
         return None
 
 
@@ -101,6 +106,8 @@ class _Reader:
         if meant is None:
             return None
         said = " ".join(text.split())
+        if len(said) > SAID_WIDTH:
+            said = said[:SAID_WIDTH - 1] + "…"
         if viewer != s.current:
             return f"`{said}`: it is P{s.current + 1}'s turn, not yours"
         code, action = meant.code, meant.action
@@ -120,15 +127,18 @@ class _Reader:
             return None
         if action_id is not None:
             said = self.game.action_to_string(action_id)
-        finding = self._guard(look, action, b)
-        if finding is None:
+        found = self._guard(look, action, b)
+        if found is None:
             return None
-        lines = finding.lines()
-        text = f"`{said}` is not allowed now: {lines[0]}"
-        rest = "\n".join("  " + line for line in lines[1:])
-        help_text = self.game.spec.phases[code.phase].actions[code.name].help.strip()
-        return text + ("\n" + rest if rest else "") + (f"\n  ({code.name}: {' '.join(help_text.split())})"
-                                                        if help_text else "")
+        finding, condition_help = found
+        lines = [f"`{said}` is not allowed now: " + finding.lines()[0]] + ["  " + x for x in finding.lines()[1:]]
+        # the failing condition's `help:`, else the action's
+        action_help = " ".join(self.game.spec.phases[code.phase].actions[code.name].help.split())
+        if condition_help:
+            lines.append(f"  ({' '.join(condition_help.split())})")
+        elif action_help:
+            lines.append(f"  ({code.name}: {action_help})")
+        return "\n".join(lines)
 
     def _elsewhere(self, s: Any, code: ActionCode) -> str | None:
         """Where an action of another phase or step belongs."""
@@ -146,10 +156,14 @@ class _Reader:
 
     # ------------------------------------------------------------ the parameters
     def _bind(self, look: Look, action: R.Action, typed: dict[str, tuple[str, str]]) -> tuple[dict, str | None]:
-        """The parameters' values as typed, each found in its domain; or why one is not there."""
+        """The parameters' values as typed, each found in its domain; or why one is not there.
+        Raises _Untold for a domain the player may not see into (`c in stock`): whether a card is
+        there is not theirs to learn."""
         ex = self.explainer
         b: dict[str, Any] = {}
         for p in action.params:
+            if not self._domain_seen(look, p.domain, b):
+                raise _Untold()
             values = [v for v in ex.items(p.domain, look.s, b)[:MAX_VALUES] if v is not None]
             if p.var not in typed:         # the move text does not show it: any value will do
                 if not values:
@@ -180,7 +194,16 @@ class _Reader:
         # the cards of a meld in any order
         return t == PLAN and sorted(want.split()) in (sorted(f.split()) for f in forms)
 
-    def _not_in(self, look: Look, p: R.Param, want: str, said: str, values: list, b: dict) -> str | None:
+    def _domain_seen(self, look: Look, domain: R.Expr, b: dict) -> bool:
+        ex = self.explainer
+        if domain.type != ZONE:
+            return ex.knowable(domain, look, b, frozenset(b))
+        try:
+            return ex.zone_seen(ex.value(domain, look.s, b), look)
+        except Unknown:
+            return False
+
+    def _not_in(self, look: Look, p: R.Param, want: str, said: str, values: list, b: dict) -> str:
         ex = self.explainer
         if p.type == CARD and not self.cards.parse(want):
             return f"`{said}` is not a card of this deck"
@@ -198,13 +221,7 @@ class _Reader:
             return f"`{said}` is not {show(p.type)}"
         domain = ex.quote(p.domain)
         if p.domain.type == ZONE:
-            try:
-                zone = ex.value(p.domain, look.s, b)
-            except Unknown:
-                return None
-            return f"{self._label(p.type, said)} is not in {domain}" if ex.zone_seen(zone, look) else None
-        if not ex.knowable(p.domain, look, b, frozenset(b)):
-            return None
+            return f"{self._label(p.type, said)} is not in {domain}"
         listed = ""
         if p.type not in (CARD, PLAN) and len(values) <= 20:
             listed = f" ({', '.join(ex.render(v, p.type) for v in values)})"
@@ -270,10 +287,25 @@ class _Reader:
         return code.offset + number
 
     # ------------------------------------------------------------ the guard
-    def _guard(self, look: Look, action: R.Action, b: dict) -> Finding | None:
+    def _guard(self, look: Look, action: R.Action, b: dict) -> tuple[Finding, str] | None:
+        """Why the guard fails, and the `help:` of the condition that fails (if written as a list)."""
         if action.guard is None:
             return None
-        return self.explainer.why(action.guard, look, b, True, frozenset(b))
+        public = frozenset(b)
+        for condition, help_text in action.conditions:
+            # the first condition that fails and that the player may be told of
+            found = self.explainer.why(condition, look, b, True, public, implied=False)
+            if found is not None:
+                return found, help_text
+        if action.conditions:
+            # none may be told alone; one that fails alone follows from the refusal
+            failing = [(c, h) for c, h in action.conditions if self.explainer.truth(c, look.s, b) is False]
+            if len(failing) == 1:
+                found = self.explainer.why(failing[0][0], look, b, True, public)
+                return None if found is None else (found, failing[0][1])
+            return (Finding("its `if:` is false"), "") if failing else None
+        found = self.explainer.why(action.guard, look, b, True, public)
+        return None if found is None else (found, "")
 
 
 _UNREAD = object()
