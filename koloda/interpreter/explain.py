@@ -21,7 +21,7 @@ from typing import Any
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS
 from koloda.dsl.errors import RuleError, source_text
-from koloda.dsl.types import BOOL, CARD, GRID, PLAN, SUIT, ZONE, elem, is_list
+from koloda.dsl.types import BOOL, CARD, GRID, PLAN, ZONE, elem, is_list
 from koloda.interpreter.compile import Compiler
 from koloda.interpreter.env import Fn
 from koloda.interpreter.errors import PYTHON_FAILURES
@@ -31,7 +31,7 @@ from koloda.interpreter.view import View
 QUOTE_WIDTH = 90         # the most of a piece of rule text quoted in one place
 LIST_SHOWN = 8           # items of a list value shown
 MAX_DEPTH = 12           # how deep an explanation follows the rules' parts and functions
-_FAILURES = (RuleError, RecursionError, *PYTHON_FAILURES)
+FAILURES = (RuleError, RecursionError, *PYTHON_FAILURES)    # a part of the rules that cannot be worked out
 _ZONE_CARDS = ("top", "bottom", "cards")      # zone attributes that give cards lying in it
 
 
@@ -85,7 +85,7 @@ class Explainer:
             f = self._fns[n] = self.compiler.expr(n)
         try:
             return f(s, dict(b))
-        except _FAILURES:
+        except FAILURES:
             raise Unknown() from None
 
     def items(self, n: R.Expr, s: Any, b: dict) -> list:
@@ -95,7 +95,7 @@ class Explainer:
             f = self._seqs[n] = self.compiler.sequence(n)
         try:
             return list(f(s, dict(b)))
-        except _FAILURES:
+        except FAILURES:
             raise Unknown() from None
 
     def truth(self, n: R.Expr, s: Any, b: dict) -> bool | None:
@@ -118,8 +118,6 @@ class Explainer:
             grid = self.layout.grids[value]
             owner = "" if grid.owner is None else self.layout.owner_label(grid.owner, grid.by_side) + " "
             return owner + grid.name
-        if t == SUIT and not isinstance(value, int):
-            return str(value)
         try:
             return self.view.render(value, t)
         except (IndexError, KeyError, TypeError):

@@ -19,7 +19,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, CARD, PLAN, PLAYER, RANK, SUIT, SUIT_LETTERS, SUIT_SYMBOLS, SUITS, ZONE, show
 from koloda.interpreter.cards import rank_name
 from koloda.interpreter.codec import ActionCode
-from koloda.interpreter.explain import _FAILURES, Explainer, Finding, Look, Unknown
+from koloda.interpreter.explain import FAILURES, Explainer, Finding, Look, Unknown
 from koloda.interpreter.movetext import looks_like_card, normal_move
 
 MAX_WORDS = 40           # a longer line names no move
@@ -58,7 +58,7 @@ def why_refused(state: Any, text: str, viewer: int | None = None) -> str | None:
         reader = _readers[game] = _Reader(game)
     try:
         return reader.why(state, text, state.current if viewer is None else viewer)
-    except (_Untold, Unknown, *_FAILURES):
+    except (_Untold, Unknown, *FAILURES):
         return None
 
 
