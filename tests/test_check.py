@@ -164,6 +164,30 @@ def test_parameter_must_range_over_a_list_or_zone(tmp_path):
     assert any("`c` must range over a zone or a list, not a number" in e.message for e in errors)
 
 
+LISTED_IF = PHASES.replace("        if: playable(c)\n", """\
+        if:
+          - c.rank != 2
+          - {if: playable(c), help: a card of the pile's suit or rank}
+""")
+
+
+def test_an_if_written_as_a_list_is_all_of_its_conditions_with_their_help(tmp_path):
+    _, rules = clean(tmp_path, HEAD + LISTED_IF)
+    play = rules.phases[0].actions["play"]
+    assert [text for _, text in play.conditions] == ["", "a card of the pile's suit or rank"]
+    first, second = (node for node, _ in play.conditions)
+    assert play.guard is not None and (play.guard.left, play.guard.right) == (first, second), "one `and` of them"
+    assert (first.span.line, second.span.line) == (25, 26)
+
+
+def test_each_condition_of_a_listed_if_is_checked_where_it_is(tmp_path):
+    errors = errors_for(tmp_path, HEAD + LISTED_IF.replace("- c.rank != 2", "- c.rank"))
+    assert [(e.span.line, e.message) for e in errors] == [
+        (25, "the `if:` of action `play` must be true/false, but this is a rank")]
+    errors = errors_for(tmp_path, HEAD + LISTED_IF.replace("{if: playable(c), help:", "{help:"))
+    assert [(e.span.line, e.message) for e in errors] == [(26, "`phases.main.actions.play.if.1` needs `if:`")]
+
+
 def test_phase_first_and_ends_types(tmp_path):
     text = HEAD + PHASES.replace("  main:\n", "  main:\n    first: 3\n    ends: pile.size\n")
     messages = [e.message for e in errors_for(tmp_path, text)]

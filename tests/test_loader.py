@@ -57,6 +57,17 @@ def test_mappings_lists_and_strings_remember_where_they_are():
     assert doc.span.file == "f.yaml"
 
 
+def test_a_folded_string_maps_each_line_back_to_the_file():
+    text = ("a: >-\n  x and\n  (y if z\n      else w)\n\n  and v\n")
+    value = parse_yaml(text, "f.yaml")["a"]
+    lines = text.split("\n")
+    for word in ("x", "(y", "else w", "and v"):
+        offset = value.index(word)
+        at, line, col = [seg for seg in value.segments if seg[0] <= offset][-1]
+        col += offset - at
+        assert lines[line - 1][col - 1:col - 1 + len(word)] == word, "a more indented line keeps its spaces"
+
+
 def test_duplicate_key_is_an_error_at_the_second_key():
     with pytest.raises(RuleError) as info:
         parse_yaml("a: 1\nb: 2\na: 3\n", "f.yaml")

@@ -405,7 +405,7 @@ def test_ctrl_c_saves_and_resume_finishes_the_game(tmp_path, pexpect):
                   "-o", "limit=25", "--save", str(save), home=tmp_path)
     child.expect("your move")
     child.sendline("play ZZ")                       # an invalid entry explains itself and asks again
-    child.expect("is not a legal move")
+    child.expect("is not a card of this deck")
     child.expect("your move")
     child.sendline("help")                          # the rule text of this step and the legal moves
     child.expect("Play one card that matches")
@@ -440,7 +440,7 @@ def test_quit_saves_and_resume_without_a_file_takes_the_last_save(tmp_path, pexp
     child.expect("Legal moves")
     child.expect("your move")
     child.sendline("bid 7")
-    child.expect("is not a legal move")
+    child.expect("7 is not among `0..cards`")
     child.expect("your move")
     child.sendline("quit")
     child.expect("Game saved in")

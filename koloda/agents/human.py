@@ -4,6 +4,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from koloda.interpreter.movetext import move_forms, normal_move
+from koloda.interpreter.refusal import why_refused
 from koloda.interpreter.state import State
 from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import render
@@ -14,7 +15,8 @@ class QuitGame(Exception):
 
 
 def match_move(state: State, text: str) -> tuple[int | None, str]:
-    """The legal action a typed line names, or None and why not."""
+    """The legal action a typed line names, or None and why not (for a move of the game that is not
+    legal now: which of its rules it breaks)."""
     legal = state.legal_actions()
     entry = text.strip()
     if entry.isascii() and entry.isdigit():
@@ -39,7 +41,8 @@ def match_move(state: State, text: str) -> tuple[int | None, str]:
         shown_moves = ", ".join(f"{legal.index(a) + 1}. {state.game.action_to_string(a)}" for a in partial[:6])
         more = f", and {len(partial) - 6} more" if len(partial) > 6 else ""
         return None, f"`{said}` fits {len(partial)} moves: {shown_moves}{more}; say which (number or full name)"
-    return None, f"`{said}` is not a legal move now"
+    # not a legal move: say why, in the rule file's words, when the line names a move of the game
+    return None, why_refused(state, entry) or f"`{said}` is not a legal move now"
 
 
 class HumanAgent:

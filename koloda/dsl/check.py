@@ -184,9 +184,14 @@ class Checker(Resolver):
                         self.error(f"`text:` of `{action.name}` shows `{{{field_name}}}`, but its parameters are "
                                    + (", ".join(f"`{{{p}}}`" for p in scope) or "none"),
                                    getattr(action.text, "span", action.span), category="name")
-            guard = self._optional(action.guard, scope, BOOL, f"the `if:` of action `{action.name}`")
+            what = f"the `if:` of action `{action.name}`"
+            guard = self._optional(action.guard, scope, BOOL, what)
+            conditions = tuple((self.expect(node, scope, BOOL, what), text) for node, text in action.conditions)
+            for part, _ in conditions:
+                guard = part if guard is None else R.And(part.span, BOOL, guard, part)
             effects = self.effects(action.effects, scope)
-            actions[action.name] = R.Action(action.name, tuple(params), guard, effects, action.text, action.span)
+            actions[action.name] = R.Action(action.name, tuple(params), guard, effects, action.text, action.span,
+                                            conditions)
         self.steps = None
         steps = {step: tuple(name for name, _ in listed) for step, listed in phase.steps.items()}
         return R.Phase(phase.name, first, phase.once, ends, start, after_turn, actions, steps)

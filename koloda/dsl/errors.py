@@ -107,15 +107,55 @@ def source_line(span: Span) -> str | None:
     """The line of the rule file a span points into, as shown under a message."""
     if span.line <= 0:
         return None
-    lines = _line_cache.get(span.file)
+    lines = _source_lines(span.file)
+    if lines is None or span.line > len(lines):
+        return None
+    return lines[span.line - 1]
+
+
+_OPENS, _CLOSES = "([", ")]"
+
+
+def source_text(file: str, start: tuple[int, int], end: tuple[int, int]) -> str | None:
+    """The rule text of a piece of an expression, as the file has it: from (line, col) to just before
+    (line, col), lines joined by one space. The end is carried past brackets the piece opened and
+    left open, and past the `(...)` of a call it ends with (`led` -> `led()`), since the spans of a
+    tree mark its names and operators, not its closing brackets. None if the file cannot be read."""
+    lines = _source_lines(file)
+    (line, col), (end_line, end_col) = start, end
+    if lines is None or not 0 < line <= end_line <= len(lines) or (line == end_line and end_col <= col):
+        return None
+    text = lines[line - 1][col - 1:] if end_line > line else lines[line - 1][col - 1:end_col - 1]
+    for k in range(line + 1, end_line + 1):
+        text += " " + (lines[k - 1][:end_col - 1] if k == end_line else lines[k - 1]).strip()
+    # what follows the piece, up to the end of its expression (at most a few lines on)
+    rest = lines[end_line - 1][end_col - 1:]
+    rest_lines = lines[end_line:end_line + 8]
+    depth = sum(text.count(o) for o in _OPENS) - sum(text.count(c) for c in _CLOSES)
+    call = bool(text) and (text[-1].isalnum() or text[-1] == "_") and rest.startswith("(")
+    if call:
+        depth += 1
+        text, rest = text + "(", rest[1:]
+    while depth > 0:
+        if not rest:
+            if not rest_lines:
+                break
+            rest, rest_lines = " " + rest_lines[0].strip(), rest_lines[1:]
+            continue
+        ch, rest = rest[0], rest[1:]
+        text += ch
+        depth += (ch in _OPENS) - (ch in _CLOSES)
+    return " ".join(text.split())
+
+
+def _source_lines(file: str) -> list[str] | None:
+    lines = _line_cache.get(file)
     if lines is None:
         try:
-            with Path(span.file).open("rb") as f:
+            with Path(file).open("rb") as f:
                 text = f.read(_READ_AT_MOST).decode("utf-8", "replace")
             lines = CONTROL_CHARACTERS.sub("·", text).split("\n")     # a shown line cannot drive the terminal
         except (OSError, ValueError):
             return None
-        _line_cache[span.file] = lines
-    if span.line > len(lines):
-        return None
-    return lines[span.line - 1]
+        _line_cache[file] = lines
+    return lines

@@ -124,10 +124,18 @@ def _segments(node: yaml.ScalarNode, value: str, span: Span) -> list[tuple[int, 
         # content starts on the line after the indicator, at the block's indentation
         body = lines[1:]
         indent = min((len(x) - len(x.lstrip(" ")) for x in body if x.strip()), default=0)
+        # each line's text beyond the block's indentation is in the value, in order (folding only
+        # turns the line breaks between them into spaces, or keeps them)
         segments, offset = [], 0
         for i, line in enumerate(body):
-            segments.append((offset, span.line + 1 + i, indent + 1))
-            offset += len(line[indent:]) + 1 if node.style == "|" else len(line.strip()) + 1
+            content = line[indent:].rstrip("\r")
+            if not content.strip():
+                continue
+            found = value.find(content, offset)
+            if found < 0:
+                break
+            segments.append((found, span.line + 1 + i, indent + 1))
+            offset = found + len(content)
         return segments or [(0, span.line + 1, indent + 1)]
     quote = 1 if node.style in ("'", '"') else 0
     if len(lines) == 1:

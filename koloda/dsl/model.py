@@ -85,6 +85,8 @@ class ActionSpec:
     text: str | None
     span: Span
     help: str = ""
+    # `if:` written as a list: each condition, and the `help:` text said when it fails ("" if none)
+    conditions: tuple[tuple[ast.Node, str], ...] = ()
 
 
 @dataclass
@@ -470,9 +472,22 @@ def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> Actio
     elif not isinstance(with_, list):
         with_ = [with_]
     params = tuple(p for p in (b.binding(w, span_of(w, span), "with") for w in with_) if p is not None)
-    guard = b.expr(raw.get("if"), raw.key_spans.get("if", span)) if "if" in raw else None
+    raw_if = raw.get("if")
+    where = raw.key_spans.get("if", span)
+    guard, conditions = None, []
+    if isinstance(raw_if, list):
+        # conditions that must all hold, each a text or `{if: CONDITION, help: TEXT}`
+        for item in raw_if:
+            if isinstance(item, dict):
+                node = b.expr(item.get("if"), getattr(item, "key_spans", {}).get("if", span_of(item, where)))
+                conditions.append((node, str(item.get("help", ""))))
+            else:
+                conditions.append((b.expr(item, span_of(item, where)), ""))
+    elif "if" in raw:
+        guard = b.expr(raw_if, where)
     effects = b.effects(raw.get("do"), raw.key_spans.get("do", span))
-    return ActionSpec(name, params, guard, effects, raw.get("text"), span, str(raw.get("help", "")))
+    return ActionSpec(name, params, guard, effects, raw.get("text"), span, str(raw.get("help", "")),
+                      tuple((node, text) for node, text in conditions if node is not None))
 
 
 def _match(doc: MarkedDict, b: _Builder) -> MatchSpec:

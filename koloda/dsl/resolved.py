@@ -373,6 +373,8 @@ class Action:
     effects: tuple[Effect, ...]
     text: str | None
     span: Span
+    # `if:` written as a list: the guard is all of them (`and`); each with its `help:` text ("" if none)
+    conditions: tuple[tuple[Expr, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
