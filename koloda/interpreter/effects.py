@@ -71,9 +71,7 @@ class EffectCompiler:
                 if x is None:
                     raise RuleRuntimeError("there is no card to move", span)
                 cards = [x]
-            who = s.actor
-            for c in (reversed(cards) if under else cards):      # under: the cards keep their order
-                s.move(c, target, who, face_up, under)
+            s.move_cards(cards, target, s.actor, face_up, under)
         return move
 
     def _do_Meld(self, e: R.Meld, env: Env) -> Fn:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, NamedTuple, Protocol
 
 from koloda.dsl.model import Spec
 from koloda.interpreter.cards import CardTable
@@ -50,6 +50,17 @@ class Table(Protocol):
 
     def render_text(self, s: "State") -> str: ...
 
+class Moved(NamedTuple):
+    """Cards that left a public zone (one the whole table shares and sees) in the last action:
+    the zones, the cards (None: one lying face down), who had put each there (None: no player, or
+    face down), and whether the zone was left empty (a trick taken whole)."""
+    source: int
+    dest: int
+    cards: tuple[int | None, ...]
+    players: tuple[int | None, ...]
+    whole: bool
+
+
 TERMINAL = -4
 CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck order
 
@@ -58,7 +69,7 @@ class State:
     __slots__ = ("game", "layout", "flow", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
-                 "stands", "turn_no", "last_meld", "listing", "_legal")
+                 "stands", "turn_no", "last_meld", "listing", "moved", "_legal")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -101,6 +112,7 @@ class State:
         self.turn_no = 0
         self.last_meld: int | None = None     # the zone of the meld made most recently
         self.listing = 0                      # stamped by each listing of legal moves
+        self.moved: tuple[Moved, ...] = ()    # what left public zones in the last action (never changed in place)
         self._legal: list[int] | None = None
 
     # ------------------------------------------------------------ copying
@@ -120,6 +132,7 @@ class State:
         c.waiting = [[a, back, list(queue), step] for a, back, queue, step in self.waiting]
         c.slot_kind, c.slot_owner, c.slot_turn = self.slot_kind[:], self.slot_owner[:], self.slot_turn[:]
         c.stands, c.turn_no, c.last_meld = self.stands[:], self.turn_no, self.last_meld
+        c.moved = self.moved
         c._legal = None if self._legal is None else self._legal[:]
         return c
 
@@ -143,6 +156,28 @@ class State:
         self.by[card] = who
         self.face[card] = face_up
         self.known[card] = known | (self.layout.watchers[dest] if face_up and not under else 0)
+
+    def move_cards(self, cards: list[int], dest: int, who: int | None, face_up: bool = True,
+                   under: bool = False) -> None:
+        """A `move` effect: the cards one by one (under: the last first, so that they keep their order).
+        What leaves a public zone is noted in `moved` with who had put it there, for the table to tell."""
+        public, loc, face, by = self.layout.public, self.loc, self.face, self.by
+        noted: dict[int, tuple[list[int | None], list[int | None]]] | None = None
+        for c in (reversed(cards) if under else cards):
+            src = loc[c]
+            if src >= 0 and public[src]:
+                if noted is None:
+                    noted = {}
+                seen, players = noted.setdefault(src, ([], []))
+                up = face[c]
+                seen.append(c if up else None)
+                players.append(by[c] if up else None)
+            self.move(c, dest, who, face_up, under)
+        if noted is not None:
+            zones = self.zones
+            self.moved += tuple(Moved(src, dest, tuple(seen[::-1] if under else seen),
+                                      tuple(players[::-1] if under else players), not zones[src])
+                                for src, (seen, players) in noted.items())
 
     def meld(self, plan, who: int | None) -> None:
         """Carry out a plan: a new meld in a free slot, a card added to a meld, or a wild card won back."""
@@ -261,6 +296,7 @@ class State:
         self.history.append((self.current, action))
         self.moves += 1
         self._legal = None
+        self.moved = ()
         self.flow.apply(self, action)
         self._legal = None
 
@@ -297,6 +333,7 @@ class State:
             "terminal": self.terminal, "seed": self.seed, "shuffles": self.shuffles, "orders": self.orders,
             "history": self.history, "waiting": self.waiting, "slot_kind": self.slot_kind,
             "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no, "last_meld": self.last_meld,
+            "moved": self.moved,
         }
 
     @classmethod
@@ -323,6 +360,8 @@ class State:
                 setattr(s, key, list(data[key]))
         s.turn_no = data.get("turn_no", 0)
         s.last_meld = data.get("last_meld")
+        s.moved = tuple(Moved(source, dest, tuple(cards), tuple(players), bool(whole))
+                        for source, dest, cards, players, whole in data.get("moved", []))
         return s
 
     def __str__(self) -> str:
