@@ -32,6 +32,9 @@ def play_out(child, choose) -> list[list[str]]:
     """Answer every prompt with choose(moves) until the game ends; return the move lists seen."""
     seen = []
     while child.expect(["your move", "Game over"]) == 0:
+        if "moves, by kind" in child.before:          # a long list is grouped: ask for it one a line
+            child.sendline("moves")
+            child.expect("your move")
         moves = moves_offered(child.before)
         seen.append(moves)
         child.sendline(choose(moves))

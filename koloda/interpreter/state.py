@@ -11,6 +11,7 @@ from typing import Any, Callable, NamedTuple, Protocol
 
 from koloda.dsl.model import Spec
 from koloda.interpreter.cards import CardTable
+from koloda.interpreter.codec import ActionCodec
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
 from koloda.interpreter.flow import Flow
 from koloda.interpreter.layout import Layout
@@ -26,6 +27,7 @@ class Table(Protocol):
     layout: Layout
     flow: Flow
     cards: CardTable
+    codec: ActionCodec
     card_deck: list[int] | None
     heuristic: Callable[[Any, dict], Any] | None
     name: str
