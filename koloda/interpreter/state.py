@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Callable, NamedTuple, Protocol
+from typing import Any, Callable, Protocol
 
 from koloda.dsl.model import Spec
 from koloda.interpreter.cards import CardTable
@@ -52,15 +52,11 @@ class Table(Protocol):
 
     def render_text(self, s: "State") -> str: ...
 
-class Moved(NamedTuple):
-    """Cards that left a public zone (one the whole table shares and sees) in the last action:
-    the zones, the cards (None: one lying face down), who had put each there (None: no player, or
-    face down), and whether the zone was left empty (a trick taken whole)."""
-    source: int
-    dest: int
-    cards: tuple[int | None, ...]
-    players: tuple[int | None, ...]
-    whole: bool
+# Cards that left a public zone (one the whole table shares and sees) in the last action: (source zone,
+# destination zone, the cards (None: one lying face down), who had put each there (None: no player, or
+# face down), whether they were all of its cards (a trick taken whole)). A plain tuple: it is made on
+# the way of play, and must cost next to nothing.
+Moved = tuple[int, int, list[int | None], list[int | None], bool]
 
 
 TERMINAL = -4
@@ -159,27 +155,15 @@ class State:
         self.face[card] = face_up
         self.known[card] = known | (self.layout.watchers[dest] if face_up and not under else 0)
 
-    def move_cards(self, cards: list[int], dest: int, who: int | None, face_up: bool = True,
-                   under: bool = False) -> None:
-        """A `move` effect: the cards one by one (under: the last first, so that they keep their order).
-        What leaves a public zone is noted in `moved` with who had put it there, for the table to tell."""
-        public, loc, face, by = self.layout.public, self.loc, self.face, self.by
-        noted: dict[int, tuple[list[int | None], list[int | None]]] | None = None
-        for c in (reversed(cards) if under else cards):
-            src = loc[c]
-            if src >= 0 and public[src]:
-                if noted is None:
-                    noted = {}
-                seen, players = noted.setdefault(src, ([], []))
-                up = face[c]
-                seen.append(c if up else None)
-                players.append(by[c] if up else None)
-            self.move(c, dest, who, face_up, under)
-        if noted is not None:
-            zones = self.zones
-            self.moved += tuple(Moved(src, dest, tuple(seen[::-1] if under else seen),
-                                      tuple(players[::-1] if under else players), not zones[src])
-                                for src, (seen, players) in noted.items())
+    def note_leaving(self, cards: list[int], dest: int) -> None:
+        """Cards of public zones about to be moved to `dest`: noted in `moved` as they lie now (with
+        who put each there), one record per zone, for the table to tell."""
+        loc, face, by, zones = self.loc, self.face, self.by, self.zones
+        sources = {loc[c] for c in cards}
+        for src in sorted(sources):
+            mine = cards if len(sources) == 1 else [c for c in cards if loc[c] == src]
+            self.moved += ((src, dest, [c if face[c] else None for c in mine],
+                            [by[c] if face[c] else None for c in mine], len(mine) == len(zones[src])),)
 
     def meld(self, plan, who: int | None) -> None:
         """Carry out a plan: a new meld in a free slot, a card added to a meld, or a wild card won back."""
@@ -362,7 +346,7 @@ class State:
                 setattr(s, key, list(data[key]))
         s.turn_no = data.get("turn_no", 0)
         s.last_meld = data.get("last_meld")
-        s.moved = tuple(Moved(source, dest, tuple(cards), tuple(players), bool(whole))
+        s.moved = tuple((source, dest, list(cards), list(players), bool(whole))
                         for source, dest, cards, players, whole in data.get("moved", []))
         return s
 

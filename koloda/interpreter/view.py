@@ -156,10 +156,11 @@ class View:
         """Cards that left a public zone in the last action: seen by all, so told to all (a card
         lying face down there is not named, nor who put it there)."""
         layout = self.layout
-        dest = layout.zones[m.dest]
-        entry: dict[str, Any] = {"from": layout.zone_label(m.source), "to": dest.name, "owner": dest.owner,
-                                 "cards": [None if c is None else self.cards.names[c] for c in m.cards],
-                                 "by": list(m.players), "whole": m.whole}
+        source, to, cards, players, whole = m
+        dest = layout.zones[to]
+        entry: dict[str, Any] = {"from": layout.zone_label(source), "to": dest.name, "owner": dest.owner,
+                                 "cards": [None if c is None else self.cards.names[c] for c in cards],
+                                 "by": list(players), "whole": whole}
         if dest.by_side:
             entry["side"] = True
         return entry
