@@ -72,7 +72,7 @@ def grouped(groups: list[MoveGroup], count: int) -> bool:
 
 def grouped_lines(groups: list[MoveGroup], width: int, most: int = LONG) -> list[Text]:
     """Each group on a line, continued under its first move if it does not fit in `width`:
-    `  discard …        1 2♠   2 7♠   3 9♥`. If that makes more than `most` lines, a group is cut
+    `  discard …        1) 2♠   2) 7♠   3) 9♥`. If that makes more than `most` lines, a group is cut
     after FOLD lines, with what to type to see the rest (`moves meld`)."""
     column = min(max(len(g.head) for g in groups), HEAD_WIDTH)
     laid = [_lay(g, column, width) for g in groups]
@@ -98,12 +98,12 @@ def grouped_lines(groups: list[MoveGroup], width: int, most: int = LONG) -> list
 
 
 def _lay(g: MoveGroup, column: int, width: int) -> list[list[Text]]:
-    """The group's moves (`12 7♠`) in rows that fit beside the heads."""
+    """The group's moves (`12) 7♠`) in rows that fit beside the heads."""
     room = max(width - column - 4, 20)
     rows: list[list[Text]] = [[]]
     used = 0
     for number, words in g.moves:
-        item = Text(str(number), style="bold")
+        item = Text(f"{number})", style="bold")
         if words:
             item.append(" " + words)
         if rows[-1] and used + len(GAP) + item.cell_len > room:
