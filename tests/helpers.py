@@ -400,6 +400,12 @@ def check_observation(state, player: int) -> None:
             else:
                 assert "top" not in entry, f"P{player + 1} sees the top of {layout.zone_label(zi)}"
         assert entry["size"] == len(cards), "sizes are public"
+        if "by" in entry:
+            assert layout.public[zi], "who put a card there is told only for a zone all share and see"
+            assert entry["by"] == [state.by[c] if state.face[c] else None for c in cards]
+    public = {layout.zone_label(zi) for zi, shared in enumerate(layout.public) if shared}
+    for moved in state.observation(player)["moved"]:
+        assert moved["from"] in public, "only what leaves a zone all share and see is told"
 
 
 def random_playout(game, seed: int, every: int = 1, cap: int = 20000):

@@ -32,6 +32,9 @@ def play_out(child, choose) -> list[list[str]]:
     """Answer every prompt with choose(moves) until the game ends; return the move lists seen."""
     seen = []
     while child.expect(["your move", "Game over"]) == 0:
+        if "moves, by kind" in child.before:          # a long list is grouped: ask for it one a line
+            child.sendline("moves")
+            child.expect("your move")
         moves = moves_offered(child.before)
         seen.append(moves)
         child.sendline(choose(moves))
@@ -114,3 +117,21 @@ def test_leopard4_a_bot_partner_asks_the_person(tmp_path):
     seen = play_out(child, _leopard4_policy(ask=False))
     answers = [m for m in seen if m == ["agree to end", "refuse"]]
     assert answers, "the partner never asked the person"
+
+
+def test_oh_hell_a_person_sees_who_played_each_card_and_who_took_each_trick(tmp_path):
+    import io
+    import re
+    child = spawn("play", "peklo", "-p", "4", "--seat", "human", "--seed", "3", "--fast", "-o", "deal_size=3",
+                  home=tmp_path)
+    child.logfile_read = transcript = io.StringIO()
+    play_out(child, lambda moves: "1")
+    text = transcript.getvalue().replace("\r", "")
+    assert re.search(r"^  trick +\S+ P[234]( · \S+ P[234])*  \(\d\)$", text, re.M), \
+        "a trick under way shows who played each card"
+    taken = re.findall(r"^(You take|P[234] takes) the trick: (.*)$", text, re.M)
+    assert len(taken) == 3, "three cards each: three tricks, each told as it is taken"
+    for _, cards in taken:
+        played = cards.split(", ")
+        assert len(played) == 4
+        assert sorted(p.split()[0] for p in played) == ["P2", "P3", "P4", "you"]

@@ -6,6 +6,7 @@ from rich.console import Console
 from koloda.interpreter.movetext import move_forms, normal_move
 from koloda.interpreter.refusal import why_refused
 from koloda.interpreter.state import State
+from koloda.ui.moves import grouped, grouped_lines, move_groups, starting
 from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import render
 
@@ -51,9 +52,21 @@ class HumanAgent:
     def __init__(self, console: Console | None = None):
         self.console = console or safe_console()
 
-    def show_moves(self, state: State) -> None:
-        for k, a in enumerate(state.legal_actions(), 1):
-            self.console.print(f"  [bold]{k:>2}[/bold]  {shown(state.action_to_string(a))}")
+    def show_moves(self, state: State, full: bool = False, only: str = "") -> None:
+        """The legal moves, numbered: a long list grouped by action unless `full` (one a line);
+        `only`: those that start with these words."""
+        legal = state.legal_actions()
+        groups = [] if full or only else move_groups(state)
+        if groups and grouped(groups, len(legal)):
+            self.console.print(f"[dim]{len(legal)} moves, by kind (`moves` lists them one a line):[/dim]")
+            for line in grouped_lines(groups, self.console.width):
+                self.console.print(line, soft_wrap=True)
+            return
+        listed = starting(state, only) if only else [(k, state.action_to_string(a)) for k, a in enumerate(legal, 1)]
+        if not listed:
+            self.console.print(f"[yellow]no legal move starts with `{shown(only[:40])}`[/yellow]")
+        for k, text in listed:
+            self.console.print(f"  [bold]{k:>2}[/bold]  {shown(text)}")
 
     def show_help(self, state: State) -> None:
         """The rule text of this step (from the rule file) and the legal moves."""
@@ -68,9 +81,9 @@ class HumanAgent:
             if action.help:
                 self.console.print(f"  [bold]{shown(name)}[/bold]: {shown(action.help.strip())}")
         self.console.print("Legal moves:")
-        self.show_moves(state)
+        self.show_moves(state, full=True)
         self.console.print("Type a move's number, or its name such as `play QS` (10 is `10H` or `TH`); "
-                           "`quit` saves and stops.")
+                           "`moves` lists the moves again, one a line; `quit` saves and stops.")
 
     def choose(self, state: State) -> int:
         player = state.current_player()
@@ -89,6 +102,10 @@ class HumanAgent:
                 raise QuitGame()
             if entry.lower() in ("help", "?"):
                 self.show_help(state)
+                continue
+            command, _, words = entry.partition(" ")
+            if command.lower() in ("moves", "all") and not starting(state, command):     # not a move's name
+                self.show_moves(state, full=True, only=words.strip())
                 continue
             action, why = match_move(state, entry)
             if action is not None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 import click
+from rich.text import Text
 
 from koloda.agents.human import QuitGame
 from koloda.agents.registry import UnknownAgent, make_agent, parse_seat
@@ -24,7 +25,7 @@ from koloda.session import (SaveError, Session, default_save_dir, find_save, gam
                             read_transcript)
 from koloda.sim import Position, simulate as run_simulation, simulate_parallel
 from koloda.ui.safe import console as safe_console, plain, shown
-from koloda.ui.table import deal_summary, render
+from koloda.ui.table import deal_summary, render, taken_lines
 
 MAX_MOVES = 100_000
 console = safe_console()
@@ -340,6 +341,8 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
             # a move that ended the deal is told as the table was then, before the next deal's shuffle
             told = ended_deals[0] if ended_deals else state
             console.print(f"[dim]P{player + 1}[/dim] {shown(g.describe(told, action, viewer))}")
+            for line in taken_lines(g, told, viewer):     # a trick taken: its cards, who played each
+                console.print(line)
             for ended in ended_deals:
                 console.print(deal_summary(g, ended))
                 console.print(f"Scores after deal {ended.deal_number}: " + _scores(ended))
@@ -452,6 +455,8 @@ def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool)
         if not quiet:
             told = text if viewer is None or show_all else session.game.describe(state, action, viewer)
             console.print(f"{k:>4}. [dim]P{player + 1}[/dim] {shown(told)}")
+            for line in taken_lines(session.game, state, viewer):
+                console.print(Text("      ").append_text(line))
             if step:
                 console.print(render(session.game, state, viewer, reveal=show_all))
                 if click.prompt("", default="", show_default=False, prompt_suffix="").strip().lower() == "q":

@@ -59,18 +59,27 @@ class EffectCompiler:
     def _do_Move(self, e: R.Move, env: Env) -> Fn:
         what, dest, kind, span = self.expr(e.what, env), self.expr(e.dest, env), e.what.type, e.span
         face_up, under = not e.face_down, e.under
+        public = self.layout.public       # what leaves these zones is noted for the table, before it moves
 
         def move(s, b):
             target = dest(s, b)
             x = what(s, b)
             if kind == ZONE:
                 cards = list(s.zones[x])
+                if public[x] and cards:
+                    s.note_leaving(cards, target)
             elif is_list(kind):
                 cards = list(x)
+                loc = s.loc
+                leaving = [c for c in cards if loc[c] >= 0 and public[loc[c]]]
+                if leaving:
+                    s.note_leaving(leaving, target)
             else:
                 if x is None:
                     raise RuleRuntimeError("there is no card to move", span)
                 cards = [x]
+                if s.loc[x] >= 0 and public[s.loc[x]]:
+                    s.note_leaving(cards, target)
             who = s.actor
             for c in (reversed(cards) if under else cards):      # under: the cards keep their order
                 s.move(c, target, who, face_up, under)

@@ -103,6 +103,9 @@ class Layout:
         self.zone_owner = [z.owner for z in self.zones]
         self.zone_cell = [z.cell for z in self.zones]
         self.watchers = self._watchers()
+        # zones the whole table shares and sees (a trick, an open row): who put each card there and
+        # where their cards go are public, and the table shows them
+        self.public = [z.owner is None and z.slot is None and z.visible == "all" for z in self.zones]
         self.var_base: dict[str, int] = {}
         self.var_names: list[str] = []
         self.var_owner: list[int | None] = []

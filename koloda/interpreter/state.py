@@ -11,6 +11,7 @@ from typing import Any, Callable, Protocol
 
 from koloda.dsl.model import Spec
 from koloda.interpreter.cards import CardTable
+from koloda.interpreter.codec import ActionCodec
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
 from koloda.interpreter.flow import Flow
 from koloda.interpreter.layout import Layout
@@ -26,6 +27,7 @@ class Table(Protocol):
     layout: Layout
     flow: Flow
     cards: CardTable
+    codec: ActionCodec
     card_deck: list[int] | None
     heuristic: Callable[[Any, dict], Any] | None
     name: str
@@ -50,6 +52,13 @@ class Table(Protocol):
 
     def render_text(self, s: "State") -> str: ...
 
+# Cards that left a public zone (one the whole table shares and sees) in the last action: (source zone,
+# destination zone, the cards (None: one lying face down), who had put each there (None: no player, or
+# face down), whether they were all of its cards (a trick taken whole)). A plain tuple: it is made on
+# the way of play, and must cost next to nothing.
+Moved = tuple[int, int, list[int | None], list[int | None], bool]
+
+
 TERMINAL = -4
 CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck order
 
@@ -58,7 +67,7 @@ class State:
     __slots__ = ("game", "layout", "flow", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
-                 "stands", "turn_no", "last_meld", "listing", "_legal")
+                 "stands", "turn_no", "last_meld", "listing", "moved", "_legal")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -101,6 +110,7 @@ class State:
         self.turn_no = 0
         self.last_meld: int | None = None     # the zone of the meld made most recently
         self.listing = 0                      # stamped by each listing of legal moves
+        self.moved: tuple[Moved, ...] = ()    # what left public zones in the last action (never changed in place)
         self._legal: list[int] | None = None
 
     # ------------------------------------------------------------ copying
@@ -120,6 +130,7 @@ class State:
         c.waiting = [[a, back, list(queue), step] for a, back, queue, step in self.waiting]
         c.slot_kind, c.slot_owner, c.slot_turn = self.slot_kind[:], self.slot_owner[:], self.slot_turn[:]
         c.stands, c.turn_no, c.last_meld = self.stands[:], self.turn_no, self.last_meld
+        c.moved = self.moved
         c._legal = None if self._legal is None else self._legal[:]
         return c
 
@@ -143,6 +154,16 @@ class State:
         self.by[card] = who
         self.face[card] = face_up
         self.known[card] = known | (self.layout.watchers[dest] if face_up and not under else 0)
+
+    def note_leaving(self, cards: list[int], dest: int) -> None:
+        """Cards of public zones about to be moved to `dest`: noted in `moved` as they lie now (with
+        who put each there), one record per zone, for the table to tell."""
+        loc, face, by, zones = self.loc, self.face, self.by, self.zones
+        sources = {loc[c] for c in cards}
+        for src in sorted(sources):
+            mine = cards if len(sources) == 1 else [c for c in cards if loc[c] == src]
+            self.moved += ((src, dest, [c if face[c] else None for c in mine],
+                            [by[c] if face[c] else None for c in mine], len(mine) == len(zones[src])),)
 
     def meld(self, plan, who: int | None) -> None:
         """Carry out a plan: a new meld in a free slot, a card added to a meld, or a wild card won back."""
@@ -261,6 +282,7 @@ class State:
         self.history.append((self.current, action))
         self.moves += 1
         self._legal = None
+        self.moved = ()
         self.flow.apply(self, action)
         self._legal = None
 
@@ -297,6 +319,7 @@ class State:
             "terminal": self.terminal, "seed": self.seed, "shuffles": self.shuffles, "orders": self.orders,
             "history": self.history, "waiting": self.waiting, "slot_kind": self.slot_kind,
             "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no, "last_meld": self.last_meld,
+            "moved": self.moved,
         }
 
     @classmethod
@@ -323,6 +346,8 @@ class State:
                 setattr(s, key, list(data[key]))
         s.turn_no = data.get("turn_no", 0)
         s.last_meld = data.get("last_meld")
+        s.moved = tuple((source, dest, list(cards), list(players), bool(whole))
+                        for source, dest, cards, players, whole in data.get("moved", []))
         return s
 
     def __str__(self) -> str:

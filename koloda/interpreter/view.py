@@ -14,7 +14,7 @@ from koloda.interpreter.cards import CardTable, rank_name
 from koloda.interpreter.codec import ActionCodec
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import LAYOFF, SWAP, Plan, identity_parts
-from koloda.interpreter.state import State
+from koloda.interpreter.state import Moved, State
 
 Fn = Callable[[Any, dict], Any]
 
@@ -126,6 +126,10 @@ class View:
             if z.visible == "all" or (z.visible == "owner" and layout.sees(player, z.owner, z.by_side)):
                 # a face-down card shows its back to everyone
                 entry["cards"] = [self.cards.names[c] if s.face[c] else None for c in cards]
+                if layout.public[zi]:
+                    by = [s.by[c] if s.face[c] else None for c in cards]
+                    if any(p is not None for p in by):
+                        entry["by"] = by       # who put each card there, all having watched
             elif z.visible == "top" and cards:
                 entry["top"] = self.cards.names[cards[-1]] if s.face[cards[-1]] else None
             zones.append(entry)
@@ -144,8 +148,22 @@ class View:
             "dealer": s.dealer, "deal": s.deal_number, "phase": self.phase_names[s.phase], "step": s.step,
             "terminal": s.terminal, "zones": zones, "vars": variables,
             "history": [(p, self.describe(s, a, player)) for p, a in s.history[-2 * s.n:]],
+            "moved": [self._observe_moved(m) for m in s.moved],
             "show": {label: self._show(f(s, {}), self.show_types[label]) for label, f in self.show.items()},
         }
+
+    def _observe_moved(self, m: Moved) -> dict:
+        """Cards that left a public zone in the last action: seen by all, so told to all (a card
+        lying face down there is not named, nor who put it there)."""
+        layout = self.layout
+        source, to, cards, players, whole = m
+        dest = layout.zones[to]
+        entry: dict[str, Any] = {"from": layout.zone_label(source), "to": dest.name, "owner": dest.owner,
+                                 "cards": [None if c is None else self.cards.names[c] for c in cards],
+                                 "by": list(players), "whole": whole}
+        if dest.by_side:
+            entry["side"] = True
+        return entry
 
     def _observe_meld(self, s: State, zone: int, slot: int) -> dict:
         """A meld on the table: public, with each wild card's declared identity (`JK=QC`)."""

@@ -104,7 +104,7 @@ class Session:
         check(data, source, "save")
         session = cls.from_header(data, source)
         session.replay(data["moves"], source)
-        if data["state"] != session.state.to_json():
+        if data["state"] != _as_saved(session.state.to_json(), data["state"]):
             raise source.invalid("its state does not follow from its moves")
         return session
 
@@ -144,6 +144,19 @@ def _load_game(header: dict, source: Source) -> Game:
         raise source.invalid(f"its options make a table of {game.num_players} players, "
                              f"but `players` is {header['players']}")
     return game
+
+
+# state fields newer than the save format: a save written before one was added still loads
+LATER_STATE_FIELDS = ("moved",)
+
+
+def _as_saved(state: dict, saved: object) -> dict:
+    """The state as a save of its time would hold it: without the fields added since, if it lacks them."""
+    if isinstance(saved, dict):
+        for key in LATER_STATE_FIELDS:
+            if key not in saved:
+                state.pop(key, None)
+    return state
 
 
 def check_setup(header: dict, game: Game, source: Source) -> None:

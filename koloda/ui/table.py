@@ -42,6 +42,45 @@ def cards_line(game: Table, names: list[str | None], sort: bool = False) -> Text
     return line
 
 
+def played_line(game: Table, names: list[str | None], by: list[int | None], viewer: int | None) -> Text:
+    """A shared zone's cards with who put each there, for the last round of cards (one a player):
+    `Q♠ P1 · K♠ you · A♠ P3`; cards before those, and cards no player put there, stand alone."""
+    recent = len(names) - game.num_players
+    line = Text()
+    for i, (name, p) in enumerate(zip(names, by)):
+        if i:
+            line.append(" · " if i >= recent else " ")
+        line.append_text(card_text(game, name) if name else Text(BACK, style="blue"))
+        if p is not None and i >= recent:
+            line.append(f" {seat_name(p, viewer)}", style="dim")
+    return line
+
+
+def seat_name(p: int, viewer: int | None) -> str:
+    """A player as the viewer reads them in a sentence: `you`, `P3`."""
+    return "you" if p == viewer else f"P{p + 1}"
+
+
+def taken_lines(game: Table, state: State, viewer: int | None) -> list[Text]:
+    """What the last action took whole out of a zone the table shares into someone's own zone, with who had
+    played each card: `P3 takes the trick: P1 Q♠, P2 K♠, P3 A♠, you 2♠`."""
+    lines = []
+    for m in game.observe(state, viewer if viewer is not None else -1)["moved"]:
+        if not m["whole"] or m["owner"] is None:
+            continue
+        who = owner_name(game, m["owner"], m.get("side", False), viewer)
+        plural = who == "you" or "+" in who
+        line = Text(f"{who[:1].upper()}{who[1:]} {'take' if plural else 'takes'} the {m['from']}: ", style="bold")
+        for i, (name, p) in enumerate(zip(m["cards"], m["by"])):
+            if i:
+                line.append(", ")
+            if p is not None:
+                line.append(f"{seat_name(p, viewer)} ")
+            line.append_text(card_text(game, name) if name else Text(BACK, style="blue"))
+        lines.append(line)
+    return lines
+
+
 def meld_line(game: Table, names: list[str]) -> Text:
     """A meld's cards; a wild card shows what it stands for: `🃏=Q♣`."""
     line = Text()
@@ -129,7 +168,9 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False) 
             label = f"your {z['zone']}" if owner == viewer else f"P{owner + 1} {z['zone']}"
         out.append(f"  {label:<14}", style="dim" if owner not in (None, viewer) else "")
         if "cards" in z:
-            if any(c is None for c in z["cards"]):
+            if "by" in z:
+                out.append_text(played_line(game, z["cards"], z["by"], viewer))
+            elif any(c is None for c in z["cards"]):
                 out.append_text(cards_line(game, z["cards"]))
             elif z["cards"]:
                 out.append_text(cards_line(game, z["cards"], sort=owner is not None))

@@ -1,0 +1,122 @@
+"""The legal moves as a person reads them: one a line, or, when there are many, grouped.
+
+A group is the moves of one action (for an action of two or more parameters, those that share the
+first: `place K♥ on …`). It is one line: the words its moves share, `…` where they differ, then each
+move's number and its own words. The numbers are those of the full list, so a number typed means the
+same move whichever way the list was shown.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from koloda.interpreter.movetext import normal_move
+from koloda.interpreter.state import State
+from koloda.ui.safe import plain
+
+GROUP_OVER = 12          # a longer list is shown grouped
+HEAD_WIDTH = 32          # the heads of the groups are aligned up to this width
+GAP = "   "              # between the moves of a line
+LONG = 20                # grouped lines beyond which the longest groups are folded
+FOLD = 3                 # the lines a folded group keeps
+
+
+@dataclass
+class MoveGroup:
+    """Moves that read alike: `discard …` and [(1, "2♠"), (2, "7♠")]. A group of one move has its
+    whole text as head, and no words of its own."""
+    head: str
+    moves: list[tuple[int, str]]
+
+
+def move_groups(state: State) -> list[MoveGroup]:
+    """The legal moves, in their order, in runs of one action (and one value of its first parameter,
+    if it has more than one)."""
+    codec = state.game.codec
+    runs: list[tuple[tuple[int, int], list[tuple[int, str]]]] = []
+    for number, a in enumerate(state.legal_actions(), 1):
+        code, _ = codec.decode(a, state)
+        inner = 1
+        for p in code.params[1:]:
+            inner *= p.radix
+        key = (code.index, (a - code.offset) // inner if len(code.params) > 1 else 0)
+        text = plain(state.action_to_string(a))
+        if runs and runs[-1][0] == key:
+            runs[-1][1].append((number, text))
+        else:
+            runs.append((key, [(number, text)]))
+    return [_group(moves) for _, moves in runs]
+
+
+def _group(moves: list[tuple[int, str]]) -> MoveGroup:
+    """The words all the moves share at the start and at the end, and what is left of each (at least a word)."""
+    if len(moves) == 1:
+        return MoveGroup(moves[0][1], [(moves[0][0], "")])
+    words = [text.split() for _, text in moves]
+    first, shortest = words[0], min(len(w) for w in words)
+    start = 0
+    while start < shortest - 1 and all(w[start] == first[start] for w in words):
+        start += 1
+    end = 0
+    while end < shortest - 1 - start and all(w[-1 - end] == first[-1 - end] for w in words):
+        end += 1
+    head = " ".join(first[:start] + ["…"] + first[len(first) - end:])
+    return MoveGroup(head, [(number, " ".join(w[start:len(w) - end])) for (number, _), w in zip(moves, words)])
+
+
+def grouped(groups: list[MoveGroup], count: int) -> bool:
+    """Whether a list of `count` moves is better shown in these groups than one a line."""
+    return count > GROUP_OVER and len(groups) < count
+
+
+def grouped_lines(groups: list[MoveGroup], width: int, most: int = LONG) -> list[Text]:
+    """Each group on a line, continued under its first move if it does not fit in `width`:
+    `  discard …        1) 2♠   2) 7♠   3) 9♥`. If that makes more than `most` lines, a group is cut
+    after FOLD lines, with what to type to see the rest (`moves meld`)."""
+    column = min(max(len(g.head) for g in groups), HEAD_WIDTH)
+    laid = [_lay(g, column, width) for g in groups]
+    fold = sum(len(rows) for rows in laid) > most
+    lines = []
+    for g, rows in zip(groups, laid):
+        if fold and len(rows) > FOLD + 1:          # a fold that hid one line would save none
+            hidden = sum(len(items) for items in rows[FOLD:])
+            rows = rows[:FOLD]
+        else:
+            hidden = 0
+        for k, items in enumerate(rows):
+            line = Text("  " + (g.head.ljust(column) if k == 0 else " " * column) + "  ")
+            for i, item in enumerate(items):
+                if i:
+                    line.append(GAP)
+                line.append_text(item)
+            lines.append(line)
+        if hidden:
+            lines.append(Text(f"  {' ' * column}  … {hidden} more: `moves {g.head.split('…')[0].strip()}` "
+                              "lists them", style="dim"))
+    return lines
+
+
+def _lay(g: MoveGroup, column: int, width: int) -> list[list[Text]]:
+    """The group's moves (`12) 7♠`) in rows that fit beside the heads."""
+    room = max(width - column - 4, 20)
+    rows: list[list[Text]] = [[]]
+    used = 0
+    for number, words in g.moves:
+        item = Text(f"{number})", style="bold")
+        if words:
+            item.append(" " + words)
+        if rows[-1] and used + len(GAP) + item.cell_len > room:
+            rows.append([])
+            used = 0
+        used += (len(GAP) if rows[-1] else 0) + item.cell_len
+        rows[-1].append(item)
+    return rows
+
+
+def starting(state: State, words: str) -> list[tuple[int, str]]:
+    """The legal moves (number, text) whose text starts with `words` (typed as a move is: `meld`,
+    `place JH`)."""
+    want = normal_move(words)
+    return [(k, plain(state.action_to_string(a))) for k, a in enumerate(state.legal_actions(), 1)
+            if normal_move(state.action_to_string(a)).startswith(want)]
