@@ -55,6 +55,8 @@ class Compiler(EffectCompiler):
         self._binders: dict[str, set[str]] = {}
         self._free_cache: dict[R.Node, frozenset[str]] = {}
         self._dispatch: dict[tuple[str, type], Callable[[Any, Env], Fn]] = {}
+        # variable name -> the bits of the conditions that read it (see flow.Flow.watch): set by an assignment
+        self.var_dirt: dict[str, int] = {}
 
     def method(self, cls: type, prefix: str) -> Callable[[Any, Env], Fn]:
         """The compile method for a resolved class: `_Arith`, `_do_Move` ... (cached)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from koloda.dsl.errors import RuleError
@@ -24,6 +24,14 @@ DECISION_SECONDS = 60.0       # listing the legal moves of one decision
 # Each listing of legal moves stamps the state with a number never used before, so parts of guards
 # worked out once per listing know when they are stale.
 _LISTINGS = itertools.count(1)
+
+
+class SlowListing(Exception):
+    """Raised by a generated listing when the decision's time is up: the index of the action in its step."""
+
+    def __init__(self, index: int):
+        super().__init__(index)
+        self.index = index
 
 
 @dataclass
@@ -68,6 +76,8 @@ class Phase:
     after_turn: Fn
     steps: dict[str, list[Action]]
     first_step: str
+    # step -> a generated function (s, found, deadline) listing its legal moves (generate.py), where there is one
+    listings: dict[str, Callable[[Any, list, float], None]] = field(default_factory=dict)
 
 
 @dataclass
@@ -174,9 +184,29 @@ class Flow:
     # ------------------------------------------------------------ decisions
     def legal(self, s: State) -> list[int]:
         s.listing = next(_LISTINGS)      # parts of guards worked out once per listing are stale now
-        actions = self.phases[s.phase].steps[s.step]
-        found: list[int] = []
+        phase = self.phases[s.phase]
+        actions = phase.steps[s.step]
         self._deadline = time.perf_counter() + DECISION_SECONDS
+        fast = phase.listings.get(s.step)
+        found: list[int] = []
+        if fast is not None:
+            try:
+                fast(s, found, self._deadline)
+            except SlowListing as slow:
+                raise self._too_long(actions[slow.index]) from None
+            except Exception:                 # the closures tell what failed, and where
+                found = self._listed(s, actions)
+        else:
+            found = self._listed(s, actions)
+        if not found:
+            raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
+                                   f"`{phase.name}`: the rules must always offer a move (a pass, a draw)")
+        found.sort()
+        return found
+
+    def _listed(self, s: State, actions: list[Action]) -> list[int]:
+        """The legal moves of a step, listed by the closures."""
+        found: list[int] = []
         for action in actions:
             try:
                 if not action.params:
@@ -188,12 +218,12 @@ class Flow:
                 raise
             except PYTHON_FAILURES as exc:
                 raise RuleRuntimeError(f"the `if:` of action `{action.name}` failed: {exc}", action.span) from None
-        if not found:
-            phase = self.phases[s.phase]
-            raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
-                                   f"`{phase.name}`: the rules must always offer a move (a pass, a draw)")
-        found.sort()
         return found
+
+    @staticmethod
+    def _too_long(action: Action) -> RuleRuntimeError:
+        return RuleRuntimeError(f"listing the moves of `{action.name}` took more than {DECISION_SECONDS:.0f} s, "
+                                "so the game was stopped: its `with:` or `if:` asks too much", action.span)
 
     def _enumerate(self, s, action: Action, k: int, b: dict, code: int, found: list[int]) -> None:
         if k == len(action.params):
@@ -207,8 +237,7 @@ class Flow:
             if value is None:
                 continue
             if k == 0 and time.perf_counter() > self._deadline:
-                raise RuleRuntimeError(f"listing the moves of `{action.name}` took more than {DECISION_SECONDS:.0f} s, "
-                                       "so the game was stopped: its `with:` or `if:` asks too much", action.span)
+                raise self._too_long(action)
             key = value if kind is None else (kind[value], s.loc[value], s.face[value])
             if key in seen:
                 continue

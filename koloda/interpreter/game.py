@@ -23,6 +23,7 @@ from koloda.interpreter.compile import Compiler
 from koloda.interpreter.env import Fn
 from koloda.interpreter.errors import PositionError
 from koloda.interpreter.flow import Action, Event, Flow, Param, Phase
+from koloda.interpreter.generate import generate
 from koloda.interpreter.layout import Grid, Layout
 from koloda.interpreter.melds import MeldRules, Plan
 from koloda.interpreter.patterns import PatternRules
@@ -55,6 +56,7 @@ class Game:
         self.compiler = compiler = Compiler(self.layout, self.cards, options, rules, self.melds, self.patterns,
                                             self.card_deck)
         self.flow = _flow(compiler, rules, self.codec, self.layout, self.cards)
+        self.generated = generate(self.flow, compiler, rules, spec.name)     # None: the closures run the game
         self.heuristic = compiler.expr(rules.heuristic) if rules.heuristic is not None else None
         self.view = View(rules, self.layout, self.cards, self.codec,
                          {label: compiler.expr(node) for label, node in rules.show.items()})

@@ -1,0 +1,228 @@
+"""Effects of the resolved tree -> Python statements (see generate.py).
+
+One `_do_<Class>` method per effect class, each writing the statements that
+do what the closure of effects.py does, in the same order. As there, every
+effect is wrapped so that a Python failure becomes "this effect failed" at
+its place in the file. An expression that can fail is worked out inside a
+`try`; if it fails, its closure works it out again and raises the located
+error (the state has not changed in between: expressions only read it).
+The local names of the rules are Python locals here, one namespace for the
+whole list, as the closures' dict of bindings is.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from koloda.dsl import resolved as R
+from koloda.dsl.types import PLAN, ZONE, is_list
+from koloda.interpreter.env import TOP
+from koloda.interpreter.gen_expr import ExprGen, Frag, NotGenerated, Scope, _atom, is_none
+from koloda.interpreter.gen_source import Function
+
+_UPDATE = {"+=": "+", "-=": "-", "*=": "*"}
+
+
+class EffectGen(ExprGen):
+    def effects_function(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str]]) -> str:
+        """A function (s, b) that runs a list of effects; `params`: the names (and types) b holds."""
+        name = self.m.name("run")
+        self.fn = Function(self.m, name, "s, b", pure=False)
+        self.listing = self.hoisting = self.memo = False
+        scope: Scope = {}
+        for param, kind in params:
+            local = self.m.local(param)
+            self.fn.emit(f"{local} = b[{self.m.literal(param)}]", 1)
+            scope[param] = Frag(local, frozenset({local}), True, kind != PLAN)
+        self.block(nodes, scope, set(scope), 1)
+        self.m.add(self.fn.text())
+        return name
+
+    def block(self, nodes: tuple[R.Effect, ...], scope: Scope, visible: set[str], indent: int) -> None:
+        scope, visible = dict(scope), set(visible)     # a `let` is seen by the effects after it only
+        if not nodes:
+            self.fn.emit("pass", indent)
+        for e in nodes:
+            self.effect(e, scope, visible, indent)
+
+    def effect(self, e: R.Effect, scope: Scope, visible: set[str], indent: int) -> None:
+        emit = self.fn.emit
+        method: Callable[..., None] | None = getattr(self, "_do_" + type(e).__name__, None)
+        emit("try:", indent)
+        mark = len(self.fn.lines)
+        try:
+            if method is None:
+                raise NotGenerated
+            method(e, scope, visible, indent + 1)
+        except NotGenerated:
+            del self.fn.lines[mark:]
+            closure = self.c.effect(e, TOP)
+            self.fallbacks += 1
+            pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in sorted(visible) if k in scope)
+            emit(f"{self.m.const(closure, 'k')}(s, {{{pairs}}})", indent + 1)
+        emit("except _RuleError:", indent)
+        emit("raise", indent + 1)
+        emit("except _FAILURES as _e:", indent)
+        emit(f"raise _located(_e, {self.m.const(e.span, 'span')}) from None", indent + 1)
+
+    def value(self, n: R.Expr, scope: Scope, indent: int, zone_items: bool = False) -> str:
+        """An expression worked out now, as an atom to use; the closure tells what failed, if it fails."""
+        f = self.gen(n, scope)
+        text = f.text
+        if not f.safe:
+            t = self.fn.temp()
+            closure = self.m.const(self.c.expr(n, TOP), "k")
+            pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in sorted(self.c._free_locals(n))
+                              if k in scope)
+            self.fn.emit("try:", indent)
+            self.fn.emit(f"{t} = {text}", indent + 1)
+            self.fn.emit("except Exception:", indent)
+            self.fn.emit(f"{t} = {closure}(s, {{{pairs}}})", indent + 1)
+            text = t
+        elif not _atom(text):
+            t = self.fn.temp()
+            self.fn.emit(f"{t} = {text}", indent)
+            text = t
+        if zone_items:
+            return f"{self.fn.state('_Z')}[{text}]"
+        return text
+
+    def fail(self, message: str, span: Any) -> str:
+        return f"raise _RRE({self.m.literal(message)}, {self.m.const(span, 'span')})"
+
+    # ------------------------------------------------------------ cards
+    def _do_Move(self, e: R.Move, scope: Scope, visible: set[str], indent: int) -> None:
+        emit = self.fn.emit
+        dest = self.value(e.dest, scope, indent)
+        what = self.value(e.what, scope, indent)
+        public = self.m.const(self.c.layout.public, "public")
+        flags = f"{not e.face_down}, {e.under}"
+        kind = e.what.type
+        if kind == ZONE:
+            emit(f"_cards = list({self.fn.state('_Z')}[{what}])", indent)
+            emit(f"if {public}[{what}] and _cards:", indent)
+            emit(f"s.note_leaving(_cards, {dest})", indent + 1)
+        elif is_list(kind):
+            emit(f"_cards = list({what})", indent)
+            emit("_loc = s.loc", indent)
+            emit(f"_leaving = [_c for _c in _cards if _loc[_c] >= 0 and {public}[_loc[_c]]]", indent)
+            emit("if _leaving:", indent)
+            emit(f"s.note_leaving(_leaving, {dest})", indent + 1)
+        else:
+            emit(f"if {is_none(what)}:", indent)
+            emit(self.fail("there is no card to move", e.span), indent + 1)
+            emit(f"if s.loc[{what}] >= 0 and {public}[s.loc[{what}]]:", indent)
+            emit(f"s.note_leaving([{what}], {dest})", indent + 1)
+            emit(f"s.move({what}, {dest}, s.actor, {flags})", indent)
+            return
+        emit("_who = s.actor", indent)
+        emit(f"for _c in {'reversed(_cards)' if e.under else '_cards'}:", indent)
+        emit(f"s.move(_c, {dest}, _who, {flags})", indent + 1)
+
+    def _do_Meld(self, e: R.Meld, scope: Scope, visible: set[str], indent: int) -> None:
+        plan = self.value(e.plan, scope, indent)
+        self.fn.emit(f"if {is_none(plan)}:", indent)
+        self.fn.emit(self.fail("nothing to meld", e.span), indent + 1)
+        self.fn.emit(f"s.meld({plan}, s.actor)", indent)
+
+    def _do_Shuffle(self, e: R.Shuffle, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.shuffle({self.value(e.zone, scope, indent)})", indent)
+
+    def _do_Gather(self, e: R.Gather, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.gather({self.value(e.dest, scope, indent)})", indent)
+
+    def _do_Deal(self, e: R.Deal, scope: Scope, visible: set[str], indent: int) -> None:
+        count = self.value(e.count, scope, indent)
+        source = self.value(e.source, scope, indent)
+        base = self.c.layout.zone_base[e.family]
+        self.fn.emit(f"s.deal({count}, {base}, {source}, {self.m.const(e.span, 'span')})", indent)
+
+    # ------------------------------------------------------------ variables
+    def _do_Assign(self, e: R.Assign, scope: Scope, visible: set[str], indent: int) -> None:
+        emit = self.fn.emit
+        V = self.fn.state("_V")
+        dirt = self.c.var_dirt.get(e.target.name, 0)
+        if e.op == "=":
+            value = self.value(e.value, scope, indent)      # Python works out the value before the place
+            index = self.index(e.target, scope, indent)
+            emit(f"{V}[{index}] = {value}", indent)
+        else:
+            index = self.index(e.target, scope, indent)
+            emit(f"_old = {V}[{index}]", indent)
+            value = self.value(e.value, scope, indent)
+            emit(f"if _old is None or {is_none(value)}:", indent)
+            emit(self.fail(f"`{e.op}` with none", e.span), indent + 1)
+            emit(f"{V}[{index}] = _old {_UPDATE[e.op]} {value}", indent)
+        if dirt:
+            emit(f"s.dirty |= {dirt}", indent)
+
+    def index(self, target: R.VarRef | R.OwnedVar, scope: Scope, indent: int) -> str:
+        """Where the variable sits (an owner that is none fails as the closure's does)."""
+        layout = self.c.layout
+        base = layout.var_base[target.name]
+        if isinstance(target, R.VarRef):
+            return repr(base)
+        owner = self.value(target.owner, scope, indent)
+        if owner != "s.current":
+            who = "side" if target.by_side else "player"
+            self.fn.emit(f"if {is_none(owner)}:", indent)
+            self.fn.emit(self.fail(f"`{target.name}` of no {who}", target.span), indent + 1)
+        nsides = layout.num_sides if target.per_side and not target.by_side else 0
+        index = f"{base} + {owner} % {nsides}" if nsides else f"{base} + {owner}"
+        t = self.fn.temp()
+        self.fn.emit(f"{t} = {index}", indent)
+        return t
+
+    def _do_Let(self, e: R.Let, scope: Scope, visible: set[str], indent: int) -> None:
+        value = self.value(e.value, scope, indent)
+        local = self.m.local(e.name)
+        self.fn.emit(f"{local} = {value}", indent)
+        scope[e.name] = Frag(local, frozenset({local}), True)
+        visible.add(e.name)
+
+    # ------------------------------------------------------------ the turn
+    def _do_Goto(self, e: R.Goto, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.goto = {self.m.literal(e.step)}", indent)
+
+    def _do_TurnTo(self, e: R.TurnTo, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.next_player = {self.value(e.player, scope, indent)}", indent)
+
+    def _do_Skip(self, e: R.Skip, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.skips[{self.value(e.player, scope, indent)}] += 1", indent)
+
+    def _do_Ask(self, e: R.Ask, scope: Scope, visible: set[str], indent: int) -> None:
+        player = self.value(e.player, scope, indent)
+        self.fn.emit(f"if {is_none(player)}:", indent)
+        self.fn.emit(self.fail("nobody to ask", e.span), indent + 1)
+        asked = f"[_p for _p in {player} if _p is not None]" if is_list(e.player.type) else f"[{player}]"
+        self.fn.emit(f"s.asked = ({asked}, {self.m.literal(e.step)})", indent)
+
+    def _do_EndDeal(self, e: R.EndDeal, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit("s.deal_over = True", indent)
+
+    def _do_EndTurn(self, e: R.EndTurn, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit("s.goto = None", indent)
+
+    # ------------------------------------------------------------ control
+    def _do_If(self, e: R.If, scope: Scope, visible: set[str], indent: int) -> None:
+        cond = self.value(e.cond, scope, indent)
+        self.fn.emit(f"if {cond}:", indent)
+        self.block(e.then, scope, visible, indent + 1)
+        if e.orelse:
+            self.fn.emit("else:", indent)
+            self.block(e.orelse, scope, visible, indent + 1)
+
+    def _do_For(self, e: R.For, scope: Scope, visible: set[str], indent: int) -> None:
+        items = self.value(e.iterable, scope, indent, zone_items=e.iterable.type == ZONE)
+        local = self.m.local(e.var)
+        saved = None
+        if e.var in visible:          # a name seen before the loop is seen again after it
+            saved = self.fn.temp()
+            self.fn.emit(f"{saved} = {local}", indent)
+        self.fn.emit(f"for {local} in list({items}):", indent)
+        nonnull = e.iterable.type == ZONE or (isinstance(e.iterable, R.StateValue) and e.iterable.name == "players")
+        inner = dict(scope)
+        inner[e.var] = Frag(local, frozenset({local}), True, nonnull)
+        self.block(e.body, inner, visible | {e.var}, indent + 1)
+        if saved is not None:
+            self.fn.emit(f"{local} = {saved}", indent)
+

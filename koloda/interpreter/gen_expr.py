@@ -1,0 +1,486 @@
+"""Expressions of the resolved tree -> Python expression text (see generate.py).
+
+One `_<Class>` method per resolved expression class, like compile.py. Each
+returns a Frag: the text, and what the text reads. A class or a built-in with
+no method here is left to the closures: its text calls the closure compile.py
+makes for it, with the local names it reads in a dict, so correctness never
+depends on how much is generated.
+
+The contract with the closures: generated text gives the same value, and
+fails wherever the closure fails (the message may differ, since the caller
+then asks the closure). It may fail where the closure does not only at the
+cost of speed. Values are worked out in the same order as the closures do.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from koloda.dsl import resolved as R
+from koloda.dsl.types import BOOL, RANK, ZONE
+from koloda.interpreter.env import Env
+from koloda.interpreter.gen_source import Function, Module
+
+NOTHING: frozenset[str] = frozenset()
+MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is left to the closures
+_ARITH = {"+", "-", "*", "//", "%"}
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_COSTLY = (R.Aggregate, R.ListComp, R.BuiltinCall, R.UserCall)
+_TRIVIAL = (R.Const, R.Option, R.Local, R.ZoneRef, R.GridRef, R.VarRef, R.StateValue)
+
+
+class NotGenerated(Exception):
+    """A node the generator leaves to the closures."""
+
+
+@dataclass(frozen=True)
+class Frag:
+    text: str                       # a Python expression: an atom, or in parentheses
+    deps: frozenset[str] = NOTHING  # the generated locals it reads (parameters, loop names)
+    safe: bool = False              # cannot fail
+    nonnull: bool = False           # never none
+
+
+Scope = dict[str, Frag]     # local names of the rules -> what they stand for here
+
+
+class ExprGen:
+    """Expressions, generated into the function `self.fn` of the module `self.m`.
+
+    listing: inside the listing of legal moves, where the state does not change, so that a
+    function's costly parts that do not depend on its parameters are kept for the listing.
+    hoisting: the function evaluates on one state throughout (a listing, a condition), so a part
+    that reads no local name is worked out once per call (in a cell), where it would be repeated."""
+
+    def __init__(self, compiler: Any, module: Module):
+        self.c = compiler
+        self.m = module
+        self.fn: Function = Function(module, "_unused", "s", True)
+        self.listing = False
+        self.hoisting = False
+        self.memo = False               # in a function's body during a listing: costly parts kept per listing
+        self._inside_cell = False
+        self._in_iterable = 0
+        self._depth = 0
+        self._functions: dict[tuple[str, bool], str] = {}
+        self.fallbacks = 0              # nodes left to the closures (for tests and the debug view)
+
+    # ------------------------------------------------------------ entry points
+    def gen(self, n: R.Expr, scope: Scope) -> Frag:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                return self.fallback(n, scope)
+            method: Callable[[Any, Scope], Frag] | None = getattr(self, "_" + type(n).__name__, None)
+            if method is None:
+                return self.fallback(n, scope)
+            if (self.hoisting and (not self._inside_cell or _costly(n)) and not _trivial(n)
+                    and not self.varies(n, scope)):
+                saved = self._inside_cell
+                self._inside_cell = True
+                try:
+                    frag = method(n, scope)
+                except NotGenerated:
+                    frag = self.fallback(n, scope)
+                finally:
+                    self._inside_cell = saved
+                return Frag(self.fn.cell(frag.text), NOTHING, frag.safe, frag.nonnull)
+            if self.memo and isinstance(n, _COSTLY) and not self.c._free_locals(n):
+                try:
+                    frag = method(n, scope)
+                except NotGenerated:
+                    frag = self.fallback(n, scope)
+                cell = self.m.const([-1, None], "m")
+                return Frag(f"({cell}[1] if {cell}[0] == s.listing else _memo({cell}, s.listing, {frag.text}))",
+                            NOTHING, frag.safe, frag.nonnull)
+            try:
+                return method(n, scope)
+            except NotGenerated:
+                return self.fallback(n, scope)
+        finally:
+            self._depth -= 1
+
+    def sequence(self, n: R.Expr, scope: Scope) -> Frag:
+        """The items of a list- or zone-valued expression."""
+        if isinstance(n, R.StateValue) and n.name == "players":
+            return Frag("range(s.n)", NOTHING, True)
+        f = self.gen(n, scope)
+        if n.type == ZONE:
+            return Frag(f"{self.fn.state('_Z')}[{f.text}]", f.deps, f.safe)
+        return f
+
+    def varies(self, n: R.Node, scope: Scope) -> bool:
+        """Whether a node reads a local name (so that it cannot be worked out once)."""
+        for name in self.c._free_locals(n):
+            f = scope.get(name)
+            if f is None or f.deps:
+                return True
+        return False
+
+    def fallback(self, n: R.Expr, scope: Scope) -> Frag:
+        """The closure of a node, called with the local names it reads."""
+        closure = self.c.expr(n, Env(hoisting=self.listing))
+        self.fallbacks += 1
+        names = sorted(self.c._free_locals(n))
+        deps: frozenset[str] = NOTHING
+        pairs = []
+        for name in names:
+            f = scope.get(name)
+            if f is not None:
+                pairs.append(f"{self.m.literal(name)}: {f.text}")
+                deps |= f.deps
+        return Frag(f"{self.m.const(closure, 'k')}(s, {{{', '.join(pairs)}}})", deps)
+
+    # ------------------------------------------------------------ names
+    def _Const(self, n: R.Const, scope: Scope) -> Frag:
+        return Frag(self.m.literal(n.value), NOTHING, True, n.value is not None)
+
+    def _Option(self, n: R.Option, scope: Scope) -> Frag:
+        value = self.c.options[n.name]
+        return Frag(self.m.literal(value), NOTHING, True, value is not None)
+
+    def _Local(self, n: R.Local, scope: Scope) -> Frag:
+        f = scope.get(n.name)
+        if f is None:
+            raise NotGenerated
+        return f
+
+    def _StateValue(self, n: R.StateValue, scope: Scope) -> Frag:
+        name = n.name
+        if name in ("me", "dealer", "player_count", "deal_number"):
+            attr = {"me": "current", "dealer": "dealer", "player_count": "n", "deal_number": "deal_number"}[name]
+            return Frag(f"s.{attr}", NOTHING, True, True)
+        if name == "last_meld":
+            return Frag("s.last_meld", NOTHING, True)
+        if name == "players":
+            return Frag("list(range(s.n))", NOTHING, True, True)
+        if name == "others":
+            return Frag("_others(s)", NOTHING, True, True)
+        if name == "suits":
+            return Frag("[0, 1, 2, 3]", NOTHING, True, True)
+        if name == "deck_size":
+            return Frag(repr(self.c.cards.size), NOTHING, True, True)
+        if name == "sides":
+            return Frag(f"list(range({self.c.layout.num_sides}))", NOTHING, True, True)
+        if name == "all_cards":
+            return Frag(f"list(range({self.c.cards.size}))", NOTHING, True, True)
+        raise NotGenerated
+
+    def _ZoneRef(self, n: R.ZoneRef, scope: Scope) -> Frag:
+        return Frag(repr(self.c.layout.zone_base[n.name]), NOTHING, True, True)
+
+    def _GridRef(self, n: R.GridRef, scope: Scope) -> Frag:
+        return Frag(repr(self.c.layout.grid_base[n.name]), NOTHING, True, True)
+
+    def _VarRef(self, n: R.VarRef, scope: Scope) -> Frag:
+        return Frag(f"{self.fn.state('_V')}[{self.c.layout.var_base[n.name]}]", NOTHING, True)
+
+    def owner_index(self, n: R.Owned, scope: Scope) -> Frag:
+        """Where a player's or side's own zone, grid or variable sits: base + owner (see compile.py)."""
+        layout = self.c.layout
+        base = (layout.var_base if isinstance(n, R.OwnedVar) else
+                layout.grid_base if isinstance(n, R.OwnedGrid) else layout.zone_base)[n.name]
+        nsides = layout.num_sides if n.per_side and not n.by_side else 0
+        owner = self.gen(n.owner, scope)
+        index = f"({base} + {owner.text} % {nsides})" if nsides else f"({base} + {owner.text})"
+        return Frag(index, owner.deps, owner.safe and owner.nonnull, True)
+
+    def _OwnedZone(self, n: R.OwnedZone, scope: Scope) -> Frag:
+        return self.owner_index(n, scope)
+
+    def _OwnedGrid(self, n: R.OwnedGrid, scope: Scope) -> Frag:
+        return self.owner_index(n, scope)
+
+    def _OwnedVar(self, n: R.OwnedVar, scope: Scope) -> Frag:
+        index = self.owner_index(n, scope)
+        return Frag(f"{self.fn.state('_V')}[{index.text}]", index.deps, index.safe)
+
+    # ------------------------------------------------------------ attributes
+    def _CardAttr(self, n: R.CardAttr, scope: Scope) -> Frag:
+        cards = self.c.cards
+        if n.name in ("rank", "suit", "color"):
+            table = self.m.const({"rank": cards.ranks, "suit": cards.suits, "color": cards.colors}[n.name], n.name)
+        elif n.name in ("face_up", "by"):
+            table = self.fn.state("_F" if n.name == "face_up" else "_B")
+        elif n.name == "deck" and self.c.card_deck is not None:
+            table = self.m.const(self.c.card_deck, "deck")
+        else:
+            raise NotGenerated
+        card = self.gen(n.obj, scope)
+        if card.nonnull:
+            return Frag(f"{table}[{card.text}]", card.deps, card.safe and n.name != "by", n.name == "rank")
+        if _atom(card.text):
+            return Frag(f"(None if {card.text} is None else {table}[{card.text}])", card.deps, card.safe)
+        return Frag(f"_get({table}, {card.text})", card.deps)
+
+    def _ZoneAttr(self, n: R.ZoneAttr, scope: Scope) -> Frag:
+        if n.name not in ("top", "bottom", "size", "cards", "free"):
+            raise NotGenerated
+        zone = self.gen(n.obj, scope)
+        cards = f"{self.fn.state('_Z')}[{zone.text}]"
+        if n.name == "size":
+            return Frag(f"len({cards})", zone.deps, zone.safe, True)
+        if n.name == "cards":
+            return Frag(f"list({cards})", zone.deps, zone.safe, True)
+        if n.name == "free":
+            return Frag(f"_free({cards}, {self.fn.state('_F')})", zone.deps, zone.safe, True)
+        return Frag(f"{'_top' if n.name == 'top' else '_bottom'}({cards})", zone.deps, zone.safe)
+
+    def _PlayerAttr(self, n: R.PlayerAttr, scope: Scope) -> Frag:
+        player = self.gen(n.obj, scope)
+        sides = self.c.layout.num_sides
+        if player.nonnull:
+            return Frag(f"({player.text} % {sides})", player.deps, player.safe, True)
+        return Frag(f"_side({player.text}, {sides})", player.deps, player.safe)
+
+    def _ListAttr(self, n: R.ListAttr, scope: Scope) -> Frag:
+        items = self.gen(n.obj, scope)
+        return Frag(f"len({items.text})", items.deps, False, True)
+
+    # ------------------------------------------------------------ calls
+    def _BuiltinCall(self, n: R.BuiltinCall, scope: Scope) -> Frag:
+        name = n.name
+        if name in ("count", "sum", "any", "all", "max", "min"):
+            if name in ("max", "min") and len(n.args) >= 2:
+                args = [self.gen(a, scope) for a in n.args]
+                return Frag(f"{name}({', '.join(a.text for a in args)})", _deps(args))
+            items = self.sequence(n.args[0], scope)
+            return Frag(f"{'len' if name == 'count' else name}({items.text})", items.deps,
+                        items.safe and name in ("count", "any", "all"), True)
+        args = [self.gen(a, scope) for a in n.args]
+        deps = _deps(args)
+        cards = self.c.cards
+        if name == "value":
+            return Frag(f"{self.m.const(cards.values, 'value')}[{args[0].text}]", deps, False, True)
+        if name == "abs":
+            return Frag(f"abs({args[0].text})", deps, False, True)
+        if name in ("next", "prev"):
+            return Frag(f"(({args[0].text} {'+' if name == 'next' else '-'} 1) % s.n)", deps, False, True)
+        if name == "top":
+            return Frag(f"_topn({self.fn.state('_Z')}[{args[0].text}], {args[1].text})", deps, False, True)
+        if name == "winner":
+            tables = ", ".join(self.m.const(t, k) for t, k in ((cards.suits, "suit"), (cards.ranks, "rank"),
+                                                              (cards.order, "order")))
+            return Frag(f"_winner({self.fn.state('_Z')}[{args[0].text}], {args[1].text}, {tables}, "
+                        f"{self.fn.state('_B')})", deps)
+        raise NotGenerated
+
+    def _UserCall(self, n: R.UserCall, scope: Scope) -> Frag:
+        fn = self.c.rules.functions[n.name]
+        if all(_simple(a) for a in n.args):
+            used = set().union(*(_locals_in(a) for a in n.args)) if n.args else set()
+            if not used & self.c.binders(n.name):
+                # inline, as the closures do: the body reads the arguments where it uses them
+                inner = {p: self.gen(a, scope) for p, a in zip(fn.params, n.args)}
+                return self.gen(fn.body, inner)
+        args = [self.gen(a, scope) for a in n.args]
+        name = self.function(fn)
+        return Frag(f"{name}({', '.join(['s'] + [a.text for a in args])})", _deps(args))
+
+    def function(self, fn: R.Function) -> str:
+        """A rule file's function as a generated function of its own (once per kind of caller)."""
+        key = (fn.name, self.listing)
+        name = self._functions.get(key)
+        if name is not None:
+            return name
+        name = self._functions[key] = self.m.name("f")
+        params = [self.m.local(p) for p in fn.params]
+        saved = (self.fn, self.hoisting, self.memo, self._inside_cell, self._in_iterable, self._depth)
+        self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=True)
+        self.hoisting, self.memo, self._inside_cell, self._in_iterable, self._depth = False, self.listing, False, 0, 0
+        try:
+            body = self.gen(fn.body, {p: Frag(v, frozenset({v})) for p, v in zip(fn.params, params)})
+            self.fn.emit(f"return {body.text}", 1)
+            self.m.add(self.fn.text([f"    # the function {self.m.literal(fn.name)} of the rules"]))
+        finally:
+            self.fn, self.hoisting, self.memo, self._inside_cell, self._in_iterable, self._depth = saved
+        return name
+
+    # ------------------------------------------------------------ lists
+    def comprehension(self, var: str, iterable: R.Expr, cond: R.Expr | None, elem: R.Expr | None,
+                      scope: Scope) -> tuple[str, Frag | None, Frag | None, frozenset[str]]:
+        """`for v in items if cond` as text, with the element's and the condition's frags."""
+        self._in_iterable += 1
+        try:
+            items = self.sequence(iterable, scope)
+        finally:
+            self._in_iterable -= 1
+        local = self.m.local(var)
+        inner = dict(scope)
+        inner[var] = Frag(local, frozenset({local}), True, iterable.type == ZONE
+                          or (isinstance(iterable, R.StateValue) and iterable.name in ("players", "others")))
+        saved = self._inside_cell
+        self._inside_cell = False      # an element is worked out once per item
+        try:
+            test = self.gen(cond, inner) if cond is not None else None
+            value = self.gen(elem, inner) if elem is not None else None
+        finally:
+            self._inside_cell = saved
+        deps = items.deps | ((test.deps if test else NOTHING) | (value.deps if value else NOTHING)) - {local}
+        return f"for {local} in {items.text}", test, value, deps
+
+    def _Aggregate(self, n: R.Aggregate, scope: Scope) -> Frag:
+        if n.func == "count":
+            if n.elem.type == BOOL:
+                loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
+                assert value is not None
+                cond = value.text if test is None else f"({test.text} and {value.text})"
+                return Frag(f"len([1 {loop} if {cond}])", deps, False, True)
+            if n.cond is None:      # each item counts, and the element is never worked out
+                items = self.sequence(n.iterable, scope)
+                return Frag(f"len({items.text})", items.deps, items.safe, True)
+            loop, test, _, deps = self.comprehension(n.var, n.iterable, n.cond, None, scope)
+            assert test is not None
+            return Frag(f"len([1 {loop} if {test.text}])", deps, False, True)
+        loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
+        assert value is not None
+        where = f" if {test.text}" if test is not None else ""
+        return Frag(f"{n.func}([{value.text} {loop}{where}])", deps, False, n.func in ("any", "all"))
+
+    def _ListComp(self, n: R.ListComp, scope: Scope) -> Frag:
+        loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
+        assert value is not None
+        where = f" if {test.text}" if test is not None else ""
+        return Frag(f"[{value.text} {loop}{where}]", deps, False, True)
+
+    def _ListLit(self, n: R.ListLit, scope: Scope) -> Frag:
+        items = [self.gen(i, scope) for i in n.items]
+        return Frag(f"[{', '.join(i.text for i in items)}]", _deps(items), all(i.safe for i in items), True)
+
+    def _Range(self, n: R.Range, scope: Scope) -> Frag:
+        low, high = self.gen(n.low, scope), self.gen(n.high, scope)
+        return Frag(f"list(range({low.text}, {high.text} + 1))", low.deps | high.deps, False, True)
+
+    def _Index(self, n: R.Index, scope: Scope) -> Frag:
+        items, index = self.gen(n.obj, scope), self.gen(n.index, scope)
+        return Frag(f"{items.text}[{index.text}]", items.deps | index.deps)
+
+    # ------------------------------------------------------------ operators
+    def _Arith(self, n: R.Arith, scope: Scope) -> Frag:
+        if n.op not in _ARITH:
+            raise NotGenerated
+        left, right = self.gen(n.left, scope), self.gen(n.right, scope)
+        return Frag(f"({left.text} {n.op} {right.text})", left.deps | right.deps, False, True)
+
+    def _Compare(self, n: R.Compare, scope: Scope) -> Frag:
+        if n.op not in _COMPARE:
+            raise NotGenerated
+        left, right = self.gen(n.left, scope), self.gen(n.right, scope)
+        deps = left.deps | right.deps
+        if n.op in ("==", "!="):
+            if right.text == "None" and not isinstance(n.left, (R.Const, R.Option)):
+                return Frag(f"({left.text} is {'' if n.op == '==' else 'not '}None)", deps, left.safe, True)
+            return Frag(f"({left.text} {n.op} {right.text})", deps, left.safe and right.safe, True)
+        if n.left.type == RANK:
+            order = self.m.const(self.c.cards.order, "order")
+            return Frag(f"({order}[{left.text}] {n.op} {order}[{right.text}])", deps, False, True)
+        return Frag(f"({left.text} {n.op} {right.text})", deps, False, True)
+
+    def _Contains(self, n: R.Contains, scope: Scope) -> Frag:
+        item, container = self.gen(n.item, scope), self.gen(n.container, scope)
+        deps = item.deps | container.deps
+        if n.container.type == ZONE:
+            loc = self.fn.state("_L")
+            if item.nonnull:
+                return Frag(f"({loc}[{item.text}] {'!=' if n.negated else '=='} {container.text})", deps,
+                            item.safe and container.safe, True)
+            if _atom(item.text):
+                test = f"({item.text} is not None and {loc}[{item.text}] == {container.text})"
+            else:
+                test = f"_in_zone({loc}, {item.text}, {container.text})"
+            return Frag(f"(not {test})" if n.negated else test, deps, False, True)
+        return Frag(f"({item.text} {'not in' if n.negated else 'in'} {container.text})", deps, False, True)
+
+    def _And(self, n: R.And, scope: Scope) -> Frag:
+        parts = [self.gen(x, scope) for x in _chain(n, R.And)]
+        return _logic(parts, "and")
+
+    def _Or(self, n: R.Or, scope: Scope) -> Frag:
+        if n.type == BOOL:
+            return _logic([self.gen(x, scope) for x in _chain(n, R.Or)], "or")
+        if self._in_iterable:          # no `:=` in a comprehension's iterable
+            raise NotGenerated
+        left, right = self.gen(n.left, scope), self.gen(n.right, scope)
+        t = self.fn.temp()
+        return Frag(f"({right.text} if ({t} := {left.text}) is None else {t})", left.deps | right.deps,
+                    left.safe and right.safe, right.nonnull)
+
+    def _Not(self, n: R.Not, scope: Scope) -> Frag:
+        operand = self.gen(n.operand, scope)
+        return Frag(f"(not {operand.text})", operand.deps, operand.safe, True)
+
+    def _Neg(self, n: R.Neg, scope: Scope) -> Frag:
+        operand = self.gen(n.operand, scope)
+        return Frag(f"(-{operand.text})", operand.deps, False, True)
+
+    def _IfElse(self, n: R.IfElse, scope: Scope) -> Frag:
+        cond = self.gen(n.cond, scope)
+        then, orelse = self.gen(n.then, scope), self.gen(n.orelse, scope)
+        return Frag(f"({then.text} if {cond.text} else {orelse.text})", cond.deps | then.deps | orelse.deps,
+                    cond.safe and then.safe and orelse.safe, then.nonnull and orelse.nonnull)
+
+
+def _logic(parts: list[Frag], op: str) -> Frag:
+    """`a and b` gives what Python's `and` gives (as the closure does); three or more give true or false."""
+    text = f" {op} ".join(p.text for p in parts)
+    safe = all(p.safe for p in parts)
+    if len(parts) == 2:
+        return Frag(f"({text})", _deps(parts), safe, all(p.nonnull for p in parts))
+    return Frag(f"(True if ({text}) else False)", _deps(parts), safe, True)
+
+
+def _deps(frags: list[Frag]) -> frozenset[str]:
+    out: frozenset[str] = NOTHING
+    for f in frags:
+        out |= f.deps
+    return out
+
+
+def _atom(text: str) -> bool:
+    """A name or a literal number: cheap and safe to write twice."""
+    return text.isidentifier() or text.lstrip("-").isdigit() or text in ("s.current", "s.dealer", "s.n")
+
+
+def is_none(text: str) -> str:
+    """`x is None` as source (`is` with a literal number or string is a warning in Python: `==` then)."""
+    if text.isidentifier() or text.startswith("s."):
+        return f"{text} is None"
+    return f"{text} == None"
+
+
+def _costly(n: R.Node) -> bool:
+    """Worth keeping even where it is worked out once: another action's `if:` may ask the same."""
+    return isinstance(n, (R.Aggregate, R.ListComp, R.UserCall)) or (
+        isinstance(n, R.BuiltinCall) and n.name not in ("value", "abs", "next", "prev", "top"))
+
+
+def _trivial(n: R.Node) -> bool:
+    """Cheaper to work out again than to keep."""
+    if isinstance(n, _TRIVIAL):
+        return True
+    if isinstance(n, R.Owned):
+        return _trivial(n.owner)
+    if isinstance(n, (R.CardAttr, R.PlayerAttr)):
+        return _trivial(n.obj)
+    return False
+
+
+def _chain(n: R.Expr, kind: type[R.And] | type[R.Or]) -> list[R.Expr]:
+    if isinstance(n, (R.And, R.Or)) and isinstance(n, kind):
+        return _chain(n.left, kind) + _chain(n.right, kind)
+    return [n]
+
+
+def _simple(n: R.Expr | None) -> bool:
+    """As compile.py decides which calls it inlines."""
+    if n is None or isinstance(n, (R.Local, R.Const, R.Option, R.StateValue, R.ZoneRef, R.GridRef, R.VarRef)):
+        return True
+    if isinstance(n, R.MeldsOf):
+        return _simple(n.owner)
+    if isinstance(n, R.Owned):
+        return _simple(n.owner)
+    return isinstance(n, R.Attribute) and _simple(n.obj)
+
+
+def _locals_in(n: R.Node) -> set[str]:
+    return {x.name for x in R.walk(n) if isinstance(x, R.Local)}

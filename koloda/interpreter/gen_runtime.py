@@ -1,0 +1,82 @@
+"""Small functions generated code calls: what does not fit in one Python expression.
+
+A failure here need not carry the rule's message: wherever generated code
+fails, the engine works the same thing out again through the closures, which
+raise the located error (see generate.py).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+def _set(cell: list, value: Any) -> Any:
+    """Fill a cell of a hoisted value (the first use works it out, later ones read it)."""
+    cell.append(value)
+    return value
+
+
+def _memo(cell: list, listing: int, value: Any) -> Any:
+    """Keep a value for the rest of one listing of legal moves."""
+    cell[0], cell[1] = listing, value
+    return value
+
+
+def _get(table: Any, card: Any) -> Any:
+    return None if card is None else table[card]
+
+
+def _top(zone: list) -> Any:
+    return zone[-1] if zone else None
+
+
+def _bottom(zone: list) -> Any:
+    return zone[0] if zone else None
+
+
+def _free(zone: list, face: list) -> bool:
+    return not zone or not face[zone[-1]]
+
+
+def _in_zone(loc: list, card: Any, zone: int) -> bool:
+    return card is not None and loc[card] == zone
+
+
+def _side(player: Any, sides: int) -> Any:
+    return None if player is None else player % sides
+
+
+def _others(s: Any) -> list[int]:
+    return [(s.current + k) % s.n for k in range(1, s.n)]
+
+
+def _topn(zone: list, count: Any) -> list:
+    if count is None or count < 0:
+        raise ValueError("a count below 0")
+    return zone[::-1][:count]
+
+
+def _winner(trick: list, trump: Any, suits: tuple, ranks: tuple, order: tuple, by: list) -> Any:
+    """As the built-in `winner` (interpreter/builtins.py) works it out."""
+    if not trick:
+        raise ValueError("the winner of an empty trick")
+    led = suits[trick[0]]
+    best = trick[0]
+    for card in trick[1:]:
+        cs, bs = suits[card], suits[best]
+        if cs == bs:
+            if order[ranks[card]] > order[ranks[best]]:
+                best = card
+        elif cs == trump and trump is not None:
+            best = card
+        elif bs != trump and cs == led and bs != led:
+            best = card
+    return by[best]
+
+
+def _fail() -> None:
+    """A value the rules cannot take (a parameter outside its ids): the closures tell what it is."""
+    raise ValueError("the closures say what failed")
+
+
+RUNTIME: dict[str, Any] = {f.__name__: f for f in (_set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others,
+                                                    _topn, _winner, _fail)}

@@ -1,0 +1,221 @@
+"""The flow's hot paths as generated Python source, compiled once per load.
+
+compile.py turns the checked tree into closures; this module writes the parts
+that play runs again and again as one Python module instead, and puts its
+functions in the flow in place of the closures:
+
+- per step of a phase, the listing of its legal moves: every action's
+  parameters as nested loops, its `if:` inline, parts that read no parameter
+  worked out once per listing, locals for the state's lists;
+- per list of effects (an action's `do:`, a phase's start and `after turn`,
+  events, the deal, scoring), one function;
+- the conditions the flow asks after moves (`ends:`, `when:`, `deal ends`,
+  the match's end and score).
+
+The closures stay: what the generator does not handle is left to them
+(gen_expr.py), and they tell what failed, with its place in the file,
+whenever generated code fails. A listing that fails is listed again by the
+closures; a condition is worked out again by its closure; in effects each
+expression that can fail is worked out again by its closure (gen_effects.py).
+Generation that fails in any way leaves the closures in place.
+
+`KOLODA_SHOW_SOURCE=1` prints the generated module to stderr at each load;
+`KOLODA_GENERATE=0` keeps the closures (to compare, or to profile them).
+"""
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from koloda.dsl import resolved as R
+from koloda.dsl.errors import RuleError
+from koloda.dsl.types import CARD, ZONE
+from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
+from koloda.interpreter.flow import Action, Flow, SlowListing
+from koloda.interpreter.gen_effects import EffectGen
+from koloda.interpreter.gen_expr import Frag
+from koloda.interpreter.gen_runtime import RUNTIME
+from koloda.interpreter.gen_source import Function, Module
+
+
+def _located(exc: Exception, span: Any) -> RuleRuntimeError:
+    return RuleRuntimeError(f"this effect failed: {exc}", span)
+
+
+NAMESPACE: dict[str, Any] = {**RUNTIME, "_RuleError": RuleError, "_FAILURES": PYTHON_FAILURES,
+                             "_RRE": RuleRuntimeError, "_located": _located, "_perf": time.perf_counter,
+                             "_Slow": SlowListing, "__builtins__": __builtins__}
+
+
+@dataclass
+class Generated:
+    """What was generated for one game: the source, and how long it took."""
+    source: str = ""
+    seconds: float = 0.0
+    fallbacks: int = 0                  # nodes left to the closures
+    installs: list[tuple[Callable[[Any], None], str]] = field(default_factory=list)
+
+
+def enabled() -> bool:
+    return os.environ.get("KOLODA_GENERATE", "1") != "0"
+
+
+def generate(flow: Flow, compiler: Any, rules: R.Rules, label: str) -> Generated | None:
+    """Put generated functions in the flow in place of its closures. None: generation failed, and
+    the flow keeps its closures."""
+    if not enabled():
+        return None
+    started = time.perf_counter()
+    try:
+        gen = Generator(compiler, Module(NAMESPACE))
+        done = gen.flow(flow, rules)
+        source = gen.m.source()
+        filename = f"<koloda generated {label!r}>"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            code = compile(source, filename, "exec")
+        namespace = gen.m.namespace
+        exec(code, namespace)
+    except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError, Warning):
+        return None
+    for install, name in done.installs:
+        install(namespace[name])
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)   # for tracebacks, profiles
+    done.source = source
+    done.fallbacks = gen.fallbacks
+    done.seconds = time.perf_counter() - started
+    if os.environ.get("KOLODA_SHOW_SOURCE", "") not in ("", "0"):
+        print(f"# generated for {label} in {done.seconds * 1000:.1f} ms\n{source}", file=sys.stderr)
+    return done
+
+
+class Generator(EffectGen):
+    def flow(self, flow: Flow, rules: R.Rules) -> Generated:
+        done = Generated()
+        add = done.installs.append
+        for phase, ph in zip(flow.phases, rules.phases):
+            if ph.first is not None and phase.first is not None:
+                add((_setter(phase, "first"), self.condition(ph.first, phase.first)))
+            if ph.ends is not None and phase.ends is not None:
+                add((_setter(phase, "ends"), self.condition(ph.ends, phase.ends)))
+            add((_setter(phase, "start"), self.effects_function(ph.start, [])))
+            add((_setter(phase, "after_turn"), self.effects_function(ph.after_turn, [])))
+            for step, actions in phase.steps.items():
+                pairs = [(ph.actions[a.name], a) for a in actions]
+                add((_keyed(phase.listings, step), self.step_listing(pairs)))
+        for action, ra in zip(flow.actions, [a for ph in rules.phases for a in ph.actions.values()]):
+            add((_setter(action, "run"), self.effects_function(ra.effects, [(p.var, p.type) for p in ra.params])))
+        for event, re in zip(flow.events, rules.events):
+            add((_setter(event, "when"), self.condition(re.when, event.when)))
+            add((_setter(event, "run"), self.effects_function(re.effects, [])))
+        for attr, nodes in (("setup", rules.setup), ("deal", rules.deal), ("scoring", rules.scoring)):
+            add((_setter(flow, attr), self.effects_function(nodes, [])))
+        for attr, node, params in (("deal_ends", rules.deal_ends, ()), ("match_ends", rules.match_ends, ()),
+                                   ("first_dealer", rules.first_dealer, ()), ("score", rules.match_score, ("p",))):
+            closure = getattr(flow, attr)
+            if node is not None and closure is not None:
+                add((_setter(flow, attr), self.condition(node, closure, params)))
+        return done
+
+    # ------------------------------------------------------------ conditions
+    def condition(self, node: R.Expr, closure: Callable, params: tuple[str, ...] = ()) -> str:
+        """A function (s, b) giving the value of an expression, or its closure's (and its error) if it fails."""
+        name = self.m.name("cond")
+        self.fn = Function(self.m, name, "s, b", pure=True)
+        self.listing, self.hoisting, self.memo = False, True, False
+        scope = {}
+        for p in params:
+            local = self.m.local(p)
+            self.fn.emit(f"{local} = b[{self.m.literal(p)}]", 1)
+            scope[p] = Frag(local, frozenset({local}), True, True)
+        value = self.root(node, scope)
+        self.fn.emit("try:", 1)
+        self.fn.emit(f"return {value.text}", 2)
+        self.fn.emit("except Exception:", 1)
+        self.fn.emit(f"return {self.m.const(closure, 'k')}(s, b)", 2)
+        self.m.add(self.fn.text())
+        return name
+
+    def root(self, node: R.Expr, scope: dict[str, Frag]) -> Frag:
+        """An expression worked out once per call: only its costly parts are kept in cells."""
+        self._inside_cell = True
+        try:
+            return self.gen(node, scope)
+        finally:
+            self._inside_cell = False
+
+    # ------------------------------------------------------------ legal moves
+    def step_listing(self, actions: list[tuple[R.Action, Action]]) -> str:
+        """A function (s, found, deadline) adding the legal action ids of one step to `found`, in the
+        order the closures find them (flow.Flow._enumerate)."""
+        name = self.m.name("list")
+        self.fn = Function(self.m, name, "s, found, deadline", pure=True)
+        self.listing, self.hoisting, self.memo = True, True, False
+        for i, (ra, action) in enumerate(actions):
+            self.fn.emit(f"# action {self.m.literal(ra.name)}", 1)
+            self.action(i, ra, action)
+        self.m.add(self.fn.text())
+        return name
+
+    def action(self, i: int, ra: R.Action, action: Action) -> None:
+        emit = self.fn.emit
+        indent = 1
+        scope: dict[str, Frag] = {}
+        code: str | None = None
+        for k, (rp, param) in enumerate(zip(ra.params, action.params)):
+            in_zone = rp.domain.type == ZONE
+            domain = self.sequence(rp.domain, scope)
+            local = self.m.local(rp.var)
+            seen = f"_seen{k}"
+            if not in_zone or param.kind is not None:
+                emit(f"{seen} = set()", indent)
+            emit(f"for {local} in {domain.text}:", indent)
+            indent += 1
+            if not in_zone:
+                emit(f"if {local} is None:", indent)
+                emit("continue", indent + 1)
+            if k == 0:
+                emit("if _perf() > deadline:", indent)
+                emit(f"raise _Slow({i})", indent + 1)
+            if param.kind is not None or not in_zone:     # a zone holds a card once; copies make one move
+                key = local
+                if param.kind is not None:
+                    key = f"({self.m.const(param.kind, 'kind')}[{local}], {self.fn.state('_L')}[{local}], " \
+                          f"{self.fn.state('_F')}[{local}])"
+                emit(f"_key = {key}", indent)
+                emit(f"if _key in {seen}:", indent)
+                emit("continue", indent + 1)
+                emit(f"{seen}.add(_key)", indent)
+            if in_zone and param.type == CARD and param.radix == self.c.cards.size:
+                digit = local           # a card of a zone is an id of the deck
+            else:
+                digit = f"_d{k}"
+                emit(f"{digit} = int({local})", indent)
+                emit(f"if not 0 <= {digit} < {param.radix}:", indent)
+                emit("_fail()", indent + 1)
+            if code is None:
+                code = digit
+            else:
+                emit(f"_c{k} = {code} * {param.radix} + {digit}", indent)
+                code = f"_c{k}"
+            scope[rp.var] = Frag(local, frozenset({local}), True, True)
+        found = f"found.append({action.offset}{'' if code is None else f' + {code}'})"
+        if ra.guard is None:
+            emit(found, indent)
+            return
+        guard = self.root(ra.guard, scope) if not ra.params else self.gen(ra.guard, scope)
+        emit(f"if {guard.text}:", indent)
+        emit(found, indent + 1)
+
+
+def _setter(obj: Any, attr: str) -> Callable[[Any], None]:
+    return lambda value: setattr(obj, attr, value)
+
+
+def _keyed(table: dict, key: Any) -> Callable[[Any], None]:
+    return lambda value: table.__setitem__(key, value)
