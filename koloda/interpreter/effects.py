@@ -25,6 +25,7 @@ def _nothing(s: Any, b: dict) -> None:
 
 class EffectCompiler:
     layout: Layout
+    var_dirt: dict[str, int]
 
     # provided by the Compiler
     def method(self, cls: type, prefix: str) -> Callable[[Any, Env], Fn]:
@@ -117,9 +118,11 @@ class EffectCompiler:
             index = lambda s, b: base
         else:
             index = self.owner_index(e.target, env)
+        dirt = self.var_dirt.get(e.target.name, 0)      # the conditions that read it must be asked again
         if e.op == "=":
             def assign(s, b):
                 s.vars[index(s, b)] = value(s, b)
+                s.dirty |= dirt
             return assign
         op, sign, span = _ARITH_UPDATE[e.op], e.op, e.span
 
@@ -129,6 +132,7 @@ class EffectCompiler:
             if old is None or x is None:
                 raise RuleRuntimeError(f"`{sign}` with none", span)
             s.vars[i] = op(old, x)
+            s.dirty |= dirt
         return update
 
     def _do_Let(self, e: R.Let, env: Env) -> Fn:

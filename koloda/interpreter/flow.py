@@ -109,6 +109,8 @@ class Flow:
         self.side_of = side_of
         # called with the state each time a deal has been scored, before the next deal starts
         self.deal_listeners: list[Callable[[State], None]] = []
+        # zone -> the bits of the conditions that read it (watch.py): a card moving in or out sets them
+        self.zone_dirt: list[int] = []
         self._deadline = 0.0
 
     # ------------------------------------------------------------ the match

@@ -29,6 +29,7 @@ from koloda.interpreter.melds import MeldRules, Plan
 from koloda.interpreter.patterns import PatternRules
 from koloda.interpreter.state import State
 from koloda.interpreter.view import View
+from koloda.interpreter.watch import Watch, watch, watched
 
 __all__ = ["Game", "Grid", "compile_expression"]
 
@@ -55,8 +56,10 @@ class Game:
         self.num_distinct_actions = self.codec.num_distinct_actions
         self.compiler = compiler = Compiler(self.layout, self.cards, options, rules, self.melds, self.patterns,
                                             self.card_deck)
-        self.flow = _flow(compiler, rules, self.codec, self.layout, self.cards)
-        self.generated = generate(self.flow, compiler, rules, spec.name)     # None: the closures run the game
+        self.watch = watch(rules, self.layout)
+        compiler.var_dirt = self.watch.var_dirt
+        self.flow = _flow(compiler, rules, self.codec, self.layout, self.cards, self.watch)
+        self.generated = generate(self.flow, compiler, rules, self.watch, spec.name)   # None: the closures play
         self.heuristic = compiler.expr(rules.heuristic) if rules.heuristic is not None else None
         self.view = View(rules, self.layout, self.cards, self.codec,
                          {label: compiler.expr(node) for label, node in rules.show.items()})
@@ -185,11 +188,22 @@ def _meld_rules(spec: Spec, cards: CardTable, wild: set[int], layout: Layout) ->
     return MeldRules(spec.meld_kinds, cards, wild, len(layout.slot_zone), owners, rank_value)
 
 
-def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards: CardTable) -> Flow:
+def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards: CardTable, w: Watch) -> Flow:
     # Cards that are copies of each other make the same move: the first id of each card's name.
     names = cards.names
     first: dict[str, int] = {}
     copies = tuple(first.setdefault(name, i) for i, name in enumerate(names)) if len(set(names)) < len(names) else None
+
+    def optional(node: R.Expr | None) -> Fn | None:
+        return c.located(node) if node is not None else None
+
+    def watching(node: R.Expr) -> Fn:
+        """A condition the flow asks after moves: asked again only when what it reads changed, if it can tell."""
+        bit = w.bits.get(node)
+        return c.located(node) if bit is None else watched(c.located(node), bit)
+
+    def condition(node: R.Expr | None) -> Fn | None:
+        return watching(node) if node is not None else None
     actions: list[Action] = []
     phases = []
     for index, ph in enumerate(rules.phases):
@@ -203,9 +217,8 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
             by_name[a.name] = action
         steps = {step: [by_name[name] for name in listed] for step, listed in ph.steps.items()}
         phases.append(Phase(ph.name, c.located(ph.first) if ph.first else None, ph.once,
-                            c.located(ph.ends) if ph.ends else None, c.effects(ph.start), c.effects(ph.after_turn),
-                            steps, next(iter(steps))))
-    events = [Event(e.name, c.located(e.when), c.effects(e.effects)) for e in rules.events]
+                            condition(ph.ends), c.effects(ph.start), c.effects(ph.after_turn), steps, next(iter(steps))))
+    events = [Event(e.name, watching(e.when), c.effects(e.effects)) for e in rules.events]
     starts = [(layout.var_base[name], len(layout.owners(v)), c.located(start) if start is not None else None)
               for (name, v), start in zip(rules.spec.vars.items(), rules.var_starts.values())]
     size = len(layout.var_names)
@@ -219,15 +232,14 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
                 values[base + k] = start(s, {}) if start is not None else None
         return values
 
-    def optional(node: R.Expr | None) -> Fn | None:
-        return c.located(node) if node is not None else None
-
-    return Flow(phases=phases, events=events, setup=c.effects(rules.setup), deal=c.effects(rules.deal),
-                deal_ends=optional(rules.deal_ends), scoring=c.effects(rules.scoring),
+    flow = Flow(phases=phases, events=events, setup=c.effects(rules.setup), deal=c.effects(rules.deal),
+                deal_ends=condition(rules.deal_ends), scoring=c.effects(rules.scoring),
                 match_ends=optional(rules.match_ends), score=optional(rules.match_score),
                 lowest_wins=rules.spec.match.winner == "lowest", first_dealer=optional(rules.first_dealer),
                 rotate=rules.spec.match.rotate, var_starts=var_starts, codec=codec, actions=actions,
                 side_of=layout.side_of)
+    flow.zone_dirt = w.zone_dirt
+    return flow
 
 
 def compile_expression(game: Game, text: str, scope: dict[str, str] | None = None) -> tuple[Fn, str]:

@@ -65,8 +65,16 @@ class EffectGen(ExprGen):
         emit(f"raise _located(_e, {self.m.const(e.span, 'span')}) from None", indent + 1)
 
     def value(self, n: R.Expr, scope: Scope, indent: int, zone_items: bool = False) -> str:
-        """An expression worked out now, as an atom to use; the closure tells what failed, if it fails."""
-        f = self.gen(n, scope)
+        """An expression worked out now, as an atom to use; the closure tells what failed, if it fails.
+        Parts of it that read no local name are worked out once for it (its cells are made just before)."""
+        self.hoisting, self._inside_cell = True, True
+        try:
+            f = self.gen(n, scope)
+        finally:
+            self.hoisting, self._inside_cell = False, False
+        for cell in self.fn.cells.values():
+            self.fn.emit(f"{cell} = []", indent)
+        self.fn.cells.clear()
         text = f.text
         if not f.safe:
             t = self.fn.temp()

@@ -74,7 +74,7 @@ class ExprGen:
             method: Callable[[Any, Scope], Frag] | None = getattr(self, "_" + type(n).__name__, None)
             if method is None:
                 return self.fallback(n, scope)
-            if (self.hoisting and (not self._inside_cell or _costly(n)) and not _trivial(n)
+            if (self.hoisting and (not self._inside_cell or (_costly(n) and self._depth > 1)) and not _trivial(n)
                     and not self.varies(n, scope)):
                 saved = self._inside_cell
                 self._inside_cell = True

@@ -41,6 +41,7 @@ from koloda.interpreter.gen_effects import EffectGen
 from koloda.interpreter.gen_expr import Frag
 from koloda.interpreter.gen_runtime import RUNTIME
 from koloda.interpreter.gen_source import Function, Module
+from koloda.interpreter.watch import Watch
 
 
 def _located(exc: Exception, span: Any) -> RuleRuntimeError:
@@ -65,14 +66,14 @@ def enabled() -> bool:
     return os.environ.get("KOLODA_GENERATE", "1") != "0"
 
 
-def generate(flow: Flow, compiler: Any, rules: R.Rules, label: str) -> Generated | None:
+def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str) -> Generated | None:
     """Put generated functions in the flow in place of its closures. None: generation failed, and
     the flow keeps its closures."""
     if not enabled():
         return None
     started = time.perf_counter()
     try:
-        gen = Generator(compiler, Module(NAMESPACE))
+        gen = Generator(compiler, Module(NAMESPACE), watch)
         done = gen.flow(flow, rules)
         source = gen.m.source()
         filename = f"<koloda generated {label!r}>"
@@ -95,6 +96,10 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, label: str) -> Generated
 
 
 class Generator(EffectGen):
+    def __init__(self, compiler: Any, module: Module, watch: Watch):
+        super().__init__(compiler, module)
+        self.watch = watch
+
     def flow(self, flow: Flow, rules: R.Rules) -> Generated:
         done = Generated()
         add = done.installs.append
@@ -124,10 +129,15 @@ class Generator(EffectGen):
 
     # ------------------------------------------------------------ conditions
     def condition(self, node: R.Expr, closure: Callable, params: tuple[str, ...] = ()) -> str:
-        """A function (s, b) giving the value of an expression, or its closure's (and its error) if it fails."""
+        """A function (s, b) giving the value of an expression, or its closure's (and its error) if it fails.
+        A watched condition (watch.py) is asked only while its bit is set, and clears it when false."""
         name = self.m.name("cond")
         self.fn = Function(self.m, name, "s, b", pure=True)
         self.listing, self.hoisting, self.memo = False, True, False
+        bit = self.watch.bits.get(node)
+        if bit is not None:
+            self.fn.emit(f"if not s.dirty & {bit}:", 1)
+            self.fn.emit("return False", 2)
         scope = {}
         for p in params:
             local = self.m.local(p)
@@ -135,9 +145,13 @@ class Generator(EffectGen):
             scope[p] = Frag(local, frozenset({local}), True, True)
         value = self.root(node, scope)
         self.fn.emit("try:", 1)
-        self.fn.emit(f"return {value.text}", 2)
+        self.fn.emit(f"{'_t0 =' if bit is not None else 'return'} {value.text}", 2)
         self.fn.emit("except Exception:", 1)
         self.fn.emit(f"return {self.m.const(closure, 'k')}(s, b)", 2)
+        if bit is not None:
+            self.fn.emit("if not _t0:", 1)
+            self.fn.emit(f"s.dirty &= {~bit}", 2)
+            self.fn.emit("return _t0", 1)
         self.m.add(self.fn.text())
         return name
 

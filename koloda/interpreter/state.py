@@ -17,6 +17,7 @@ from koloda.interpreter.flow import Flow
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 from koloda.interpreter.movetext import action_named
+from koloda.interpreter.watch import ALL
 
 
 class Table(Protocol):
@@ -67,7 +68,7 @@ class State:
     __slots__ = ("game", "layout", "flow", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
-                 "stands", "turn_no", "last_meld", "listing", "moved", "_legal")
+                 "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -111,7 +112,10 @@ class State:
         self.last_meld: int | None = None     # the zone of the meld made most recently
         self.listing = 0                      # stamped by each listing of legal moves
         self.moved: tuple[Moved, ...] = ()    # what left public zones in the last action (never changed in place)
-        self._legal: list[int] | None = None
+        self._listed: list[int] | None = None     # the legal moves, once listed
+        # bits of the conditions the flow must ask again (koloda/interpreter/watch.py): set by what changes
+        # the zones and variables they read, cleared when one is found false
+        self.dirty = ALL
 
     # ------------------------------------------------------------ copying
     def clone(self) -> "State":
@@ -131,8 +135,27 @@ class State:
         c.slot_kind, c.slot_owner, c.slot_turn = self.slot_kind[:], self.slot_owner[:], self.slot_turn[:]
         c.stands, c.turn_no, c.last_meld = self.stands[:], self.turn_no, self.last_meld
         c.moved = self.moved
-        c._legal = None if self._legal is None else self._legal[:]
+        c._listed = None if self._listed is None else self._listed[:]
+        c.dirty = self.dirty
         return c
+
+    def forget(self) -> None:
+        """Code outside the rules changed this state by hand (a test's position, a bot's sample):
+        the legal moves and the conditions found false are stale."""
+        self._listed = None
+        self.dirty = ALL
+
+    @property
+    def _legal(self) -> list[int] | None:
+        return self._listed
+
+    @_legal.setter
+    def _legal(self, value: list[int] | None) -> None:
+        """Setting `_legal = None` is how code that changes a state by hand has long said so."""
+        if value is None:
+            self.forget()
+        else:
+            self._listed = value
 
     # ------------------------------------------------------------ card movement
     def move(self, card: int, dest: int, who: int | None, face_up: bool = True, under: bool = False) -> None:
@@ -146,6 +169,8 @@ class State:
                 self.slot_kind[self.layout.zone_slot[src]] = None       # an emptied meld frees its slot
             # those who knew the card and could see it go know where it went
             known &= self.layout.watchers[src] if self.face[card] else self._knew_face_down(card, who)
+        dirt = self.flow.zone_dirt
+        self.dirty |= (dirt[dest] | dirt[src]) if src >= 0 else dirt[dest]
         if under:
             self.zones[dest].insert(0, card)
         else:
@@ -210,6 +235,7 @@ class State:
 
     def shuffle(self, zone: int) -> None:
         cards = self.zones[zone]
+        self.dirty |= self.flow.zone_dirt[zone]
         watchers = self.layout.watchers[zone]
         for c in cards:        # after a shuffle only those who see the zone know where a card is
             self.known[c] &= watchers
@@ -252,6 +278,7 @@ class State:
                 self.move(pile[-1], family_base + (first + k) % self.n, None)
 
     def gather(self, dest: int) -> None:
+        self.dirty = ALL
         for z in self.zones:
             z.clear()
         self.zones[dest].extend(range(len(self.loc)))
@@ -272,19 +299,19 @@ class State:
     def legal_actions(self, player: int | None = None) -> list[int]:
         if self.terminal or (player is not None and player != self.current):
             return []
-        if self._legal is None:
-            self._legal = self.flow.legal(self)
-        return self._legal
+        if self._listed is None:
+            self._listed = self.flow.legal(self)
+        return self._listed
 
     def apply_action(self, action: int) -> None:
         if action not in self.legal_actions():
             raise IllegalAction(f"action {action} ({self.game.action_to_string(action)}) is not legal now")
         self.history.append((self.current, action))
         self.moves += 1
-        self._legal = None
+        self._listed = None
         self.moved = ()
         self.flow.apply(self, action)
-        self._legal = None
+        self._listed = None
 
     def action_to_string(self, action: int, plain: bool = False) -> str:
         """A move's text: `play 10♥`, or with plain=True `play 10H` (as typed at a keyboard)."""
