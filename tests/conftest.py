@@ -1,4 +1,4 @@
-"""Every test runs with its own, empty saves folder: no test reads or writes the real one."""
+"""Every test runs with its own, empty saves and cache folders: no test reads or writes the real ones."""
 from __future__ import annotations
 
 import pytest
@@ -9,6 +9,8 @@ def _private_saves(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("koloda-home")
     monkeypatch.setenv("KOLODA_HOME", str(home / "saves"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    monkeypatch.setenv("KOLODA_CACHE", str(home / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache-home"))
     return home
 
 

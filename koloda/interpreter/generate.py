@@ -28,13 +28,13 @@ import linecache
 import os
 import sys
 import time
-import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError
 from koloda.dsl.types import CARD, ZONE
+from koloda.interpreter.codecache import compiled
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
 from koloda.interpreter.gen_effects import EffectGen
@@ -57,7 +57,9 @@ NAMESPACE: dict[str, Any] = {**RUNTIME, "_RuleError": RuleError, "_FAILURES": PY
 class Generated:
     """What was generated for one game: the source, and how long it took."""
     source: str = ""
-    seconds: float = 0.0
+    namespace: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0                # generating, compiling and installing
+    compile_seconds: float = 0.0        # of which Python's compile(), or reading its result from the cache
     fallbacks: int = 0                  # nodes left to the closures
     installs: list[tuple[Callable[[Any], None], str]] = field(default_factory=list)
 
@@ -77,9 +79,9 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str
         done = gen.flow(flow, rules)
         source = gen.m.source()
         filename = f"<koloda generated {label!r}>"
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            code = compile(source, filename, "exec")
+        compiling = time.perf_counter()
+        code = compiled(source, filename)
+        done.compile_seconds = time.perf_counter() - compiling
         namespace = gen.m.namespace
         exec(code, namespace)
     except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError, Warning):
@@ -87,7 +89,8 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str
     for install, name in done.installs:
         install(namespace[name])
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)   # for tracebacks, profiles
-    done.source = source
+    done.installs.clear()
+    done.source, done.namespace = source, namespace
     done.fallbacks = gen.fallbacks
     done.seconds = time.perf_counter() - started
     if os.environ.get("KOLODA_SHOW_SOURCE", "") not in ("", "0"):

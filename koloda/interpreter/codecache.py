@@ -1,0 +1,91 @@
+"""Compiled generated code, kept on disk so that the next load of the same game skips Python's compile().
+
+Writing the source takes a few milliseconds and is done at every load (the
+module's namespace holds objects of this load: closures, tables, places in
+the file); compiling it takes several times longer, and its result depends
+on nothing but the source and the Python that compiles it. So the cache is
+keyed by a hash of exactly those: the generated source (which follows from
+the rule file, its options, the number of players and the engine that wrote
+it), the file name given to compile(), the Python version and its bytecode
+magic number.
+
+The folder is KOLODA_CACHE, else $XDG_CACHE_HOME/koloda, else ~/.cache/koloda,
+with the code under `generated/`. It is made for its owner only, and a cached
+file is used only if it belongs to the user and nobody else may write it: it
+is code that will run, like Python's own __pycache__. A cache that cannot be
+read, is corrupt or cannot be written is passed over silently: the code is
+then compiled, as without a cache.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import marshal
+import os
+import sys
+import warnings
+from pathlib import Path
+from types import CodeType
+
+FOLDER_MODE = 0o700
+FILE_MODE = 0o600
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("KOLODA_CACHE")
+    if base:
+        return Path(base)
+    cache_home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache_home) / "koloda"
+
+
+def enabled() -> bool:
+    return os.environ.get("KOLODA_CODE_CACHE", "1") != "0"
+
+
+def compiled(source: str, filename: str) -> CodeType:
+    """compile(source, filename, "exec"), from the cache when it holds it. Warnings are errors."""
+    if not enabled():
+        return _compile(source, filename)
+    key = hashlib.sha256("\0".join([sys.version, importlib.util.MAGIC_NUMBER.hex(), filename, source])
+                         .encode("utf-8", "surrogatepass")).hexdigest()
+    path = cache_dir() / "generated" / f"{key}.code"
+    code = _read(path)
+    if code is not None:
+        return code
+    code = _compile(source, filename)
+    _write(path, code)
+    return code
+
+
+def _compile(source: str, filename: str) -> CodeType:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return compile(source, filename, "exec")
+
+
+def _read(path: Path) -> CodeType | None:
+    try:
+        with open(path, "rb") as f:
+            info = os.fstat(f.fileno())
+            if info.st_mode & 0o022 or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
+                return None                  # someone else could have written it
+            code = marshal.loads(f.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return code if isinstance(code, CodeType) else None
+
+
+def _write(path: Path, code: CodeType) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+        with os.fdopen(fd, "wb") as f:
+            f.write(marshal.dumps(code))
+        os.replace(temporary, path)
+    except (OSError, ValueError):
+        try:
+            temporary.unlink()
+        except OSError:
+            pass

@@ -1,0 +1,270 @@
+"""Generated source (koloda/interpreter/generate.py): the same play as the closures, no rule text as code.
+
+Each game is played twice, once by the generated code and once by the closures
+alone (KOLODA_GENERATE=0), and the two must agree on every legal move, text,
+score and error (message and place). Names and strings from a hostile file
+must end up as mangled names and string literals only.
+"""
+from __future__ import annotations
+
+import ast
+import random
+
+import pytest
+
+import koloda
+from koloda.interpreter import codecache
+from koloda.interpreter.gen_source import unsafe_names
+from koloda.interpreter.watch import ALL
+
+
+def play(game, seed: int, moves: int) -> list:
+    """What a seeded random playout shows: legal moves, their texts, scores, and the error that ends it."""
+    seen: list = []
+    rng = random.Random(seed)
+    try:
+        s = game.new_initial_state(seed=seed)
+        for _ in range(moves):
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            seen.append((s.current_player(), legal, [s.action_to_string(a) for a in legal]))
+            if rng.random() < 0.1:
+                twin = s.clone()
+                twin.apply_action(legal[-1])
+                seen.append(("clone", twin.is_terminal() or twin.legal_actions()))
+            s.apply_action(rng.choice(legal))
+        seen.append((s.is_terminal(), s.scores(), s.returns(), str(s)))
+    except koloda.RuleError as exc:
+        seen.append((type(exc).__name__, exc.message, exc.span.line, exc.span.col))
+    return seen
+
+
+def both(monkeypatch, name: str, seed: int = 1, moves: int = 150, **kw) -> tuple[list, list]:
+    generated = koloda.load(name, **kw)
+    assert generated.generated is not None, "the source was generated"
+    monkeypatch.setenv("KOLODA_GENERATE", "0")
+    closures = koloda.load(name, **kw)
+    monkeypatch.delenv("KOLODA_GENERATE")
+    assert closures.generated is None
+    return play(generated, seed, moves), play(closures, seed, moves)
+
+
+# ------------------------------------------------------------------ the shipped games
+@pytest.mark.parametrize("name", koloda.shipped_games())
+def test_generated_code_plays_as_the_closures_do(monkeypatch, name):
+    fast, slow = both(monkeypatch, name)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("name", koloda.shipped_games())
+def test_generated_source_names_nothing_but_the_engine(name):
+    done = koloda.load(name).generated
+    assert done is not None
+    assert unsafe_names(done.source, done.namespace) == []
+
+
+@pytest.mark.parametrize("name", ["peklo", "pony"])
+def test_trick_and_shedding_games_are_generated_whole(name):
+    done = koloda.load(name).generated
+    assert done is not None and done.fallbacks == 0
+
+
+def test_the_check_of_names_finds_what_escapes():
+    source = "import os\ndef _run1(s, b):\n    return __import__('os').system(s.zones)\n"
+    found = unsafe_names(source, {})
+    assert "Import" in found and "__import__" in found and ".system" in found
+
+
+# ------------------------------------------------------------------ hostile names and strings
+HOSTILE = """\
+game: hostile
+players: 2
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  hand: {each: player}
+  pile: {visible: all}
+vars:
+  __import__: {start: 0}
+  exec: {each: player, start: 0}
+define:
+  __builtins__(card _): _.rank > 2 and "'); __import__('os').system('echo pwned'); ('" != 'x"y\\\\'
+  eval(int globals): globals + 1
+deal: [gather into stock, shuffle stock, deal 3 to each hand]
+phases:
+  "main'); import os; ('":
+    actions:
+      "pl'ay\\n#x":
+        with: _t1 in my hand
+        if: __builtins__(_t1) and eval(__import__) > 0 or _t1.rank == 3
+        do:
+          - let s = _t1
+          - let found = [c for c in my hand if c != s]
+          - move s to pile
+          - __import__ += 1
+          - my exec = eval(my exec)
+          - for: b in found
+            do: [let deadline = b, let _h0 = deadline, let __class__ = _h0]
+      "pass\\"\\n  import sys":
+        do: [__import__ += 1]
+match: {ends: "deal_number >= 2", score: "p.exec"}
+"""
+
+
+def test_hostile_names_and_strings_stay_names_and_strings(tmp_path, monkeypatch):
+    path = tmp_path / "hostile.yaml"
+    path.write_text(HOSTILE, encoding="utf-8")
+    game = koloda.load(str(path))
+    done = game.generated
+    assert done is not None
+    assert unsafe_names(done.source, done.namespace) == []
+    tree = ast.parse(done.source)
+    strings = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    assert any("__import__('os')" in text for text in strings), "the rule's string is a string literal"
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert not names & {"__import__", "__builtins__", "exec", "eval", "os", "globals", "s_", "__class__"}
+    assert {"v_s", "v_found", "v_b", "v_deadline"} <= names, "rule names are mangled, not dropped"
+    for line in done.source.splitlines():
+        stripped = line.strip()
+        assert not stripped.startswith(("import", "from")), line
+    fast, slow = both(monkeypatch, str(path), moves=60)
+    assert fast == slow
+
+
+# ------------------------------------------------------------------ failures: the same message at the same place
+GAME = """\
+game: failing
+players: 2
+deck: standard52
+zones:
+  stock: {{visible: nobody}}
+  hand: {{each: player}}
+  pile: {{visible: all}}
+vars:
+  x: {{start: 0}}
+  y: {{type: int, start: none}}
+  who: {{type: player, start: none}}
+  t: {{each: player, start: 0}}
+deal: [gather into stock, shuffle stock, deal {deal} to each hand]
+events:
+  tick:
+    when: "{when}"
+    do: [x += 1]
+phases:
+  main:
+    ends: "{ends}"
+    actions:
+      play:
+        with: c in my hand
+        if: "{guard}"
+        do: ["{effect}", move c to pile]
+      pass:
+        do: [x += 1]
+match: {{ends: "deal_number >= 3", score: "{score}"}}
+"""
+FAILURES = [
+    dict(guard="10 // (value(c) - 7) > 0"),
+    dict(guard="y + value(c) > 0"),
+    dict(guard="[1, 2, 3][value(c) - 9] == 1"),
+    dict(guard="value(c) < y or c.suit == hearts"),
+    dict(guard="any(value(d) < y for d in my hand) or true"),
+    dict(guard="(y or value(c)) > 3 and (who or me) == me and next(who) == me"),
+    dict(effect="x = 10 // (2 - x)"),
+    dict(effect="who.t += 1"),
+    dict(effect="let z = y + 1"),
+    dict(effect="move stock.top to pile", deal="25"),
+    dict(effect="turn to next(who)"),
+    dict(effect="skip who"),
+    dict(ends="10 // (x - 3) > 5"),
+    dict(when="10 // (4 - x) > 100"),
+    dict(score="p.t // x - 1 // (x - x)"),
+]
+
+
+@pytest.mark.parametrize("case", FAILURES, ids=lambda c: next(iter(c.values())))
+def test_a_failure_is_told_as_the_closures_tell_it(tmp_path, monkeypatch, case):
+    parts = dict(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal="10")
+    parts.update(case)
+    path = tmp_path / "failing.yaml"
+    path.write_text(GAME.format(**parts), encoding="utf-8")
+    fast, slow = both(monkeypatch, str(path), seed=3, moves=400)
+    assert fast == slow
+    assert fast[-1][0] == "RuleRuntimeError", fast[-1]
+
+
+def test_the_game_stopped_for_taking_too_long_names_the_action(tmp_path, monkeypatch):
+    from koloda.interpreter import flow
+    path = tmp_path / "slow.yaml"
+    path.write_text(GAME.format(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal=5),
+                    encoding="utf-8")
+    game = koloda.load(str(path))
+    monkeypatch.setattr(flow, "DECISION_SECONDS", -1.0)
+    with pytest.raises(koloda.RuleError, match="listing the moves of `play` took more than") as info:
+        game.new_initial_state(1).legal_actions()
+    assert info.value.span.line == 22
+
+
+# ------------------------------------------------------------------ the debug view and the cache
+def test_the_generated_source_can_be_shown(monkeypatch, capsys):
+    monkeypatch.setenv("KOLODA_SHOW_SOURCE", "1")
+    koloda.load("peklo")
+    shown = capsys.readouterr().err
+    assert "# generated for peklo" in shown and "def _list" in shown
+
+
+def test_compiled_code_is_cached_and_a_bad_cache_is_passed_over(tmp_path, monkeypatch):
+    monkeypatch.setenv("KOLODA_CACHE", str(tmp_path / "cache"))
+    koloda.load("pony")
+    files = list((tmp_path / "cache" / "generated").glob("*.code"))
+    assert len(files) == 1
+    assert koloda.load("pony").generated is not None          # read back
+    files[0].write_bytes(b"not marshal data")
+    assert koloda.load("pony").generated is not None          # corrupt: compiled again, and written again
+    assert codecache._read(files[0]) is not None
+    files[0].chmod(0o666)                                     # writable by others: not to be trusted
+    assert codecache._read(files[0]) is None
+    assert koloda.load("pony").generated is not None
+
+
+def test_an_unwritable_cache_is_passed_over(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    monkeypatch.setenv("KOLODA_CACHE", str(blocked / "cache"))     # a folder cannot be made under a file
+    game = koloda.load("peklo")
+    assert game.generated is not None
+    assert play(game, 2, 30)
+
+
+# ------------------------------------------------------------------ conditions asked again only after a change
+def test_the_conditions_know_what_they_read():
+    game = koloda.load("pony")
+    stock, pile = game.layout.zone_base["stock"], game.layout.zone_base["pile"]
+    hands = [game.layout.zone_base["hand"] + p for p in range(game.num_players)]
+    (when,) = [e.when for e in game.rules.events]
+    bits = game.watch.bits
+    assert [z for z, dirt in enumerate(game.watch.zone_dirt) if dirt & bits[when]] == [stock, pile]
+    assert [z for z, dirt in enumerate(game.watch.zone_dirt) if dirt & bits[game.rules.deal_ends]] == hands
+    assert game.watch.var_dirt == {"passes": bits[game.rules.deal_ends]}
+
+
+def test_a_condition_reading_the_turn_is_asked_every_time(tmp_path):
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME.format(guard="true", effect="x += 0", ends="me == dealer and pile.size > 3",
+                                when="false", score="p.t", deal=5), encoding="utf-8")
+    game = koloda.load(str(path))
+    assert game.rules.phases[0].ends not in game.watch.bits
+    assert [e.when for e in game.rules.events][0] in game.watch.bits
+
+
+def test_a_state_changed_by_hand_asks_every_condition_again():
+    game = koloda.load("pony")
+    s = game.new_initial_state(4)
+    s.apply_action(s.legal_actions()[0])
+    assert s.dirty != ALL
+    assert s.clone().dirty == s.dirty
+    s.forget()
+    assert s.dirty == ALL and s._listed is None
+    s.apply_action(s.legal_actions()[0])
+    s._legal = None                                          # as tests and bots have long said it
+    assert s.dirty == ALL
