@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -52,6 +53,8 @@ class Action:
     params: list[Param]
     guard: Fn | None
     run: Fn
+    # generated (generate.py): runs the effects given the id less the offset, decoding the parameters itself
+    run_code: Callable[[Any, int], None] | None = None
 
     @property
     def name(self) -> str:
@@ -109,6 +112,7 @@ class Flow:
         self.side_of = side_of
         # called with the state each time a deal has been scored, before the next deal starts
         self.deal_listeners: list[Callable[[State], None]] = []
+        self._offsets = [a.offset for a in actions]
         # zone -> the bits of the conditions that read it (watch.py): a card moving in or out sets them
         self.zone_dirt: list[int] = []
         self._deadline = 0.0
@@ -253,16 +257,21 @@ class Flow:
         b.pop(param.var, None)
 
     def apply(self, s: State, action_id: int) -> None:
-        code, b = self.codec.decode(action_id, s)
-        action = self.actions[code.index]
+        action = self.actions[bisect_right(self._offsets, action_id) - 1]      # as the codec finds it
+        run_code = action.run_code
+        b = self.codec.decode(action_id, s)[1] if run_code is None else None
         s.goto = None
         s.actor = s.current
         try:
-            action.run(s, b)
+            if run_code is not None:
+                run_code(s, action_id - action.offset)
+            else:
+                action.run(s, b)
         finally:
             s.actor = None
-        self._events(s)
-        if self._deal_should_end(s):
+        if self.events:
+            self._events(s)
+        if s.deal_over or (self.deal_ends is not None and self.deal_ends(s, {})):
             s.asked = None
             self._end_deal(s)
             return
@@ -293,8 +302,9 @@ class Flow:
         s.turns += 1
         s.turn_no += 1
         phase.after_turn(s, {})
-        self._events(s)
-        if self._deal_should_end(s):
+        if self.events:
+            self._events(s)
+        if s.deal_over or (self.deal_ends is not None and self.deal_ends(s, {})):
             self._end_deal(s)
             return
         if (phase.once and s.turns >= s.n) or (phase.ends is not None and phase.ends(s, {})):
@@ -307,12 +317,14 @@ class Flow:
                                    "never become true")
         player = s.next_player if s.next_player is not None else (s.current + 1) % s.n
         s.next_player = None
-        for _ in range(4 * s.n):
-            if s.skips[player] > 0:
-                s.skips[player] -= 1
-                player = (player + 1) % s.n
-            else:
-                break
+        skips = s.skips
+        if skips[player] > 0:
+            for _ in range(4 * s.n):
+                if skips[player] > 0:
+                    skips[player] -= 1
+                    player = (player + 1) % s.n
+                else:
+                    break
         s.current = player
         s.step = phase.first_step
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
-from koloda.dsl.types import PLAN, ZONE, is_list
+from koloda.dsl.types import BOOL, ZONE, is_list
 from koloda.interpreter.env import TOP
 from koloda.interpreter.gen_expr import ExprGen, Frag, NotGenerated, Scope, _atom, is_none
 from koloda.interpreter.gen_source import Function
@@ -23,16 +23,28 @@ _UPDATE = {"+=": "+", "-=": "-", "*=": "*"}
 
 
 class EffectGen(ExprGen):
-    def effects_function(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str]]) -> str:
-        """A function (s, b) that runs a list of effects; `params`: the names (and types) b holds."""
+    def effects_function(self, nodes: tuple[R.Effect, ...]) -> str:
+        """A function (s, b) that runs a list of effects with no parameters."""
+        return self._effects(nodes, [])
+
+    def action_function(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int]]) -> str:
+        """A function (s, code) that runs an action's effects: `code` is the action's id less its offset, its
+        parameters' (name, type, radix) written as digits (codec.py), decoded here as the codec does."""
+        return self._effects(nodes, params)
+
+    def _effects(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int]]) -> str:
         name = self.m.name("run")
-        self.fn = Function(self.m, name, "s, b", pure=False)
+        self.fn = Function(self.m, name, "s, code" if params else "s, b", pure=False)
         self.listing = self.hoisting = self.memo = False
         scope: Scope = {}
-        for param, kind in params:
+        for k in reversed(range(len(params))):
+            param, kind, radix = params[k]
             local = self.m.local(param)
-            self.fn.emit(f"{local} = b[{self.m.literal(param)}]", 1)
-            scope[param] = Frag(local, frozenset({local}), True, kind != PLAN)
+            if k:
+                self.fn.emit(f"code, _d{k} = divmod(code, {radix})", 1)
+            digit = f"_d{k}" if k else "code"
+            self.fn.emit(f"{local} = {f'bool({digit})' if kind == BOOL else digit}", 1)
+            scope[param] = Frag(local, frozenset({local}), True, True)
         self.block(nodes, scope, set(scope), 1)
         self.m.add(self.fn.text())
         return name
@@ -72,9 +84,9 @@ class EffectGen(ExprGen):
             f = self.gen(n, scope)
         finally:
             self.hoisting, self._inside_cell = False, False
-        for cell in self.fn.cells.values():
-            self.fn.emit(f"{cell} = []", indent)
-        self.fn.cells.clear()
+        for line in self.fn.cell_lines():
+            self.fn.emit(line, indent)
+        self.fn.clear_cells()
         text = f.text
         if not f.safe:
             t = self.fn.temp()

@@ -58,6 +58,7 @@ class ExprGen:
         self.fn: Function = Function(module, "_unused", "s", True)
         self.listing = False
         self.hoisting = False
+        self.share = False              # in a listing: costly parts another action's `if:` may ask too are kept
         self.memo = False               # in a function's body during a listing: costly parts kept per listing
         self._inside_cell = False
         self._in_iterable = 0
@@ -74,8 +75,8 @@ class ExprGen:
             method: Callable[[Any, Scope], Frag] | None = getattr(self, "_" + type(n).__name__, None)
             if method is None:
                 return self.fallback(n, scope)
-            if (self.hoisting and (not self._inside_cell or (_costly(n) and self._depth > 1)) and not _trivial(n)
-                    and not self.varies(n, scope)):
+            if (self.hoisting and (not self._inside_cell or (self.share and _costly(n) and self._depth > 1))
+                    and not _trivial(n) and not self.varies(n, scope)):
                 saved = self._inside_cell
                 self._inside_cell = True
                 try:
@@ -84,7 +85,11 @@ class ExprGen:
                     frag = self.fallback(n, scope)
                 finally:
                     self._inside_cell = saved
-                return Frag(self.fn.cell(frag.text), NOTHING, frag.safe, frag.nonnull)
+                if self.fn.is_cell(frag.text) or _literal(frag.text):     # kept already (an inlined body), or known
+                    return frag
+                # a part that cannot fail and costs little is worked out before it is needed; others when first needed
+                eager = frag.safe and not any(_costly(x) for x in R.walk(n))
+                return Frag(self.fn.cell(frag.text, eager), NOTHING, frag.safe, frag.nonnull)
             if self.memo and isinstance(n, _COSTLY) and not self.c._free_locals(n):
                 try:
                     frag = method(n, scope)
@@ -208,10 +213,10 @@ class ExprGen:
             raise NotGenerated
         card = self.gen(n.obj, scope)
         if card.nonnull:
-            return Frag(f"{table}[{card.text}]", card.deps, card.safe and n.name != "by", n.name == "rank")
+            return Frag(f"{table}[{card.text}]", card.deps, card.safe, n.name == "rank")
         if _atom(card.text):
             return Frag(f"(None if {card.text} is None else {table}[{card.text}])", card.deps, card.safe)
-        return Frag(f"_get({table}, {card.text})", card.deps)
+        return Frag(f"_get({table}, {card.text})", card.deps, card.safe)
 
     def _ZoneAttr(self, n: R.ZoneAttr, scope: Scope) -> Frag:
         if n.name not in ("top", "bottom", "size", "cards", "free"):
@@ -407,6 +412,8 @@ class ExprGen:
 
     def _Not(self, n: R.Not, scope: Scope) -> Frag:
         operand = self.gen(n.operand, scope)
+        if operand.text in ("True", "False"):
+            return Frag("False" if operand.text == "True" else "True", NOTHING, True, True)
         return Frag(f"(not {operand.text})", operand.deps, operand.safe, True)
 
     def _Neg(self, n: R.Neg, scope: Scope) -> Frag:
@@ -415,18 +422,35 @@ class ExprGen:
 
     def _IfElse(self, n: R.IfElse, scope: Scope) -> Frag:
         cond = self.gen(n.cond, scope)
+        if cond.text in ("True", "False"):
+            return self.gen(n.then if cond.text == "True" else n.orelse, scope)
         then, orelse = self.gen(n.then, scope), self.gen(n.orelse, scope)
         return Frag(f"({then.text} if {cond.text} else {orelse.text})", cond.deps | then.deps | orelse.deps,
                     cond.safe and then.safe and orelse.safe, then.nonnull and orelse.nonnull)
 
 
 def _logic(parts: list[Frag], op: str) -> Frag:
-    """`a and b` gives what Python's `and` gives (as the closure does); three or more give true or false."""
+    """`a and b` gives what Python's `and` gives (as the closure does); three or more give true or false.
+    Parts known from the options fold away: `false and x` is false without x, `true and x` is x."""
+    many = len(parts) > 2
+    stop, go = ("False", "True") if op == "and" else ("True", "False")
+    while parts and parts[0].text in (stop, go):
+        if parts[0].text == stop:
+            return Frag(stop, NOTHING, True, True)
+        parts = parts[1:]
+    if not parts:
+        return Frag(go, NOTHING, True, True)
+    if len(parts) == 1 and not many:
+        return parts[0]
     text = f" {op} ".join(p.text for p in parts)
     safe = all(p.safe for p in parts)
-    if len(parts) == 2:
+    if len(parts) == 2 and not many:
         return Frag(f"({text})", _deps(parts), safe, all(p.nonnull for p in parts))
     return Frag(f"(True if ({text}) else False)", _deps(parts), safe, True)
+
+
+def _literal(text: str) -> bool:
+    return text in ("True", "False", "None") or text.lstrip("-").isdigit()
 
 
 def _deps(frags: list[Frag]) -> frozenset[str]:

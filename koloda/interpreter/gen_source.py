@@ -19,10 +19,11 @@ from typing import Any
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _LOCAL = re.compile(r"(v_[A-Za-z][A-Za-z0-9_]*|w\d+)\Z")
 _ENGINE = re.compile(r"_[A-Za-z0-9_]*\Z")
+_PARAMS = ("s", "b", "code", "found", "deadline")      # the generated functions' own parameters
 
 # the built-ins generated code may call
 BUILTINS = frozenset({"len", "list", "range", "int", "any", "all", "sum", "max", "min", "abs", "set", "reversed",
-                      "sorted", "bool", "True", "False", "None", "Exception"})
+                      "sorted", "bool", "divmod", "True", "False", "None", "Exception"})
 # the attributes generated code may read or write: the state's, and those of lists and sets
 ATTRIBUTES = frozenset({
     "zones", "loc", "by", "face", "vars", "known", "stands", "slot_kind", "slot_owner", "slot_turn", "current",
@@ -90,7 +91,8 @@ class Function:
         self.pure = pure              # reads the state only: its lists may be held in locals
         self.lines: list[str] = []
         self.aliases: set[str] = set()
-        self.cells: dict[str, str] = {}     # hoisted text -> its cell
+        self.cells: dict[str, tuple[str, bool]] = {}     # hoisted text -> its cell, and whether it is eager
+        self._uses: set[str] = set()
         self.temps = 0
 
     def state(self, alias: str) -> str:
@@ -105,19 +107,34 @@ class Function:
         self.temps += 1
         return f"_t{self.temps}"
 
-    def cell(self, text: str) -> str:
-        """A value worked out at most once per call: a list that holds it once it is known."""
-        name = self.cells.get(text)
-        if name is None:
-            name = self.cells[text] = f"_h{len(self.cells)}"
-        return f"({name}[0] if {name} else _set({name}, {text}))"
+    def cell(self, text: str, eager: bool = False) -> str:
+        """A value worked out at most once per call. Eager: first thing (it must not fail), into a local;
+        else when first needed, into a list that holds it from then on."""
+        found = self.cells.get(text)
+        if found is None:
+            found = self.cells[text] = (f"_h{len(self.cells)}", eager)
+        name, eager = found
+        use = name if eager else f"({name}[0] if {name} else _set({name}, {text}))"
+        self._uses.add(use)
+        return use
+
+    def is_cell(self, text: str) -> bool:
+        return text in self._uses
+
+    def cell_lines(self) -> list[str]:
+        """The statements that make the cells, in the order they were made (a cell may use an earlier one)."""
+        return [f"{name} = {text if eager else '[]'}" for text, (name, eager) in self.cells.items()]
+
+    def clear_cells(self) -> None:
+        self.cells.clear()
+        self._uses.clear()
 
     def emit(self, line: str, indent: int) -> None:
         self.lines.append("    " * indent + line)
 
     def text(self, head: list[str] | None = None) -> str:
         prologue = [f"    {a} = {self.ALIASES[a]}" for a in sorted(self.aliases)]
-        prologue += [f"    {c} = []" for c in self.cells.values()]
+        prologue += [f"    {line}" for line in self.cell_lines()]
         return "\n".join([f"def {self.name}({self.params}):"] + (head or []) + prologue
                          + (self.lines or ["    pass"]))
 
@@ -135,14 +152,14 @@ def unsafe_names(source: str, namespace: dict[str, Any]) -> list[str]:
             wrong.append(f"def {node.name}")
         elif isinstance(node, ast.Name):
             name = node.id
-            if not (_LOCAL.match(name) or name in BUILTINS or name in ("s", "b", "found", "deadline")
+            if not (_LOCAL.match(name) or name in BUILTINS or name in _PARAMS
                     or (_ENGINE.match(name) and (name in namespace or name in defined or _is_engine_local(name)))):
                 wrong.append(name)
             if name in BUILTINS and not hasattr(builtins, name):
                 wrong.append(name)
         elif isinstance(node, ast.Attribute) and node.attr not in ATTRIBUTES:
             wrong.append(f".{node.attr}")
-        elif isinstance(node, ast.arg) and not (_LOCAL.match(node.arg) or node.arg in ("s", "b", "found", "deadline")):
+        elif isinstance(node, ast.arg) and not (_LOCAL.match(node.arg) or node.arg in _PARAMS):
             wrong.append(f"argument {node.arg}")
     return wrong
 

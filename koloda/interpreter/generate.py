@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError
-from koloda.dsl.types import CARD, ZONE
+from koloda.dsl.types import CARD, PLAN, ZONE
 from koloda.interpreter.codecache import compiled
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
@@ -111,18 +111,20 @@ class Generator(EffectGen):
                 add((_setter(phase, "first"), self.condition(ph.first, phase.first)))
             if ph.ends is not None and phase.ends is not None:
                 add((_setter(phase, "ends"), self.condition(ph.ends, phase.ends)))
-            add((_setter(phase, "start"), self.effects_function(ph.start, [])))
-            add((_setter(phase, "after_turn"), self.effects_function(ph.after_turn, [])))
+            add((_setter(phase, "start"), self.effects_function(ph.start)))
+            add((_setter(phase, "after_turn"), self.effects_function(ph.after_turn)))
             for step, actions in phase.steps.items():
                 pairs = [(ph.actions[a.name], a) for a in actions]
                 add((_keyed(phase.listings, step), self.step_listing(pairs)))
         for action, ra in zip(flow.actions, [a for ph in rules.phases for a in ph.actions.values()]):
-            add((_setter(action, "run"), self.effects_function(ra.effects, [(p.var, p.type) for p in ra.params])))
+            if all(p.type != PLAN for p in ra.params):      # a plan is decoded from the state: by the codec
+                params = [(p.var, p.type, pc.radix) for p, pc in zip(ra.params, action.params)]
+                add((_setter(action, "run_code"), self.action_function(ra.effects, params)))
         for event, re in zip(flow.events, rules.events):
             add((_setter(event, "when"), self.condition(re.when, event.when)))
-            add((_setter(event, "run"), self.effects_function(re.effects, [])))
+            add((_setter(event, "run"), self.effects_function(re.effects)))
         for attr, nodes in (("setup", rules.setup), ("deal", rules.deal), ("scoring", rules.scoring)):
-            add((_setter(flow, attr), self.effects_function(nodes, [])))
+            add((_setter(flow, attr), self.effects_function(nodes)))
         for attr, node, params in (("deal_ends", rules.deal_ends, ()), ("match_ends", rules.match_ends, ()),
                                    ("first_dealer", rules.first_dealer, ()), ("score", rules.match_score, ("p",))):
             closure = getattr(flow, attr)
@@ -173,10 +175,12 @@ class Generator(EffectGen):
         name = self.m.name("list")
         self.fn = Function(self.m, name, "s, found, deadline", pure=True)
         self.listing, self.hoisting, self.memo = True, True, False
+        self.share = True
         for i, (ra, action) in enumerate(actions):
             self.fn.emit(f"# action {self.m.literal(ra.name)}", 1)
             self.action(i, ra, action)
         self.m.add(self.fn.text())
+        self.share = False
         return name
 
     def action(self, i: int, ra: R.Action, action: Action) -> None:
