@@ -259,7 +259,7 @@ class Flow:
     def apply(self, s: State, action_id: int) -> None:
         action = self.actions[bisect_right(self._offsets, action_id) - 1]      # as the codec finds it
         run_code = action.run_code
-        b = self.codec.decode(action_id, s)[1] if run_code is None else None
+        b = self.codec.decode(action_id, s)[1] if run_code is None else {}
         s.goto = None
         s.actor = s.current
         try:

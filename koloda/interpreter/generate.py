@@ -118,8 +118,8 @@ class Generator(EffectGen):
                 add((_keyed(phase.listings, step), self.step_listing(pairs)))
         for action, ra in zip(flow.actions, [a for ph in rules.phases for a in ph.actions.values()]):
             if all(p.type != PLAN for p in ra.params):      # a plan is decoded from the state: by the codec
-                params = [(p.var, p.type, pc.radix) for p, pc in zip(ra.params, action.params)]
-                add((_setter(action, "run_code"), self.action_function(ra.effects, params)))
+                digits = [(p.var, p.type, pc.radix) for p, pc in zip(ra.params, action.params)]
+                add((_setter(action, "run_code"), self.action_function(ra.effects, digits)))
         for event, re in zip(flow.events, rules.events):
             add((_setter(event, "when"), self.condition(re.when, event.when)))
             add((_setter(event, "run"), self.effects_function(re.effects)))
