@@ -79,11 +79,11 @@ class EffectGen(ExprGen):
     def value(self, n: R.Expr, scope: Scope, indent: int, zone_items: bool = False) -> str:
         """An expression worked out now, as an atom to use; the closure tells what failed, if it fails.
         Parts of it that read no local name are worked out once for it (its cells are made just before)."""
-        self.hoisting, self._inside_cell = True, True
+        self.hoisting, self._inside_cell, self._root = True, True, True
         try:
             f = self.gen(n, scope)
         finally:
-            self.hoisting, self._inside_cell = False, False
+            self.hoisting, self._inside_cell, self._root = False, False, False
         for line in self.fn.cell_lines():
             self.fn.emit(line, indent)
         self.fn.clear_cells()

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, RANK, ZONE
+from koloda.interpreter.compile import _chain, _locals_in, _simple
 from koloda.interpreter.env import Env
 from koloda.interpreter.gen_source import Function, Module
 
@@ -61,6 +62,7 @@ class ExprGen:
         self.share = False              # in a listing: costly parts another action's `if:` may ask too are kept
         self.memo = False               # in a function's body during a listing: costly parts kept per listing
         self._inside_cell = False
+        self._root = False              # in an expression worked out once (not in a cell): costly parts shared
         self._in_iterable = 0
         self._depth = 0
         self._functions: dict[tuple[str, bool], str] = {}
@@ -75,20 +77,20 @@ class ExprGen:
             method: Callable[[Any, Scope], Frag] | None = getattr(self, "_" + type(n).__name__, None)
             if method is None:
                 return self.fallback(n, scope)
-            if (self.hoisting and (not self._inside_cell or (self.share and _costly(n) and self._depth > 1))
-                    and not _trivial(n) and not self.varies(n, scope)):
-                saved = self._inside_cell
-                self._inside_cell = True
+            if (self.hoisting and not _trivial(n) and not self.varies(n, scope)
+                    and (not self._inside_cell or (self._root and self.share and _costly(n) and self._depth > 1))):
+                saved = self._inside_cell, self._root
+                self._inside_cell, self._root = True, False
                 try:
                     frag = method(n, scope)
                 except NotGenerated:
                     frag = self.fallback(n, scope)
                 finally:
-                    self._inside_cell = saved
+                    self._inside_cell, self._root = saved
                 if self.fn.is_cell(frag.text) or _literal(frag.text):     # kept already (an inlined body), or known
                     return frag
                 # a part that cannot fail and costs little is worked out before it is needed; others when first needed
-                eager = frag.safe and not any(_costly(x) for x in R.walk(n))
+                eager = frag.safe and not self.heavy(n)
                 return Frag(self.fn.cell(frag.text, eager), NOTHING, frag.safe, frag.nonnull)
             if self.memo and isinstance(n, _COSTLY) and not self.c._free_locals(n):
                 try:
@@ -113,6 +115,23 @@ class ExprGen:
         if n.type == ZONE:
             return Frag(f"{self.fn.state('_Z')}[{f.text}]", f.deps, f.safe)
         return f
+
+    def heavy(self, n: R.Node) -> bool:
+        """Whether working a node out may cost much: a loop, a call that is not inlined, a costly built-in."""
+        for x in R.walk(n):
+            if isinstance(x, R.UserCall):
+                if not self.inlines(x) or self.heavy(self.c.rules.functions[x.name].body):
+                    return True
+            elif _costly(x):
+                return True
+        return False
+
+    def inlines(self, n: R.UserCall) -> bool:
+        """Whether a call is inlined, as compile.py decides (then its arguments are worked out where used)."""
+        if not all(_simple(a) for a in n.args):
+            return False
+        used = set().union(*(_locals_in(a) for a in n.args)) if n.args else set()
+        return not used & self.c.binders(n.name)
 
     def varies(self, n: R.Node, scope: Scope) -> bool:
         """Whether a node reads a local name (so that it cannot be worked out once)."""
@@ -272,12 +291,9 @@ class ExprGen:
 
     def _UserCall(self, n: R.UserCall, scope: Scope) -> Frag:
         fn = self.c.rules.functions[n.name]
-        if all(_simple(a) for a in n.args):
-            used = set().union(*(_locals_in(a) for a in n.args)) if n.args else set()
-            if not used & self.c.binders(n.name):
-                # inline, as the closures do: the body reads the arguments where it uses them
-                inner = {p: self.gen(a, scope) for p, a in zip(fn.params, n.args)}
-                return self.gen(fn.body, inner)
+        if self.inlines(n):        # as the closures do: the body reads the arguments where it uses them
+            inner = {p: self.gen(a, scope) for p, a in zip(fn.params, n.args)}
+            return self.gen(fn.body, inner)
         args = [self.gen(a, scope) for a in n.args]
         name = self.function(fn)
         return Frag(f"{name}({', '.join(['s'] + [a.text for a in args])})", _deps(args))
@@ -290,15 +306,17 @@ class ExprGen:
             return name
         name = self._functions[key] = self.m.name("f")
         params = [self.m.local(p) for p in fn.params]
-        saved = (self.fn, self.hoisting, self.memo, self._inside_cell, self._in_iterable, self._depth)
+        saved = (self.fn, self.hoisting, self.memo, self._inside_cell, self._root, self._in_iterable, self._depth)
         self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=True)
-        self.hoisting, self.memo, self._inside_cell, self._in_iterable, self._depth = False, self.listing, False, 0, 0
+        self.hoisting, self.memo, self._inside_cell, self._root = False, self.listing, False, False
+        self._in_iterable = self._depth = 0
         try:
             body = self.gen(fn.body, {p: Frag(v, frozenset({v})) for p, v in zip(fn.params, params)})
             self.fn.emit(f"return {body.text}", 1)
             self.m.add(self.fn.text([f"    # the function {self.m.literal(fn.name)} of the rules"]))
         finally:
-            self.fn, self.hoisting, self.memo, self._inside_cell, self._in_iterable, self._depth = saved
+            (self.fn, self.hoisting, self.memo, self._inside_cell, self._root, self._in_iterable,
+             self._depth) = saved
         return name
 
     # ------------------------------------------------------------ lists
@@ -449,6 +467,20 @@ def _logic(parts: list[Frag], op: str) -> Frag:
     return Frag(f"(True if ({text}) else False)", _deps(parts), safe, True)
 
 
+def truth(text: str) -> str:
+    """An expression used only as true or false (an `if`): `True if x else False` is just `x` there."""
+    if text.startswith("(True if (") and text.endswith(") else False)"):
+        inner = text[len("(True if "):-len(" else False)")]
+        depth = 0
+        for i, ch in enumerate(inner):        # the parentheses must close at the end only
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0 and i < len(inner) - 1:
+                return text
+        return inner
+    return text
+
+
 def _literal(text: str) -> bool:
     return text in ("True", "False", "None") or text.lstrip("-").isdigit()
 
@@ -487,24 +519,3 @@ def _trivial(n: R.Node) -> bool:
     if isinstance(n, (R.CardAttr, R.PlayerAttr)):
         return _trivial(n.obj)
     return False
-
-
-def _chain(n: R.Expr, kind: type[R.And] | type[R.Or]) -> list[R.Expr]:
-    if isinstance(n, (R.And, R.Or)) and isinstance(n, kind):
-        return _chain(n.left, kind) + _chain(n.right, kind)
-    return [n]
-
-
-def _simple(n: R.Expr | None) -> bool:
-    """As compile.py decides which calls it inlines."""
-    if n is None or isinstance(n, (R.Local, R.Const, R.Option, R.StateValue, R.ZoneRef, R.GridRef, R.VarRef)):
-        return True
-    if isinstance(n, R.MeldsOf):
-        return _simple(n.owner)
-    if isinstance(n, R.Owned):
-        return _simple(n.owner)
-    return isinstance(n, R.Attribute) and _simple(n.obj)
-
-
-def _locals_in(n: R.Node) -> set[str]:
-    return {x.name for x in R.walk(n) if isinstance(x, R.Local)}

@@ -121,9 +121,16 @@ class Function:
     def is_cell(self, text: str) -> bool:
         return text in self._uses
 
-    def cell_lines(self) -> list[str]:
-        """The statements that make the cells, in the order they were made (a cell may use an earlier one)."""
-        return [f"{name} = {text if eager else '[]'}" for text, (name, eager) in self.cells.items()]
+    def cell_lines(self, body: str = "") -> list[str]:
+        """The statements that make the cells, in the order they were made (a cell may use an earlier one);
+        given the body, only the cells it uses (a part folded away may have made some)."""
+        cells = list(self.cells.items())
+        used = set()
+        for text, (name, _) in reversed(cells):
+            if not body or re.search(rf"\b{name}\b", body) or any(
+                    re.search(rf"\b{name}\b", t) for t, (other, _) in cells if other in used):
+                used.add(name)
+        return [f"{name} = {text if eager else '[]'}" for text, (name, eager) in cells if name in used]
 
     def clear_cells(self) -> None:
         self.cells.clear()
@@ -134,7 +141,7 @@ class Function:
 
     def text(self, head: list[str] | None = None) -> str:
         prologue = [f"    {a} = {self.ALIASES[a]}" for a in sorted(self.aliases)]
-        prologue += [f"    {line}" for line in self.cell_lines()]
+        prologue += [f"    {line}" for line in self.cell_lines("\n".join(self.lines))]
         return "\n".join([f"def {self.name}({self.params}):"] + (head or []) + prologue
                          + (self.lines or ["    pass"]))
 

@@ -38,7 +38,7 @@ from koloda.interpreter.codecache import compiled
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
 from koloda.interpreter.gen_effects import EffectGen
-from koloda.interpreter.gen_expr import Frag
+from koloda.interpreter.gen_expr import Frag, truth
 from koloda.interpreter.gen_runtime import RUNTIME
 from koloda.interpreter.gen_source import Function, Module
 from koloda.interpreter.watch import Watch
@@ -162,11 +162,11 @@ class Generator(EffectGen):
 
     def root(self, node: R.Expr, scope: dict[str, Frag]) -> Frag:
         """An expression worked out once per call: only its costly parts are kept in cells."""
-        self._inside_cell = True
+        self._inside_cell = self._root = True
         try:
             return self.gen(node, scope)
         finally:
-            self._inside_cell = False
+            self._inside_cell = self._root = False
 
     # ------------------------------------------------------------ legal moves
     def step_listing(self, actions: list[tuple[R.Action, Action]]) -> str:
@@ -190,20 +190,33 @@ class Generator(EffectGen):
         code: str | None = None
         for k, (rp, param) in enumerate(zip(ra.params, action.params)):
             in_zone = rp.domain.type == ZONE
-            domain = self.sequence(rp.domain, scope)
+            # a range, or the players, gives each whole number once, and never none
+            counted = isinstance(rp.domain, R.Range) or (isinstance(rp.domain, R.StateValue)
+                                                           and rp.domain.name == "players")
+            if k == 0:          # worked out once
+                self._inside_cell = self._root = True
+            try:
+                if isinstance(rp.domain, R.Range):
+                    low, high = self.gen(rp.domain.low, scope), self.gen(rp.domain.high, scope)
+                    domain = Frag(f"range({low.text}, {high.text} + 1)", low.deps | high.deps)
+                else:
+                    domain = self.sequence(rp.domain, scope)
+            finally:
+                self._inside_cell = self._root = False
             local = self.m.local(rp.var)
             seen = f"_seen{k}"
-            if not in_zone or param.kind is not None:
+            unique = (in_zone and param.kind is None) or counted     # a zone holds a card once; copies make one move
+            if not unique:
                 emit(f"{seen} = set()", indent)
             emit(f"for {local} in {domain.text}:", indent)
             indent += 1
-            if not in_zone:
+            if not (in_zone or counted):
                 emit(f"if {local} is None:", indent)
                 emit("continue", indent + 1)
             if k == 0:
                 emit("if _perf() > deadline:", indent)
                 emit(f"raise _Slow({i})", indent + 1)
-            if param.kind is not None or not in_zone:     # a zone holds a card once; copies make one move
+            if not unique:
                 key = local
                 if param.kind is not None:
                     key = f"({self.m.const(param.kind, 'kind')}[{local}], {self.fn.state('_L')}[{local}], " \
@@ -214,6 +227,10 @@ class Generator(EffectGen):
                 emit(f"{seen}.add(_key)", indent)
             if in_zone and param.type == CARD and param.radix == self.c.cards.size:
                 digit = local           # a card of a zone is an id of the deck
+            elif counted:
+                digit = local
+                emit(f"if not 0 <= {digit} < {param.radix}:", indent)
+                emit("_fail()", indent + 1)
             else:
                 digit = f"_d{k}"
                 emit(f"{digit} = int({local})", indent)
@@ -230,7 +247,7 @@ class Generator(EffectGen):
             emit(found, indent)
             return
         guard = self.root(ra.guard, scope) if not ra.params else self.gen(ra.guard, scope)
-        emit(f"if {guard.text}:", indent)
+        emit(f"if {truth(guard.text)}:", indent)
         emit(found, indent + 1)
 
 
