@@ -21,6 +21,7 @@ from koloda.dsl.types import BOOL, RANK, ZONE
 from koloda.interpreter.compile import _chain, _locals_in, _simple
 from koloda.interpreter.env import Env
 from koloda.interpreter.gen_source import Function, Module
+from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
 NOTHING: frozenset[str] = frozenset()
 MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is left to the closures
@@ -188,7 +189,20 @@ class ExprGen:
             return Frag(f"list(range({self.c.layout.num_sides}))", NOTHING, True, True)
         if name == "all_cards":
             return Frag(f"list(range({self.c.cards.size}))", NOTHING, True, True)
+        if name == "melds":
+            return Frag(f"_melds(s.slot_kind, None, {self.m.const(self.c.layout.slot_zone, 'slot_zone')}, None, True)",
+                        NOTHING, True, True)
         raise NotGenerated
+
+    def _MeldsOf(self, n: R.MeldsOf, scope: Scope) -> Frag:
+        """The melds on the table in the order made (all of them, or one owner's), as compile.py gives them."""
+        layout = self.c.layout
+        slot_zone = self.m.const(layout.slot_zone, "slot_zone")
+        if n.owner is None:
+            return Frag(f"_melds(s.slot_kind, None, {slot_zone}, None, True)", NOTHING, True, True)
+        player = self.gen(n.owner, scope)
+        owner = player.text if n.by_side else f"{self.m.const(layout.meld_owner_of, 'meld_owner')}({player.text})"
+        return Frag(f"_melds(s.slot_kind, s.slot_owner, {slot_zone}, {owner}, False)", player.deps, False, True)
 
     def _ZoneRef(self, n: R.ZoneRef, scope: Scope) -> Frag:
         return Frag(repr(self.c.layout.zone_base[n.name]), NOTHING, True, True)
@@ -238,6 +252,27 @@ class ExprGen:
         return Frag(f"_get({table}, {card.text})", card.deps, card.safe)
 
     def _ZoneAttr(self, n: R.ZoneAttr, scope: Scope) -> Frag:
+        layout = self.c.layout
+        if n.name in ("rank", "grid", "row", "column", "owner", "side"):
+            # where a zone sits never changes; who owns one neither, where there are no melds (see builtins.py)
+            if n.name in ("rank", "grid", "row", "column"):
+                values = [None if cell is None else getattr(cell, n.name) for cell in layout.zone_cell]
+            elif layout.zone_slot:
+                raise NotGenerated
+            elif n.name == "owner":
+                values = [None if z.by_side else z.owner for z in layout.zones]
+            else:
+                values = [z.owner if z.by_side or z.owner is None else layout.side_of(z.owner) for z in layout.zones]
+            zone = self.gen(n.obj, scope)
+            return Frag(f"{self.m.const(values, 'zone_' + n.name)}[{zone.text}]", zone.deps, zone.safe)
+        if n.name in ("kind", "fresh"):
+            zone = self.gen(n.obj, scope)
+            zone_slot = self.m.const(layout.zone_slot, "zone_slot")
+            if n.name == "kind":
+                kinds = self.m.const(self.c.meld_kinds, "meld_kinds")
+                return Frag(f"_meld_kind(s.slot_kind, {zone_slot}, {kinds}, {zone.text})", zone.deps, zone.safe)
+            return Frag(f"_meld_fresh(s.slot_kind, s.slot_turn, {zone_slot}, s.turn_no, {zone.text})", zone.deps,
+                        zone.safe, True)
         if n.name not in ("top", "bottom", "size", "cards", "free"):
             raise NotGenerated
         zone = self.gen(n.obj, scope)
@@ -249,6 +284,35 @@ class ExprGen:
         if n.name == "free":
             return Frag(f"_free({cards}, {self.fn.state('_F')})", zone.deps, zone.safe, True)
         return Frag(f"{'_top' if n.name == 'top' else '_bottom'}({cards})", zone.deps, zone.safe)
+
+    def _GridAttr(self, n: R.GridAttr, scope: Scope) -> Frag:
+        if n.name not in ("cells", "lines", "rows", "columns", "diagonals"):
+            raise NotGenerated
+        table = self.m.const([getattr(g, n.name) for g in self.c.layout.grids], "grid_" + n.name)
+        grid = self.gen(n.obj, scope)
+        if grid.nonnull:
+            return Frag(f"{table}[{grid.text}]", grid.deps, grid.safe, True)
+        return Frag(f"_get({table}, {grid.text})", grid.deps, grid.safe)
+
+    def _PlanAttr(self, n: R.PlanAttr, scope: Scope) -> Frag:
+        kinds, slot_zone = self.c.meld_kinds, self.c.layout.slot_zone
+        get: Callable[[Any], Any] | None = {
+            "cards": lambda p: list(p.cards), "points": lambda p: p.points, "size": lambda p: len(p.cards),
+            "kind": lambda p: kinds[p.kind], "new": lambda p: p.type == NEW, "layoff": lambda p: p.type == LAYOFF,
+            "swap": lambda p: p.type == SWAP, "target": lambda p: None if p.type == NEW else slot_zone[p.target],
+            "taken": lambda p: p.taken,
+        }.get(n.name)                       # as builtins.py reads a plan
+        if get is None:
+            raise NotGenerated
+        plan = self.gen(n.obj, scope)
+        return Frag(f"_plan({self.m.const(get, 'plan_' + n.name)}, {plan.text})", plan.deps)
+
+    def _SideAttr(self, n: R.SideAttr, scope: Scope) -> Frag:
+        if n.name != "players":
+            raise NotGenerated
+        side = self.gen(n.obj, scope)          # worked out for each player, as the closure does
+        return Frag(f"[_p for _p in range(s.n) if _p % {self.c.layout.num_sides} == {side.text}]", side.deps,
+                    side.safe, True)
 
     def _PlayerAttr(self, n: R.PlayerAttr, scope: Scope) -> Frag:
         player = self.gen(n.obj, scope)

@@ -73,10 +73,29 @@ def _winner(trick: list, trump: Any, suits: tuple, ranks: tuple, order: tuple, b
     return by[best]
 
 
+def _melds(slot_kind: list, slot_owner: list, slot_zone: list, owner: Any, anyone: bool) -> list[int]:
+    """The zones of the melds on the table in the order made: all of them, or one owner's."""
+    return [slot_zone[k] for k, kind in enumerate(slot_kind) if kind is not None and (anyone or slot_owner[k] == owner)]
+
+
+def _meld_kind(slot_kind: list, zone_slot: dict, kinds: list, zone: Any) -> Any:
+    slot = zone_slot.get(zone)
+    return None if slot is None or slot_kind[slot] is None else kinds[slot_kind[slot]]
+
+
+def _meld_fresh(slot_kind: list, slot_turn: list, zone_slot: dict, turn: int, zone: Any) -> bool:
+    slot = zone_slot.get(zone)
+    return False if slot is None or slot_kind[slot] is None else slot_turn[slot] == turn
+
+
+def _plan(get: Any, plan: Any) -> Any:
+    return None if plan is None else get(plan)
+
+
 def _fail() -> None:
     """A value the rules cannot take (a parameter outside its ids): the closures tell what it is."""
     raise ValueError("the closures say what failed")
 
 
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (_set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others,
-                                                    _topn, _winner, _fail)}
+                                                    _topn, _winner, _melds, _meld_kind, _meld_fresh, _plan, _fail)}
