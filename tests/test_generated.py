@@ -268,3 +268,35 @@ def test_a_state_changed_by_hand_asks_every_condition_again():
     s.apply_action(s.legal_actions()[0])
     s._legal = None                                          # as tests and bots have long said it
     assert s.dirty == ALL
+
+
+def test_effects_nested_deeper_than_python_allows_are_left_to_the_closures(tmp_path, monkeypatch):
+    nest = "x += 1"
+    for _ in range(14):
+        nest = '{if: "x >= 0", then: [' + nest + "]}"
+    path = tmp_path / "deep.yaml"
+    path.write_text(f"""\
+game: deep
+players: 2
+deck: standard52
+zones:
+  stock: {{visible: nobody}}
+  hand: {{each: player}}
+vars:
+  x: {{start: 0}}
+deal: [gather into stock, shuffle stock, deal 2 to each hand]
+deal ends: x > 30
+phases:
+  main:
+    actions:
+      go:
+        do:
+          - {nest}
+          - for: p in players
+            do: [{{for: q in players, do: [{{for: r in players, do: [{nest}]}}]}}]
+match: {{ends: "deal_number >= 2"}}
+""", encoding="utf-8")
+    done = koloda.load(str(path)).generated
+    assert done is not None and done.fallbacks > 0
+    fast, slow = both(monkeypatch, str(path), moves=50)
+    assert fast == slow and fast[-1][0] is True

@@ -20,9 +20,11 @@ from koloda.interpreter.gen_expr import ExprGen, Frag, NotGenerated, Scope, _ato
 from koloda.interpreter.gen_source import Function
 
 _UPDATE = {"+=": "+", "-=": "-", "*=": "*"}
+MAX_BLOCKS = 16      # `try` and `for` inside one another; Python allows 20 in one function
 
 
 class EffectGen(ExprGen):
+    _blocks = 0          # `try` and `for` blocks around the statement being written
     def effects_function(self, nodes: tuple[R.Effect, ...]) -> str:
         """A function (s, b) that runs a list of effects with no parameters."""
         return self._effects(nodes, [])
@@ -61,8 +63,9 @@ class EffectGen(ExprGen):
         method: Callable[..., None] | None = getattr(self, "_do_" + type(e).__name__, None)
         emit("try:", indent)
         mark = len(self.fn.lines)
+        self._blocks += 1
         try:
-            if method is None:
+            if method is None or self._blocks + 2 > MAX_BLOCKS:
                 raise NotGenerated
             method(e, scope, visible, indent + 1)
         except NotGenerated:
@@ -71,6 +74,8 @@ class EffectGen(ExprGen):
             self.fallbacks += 1
             pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in sorted(visible) if k in scope)
             emit(f"{self.m.const(closure, 'k')}(s, {{{pairs}}})", indent + 1)
+        finally:
+            self._blocks -= 1
         emit("except _RuleError:", indent)
         emit("raise", indent + 1)
         emit("except _FAILURES as _e:", indent)
@@ -239,10 +244,12 @@ class EffectGen(ExprGen):
             saved = self.fn.temp()
             self.fn.emit(f"{saved} = {local}", indent)
         self.fn.emit(f"for {local} in list({items}):", indent)
+        self._blocks += 1
         nonnull = e.iterable.type == ZONE or (isinstance(e.iterable, R.StateValue) and e.iterable.name == "players")
         inner = dict(scope)
         inner[e.var] = Frag(local, frozenset({local}), True, nonnull)
         self.block(e.body, inner, visible | {e.var}, indent + 1)
+        self._blocks -= 1
         if saved is not None:
             self.fn.emit(f"{local} = {saved}", indent)
 
