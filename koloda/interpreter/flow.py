@@ -25,6 +25,7 @@ DECISION_SECONDS = 60.0       # listing the legal moves of one decision
 # Each listing of legal moves stamps the state with a number never used before, so parts of guards
 # worked out once per listing know when they are stale.
 _LISTINGS = itertools.count(1)
+_perf = time.perf_counter
 
 
 class SlowListing(Exception):
@@ -191,19 +192,18 @@ class Flow:
     def legal(self, s: State) -> list[int]:
         s.listing = next(_LISTINGS)      # parts of guards worked out once per listing are stale now
         phase = self.phases[s.phase]
-        actions = phase.steps[s.step]
-        self._deadline = time.perf_counter() + DECISION_SECONDS
+        self._deadline = deadline = _perf() + DECISION_SECONDS
         fast = phase.listings.get(s.step)
         found: list[int] = []
         if fast is not None:
             try:
-                fast(s, found, self._deadline)
+                fast(s, found, deadline)
             except SlowListing as slow:
-                raise self._too_long(actions[slow.index]) from None
+                raise self._too_long(phase.steps[s.step][slow.index]) from None
             except Exception:                 # the closures tell what failed, and where
-                found = self._listed(s, actions)
+                found = self._listed(s, phase.steps[s.step])
         else:
-            found = self._listed(s, actions)
+            found = self._listed(s, phase.steps[s.step])
         if not found:
             raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
                                    f"`{phase.name}`: the rules must always offer a move (a pass, a draw)")
