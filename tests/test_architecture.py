@@ -16,6 +16,7 @@ from koloda.dsl import resolved as R
 from koloda.interpreter import builtins as implementations
 from koloda.interpreter.compile import Compiler, UnknownNode
 from koloda.interpreter.effects import EffectCompiler
+from koloda.interpreter.gen_expr import ExprGen
 
 PACKAGE = Path(koloda.__file__).parent
 
@@ -120,6 +121,16 @@ def test_every_resolved_class_has_a_compile_method():
     expressions = [c for c in leaves(R.Expr) if c is not R.Invalid]
     assert all(hasattr(Compiler, "_" + c.__name__) for c in expressions)
     assert all(hasattr(EffectCompiler, "_do_" + c.__name__) for c in leaves(R.Effect))
+
+
+def test_the_generator_names_its_methods_after_resolved_classes():
+    # a misspelt method would never be called: its nodes would quietly be left to the closures
+    from koloda.interpreter.gen_effects import EffectGen
+    expressions = [m[1:] for m in vars(ExprGen) if m.startswith("_") and m[1:2].isupper()]
+    effects = [m[4:] for m in vars(EffectGen) if m.startswith("_do_")]
+    assert expressions and effects
+    assert all(isinstance(getattr(R, name, None), type) and issubclass(getattr(R, name), R.Expr) for name in expressions)
+    assert all(isinstance(getattr(R, name, None), type) and issubclass(getattr(R, name), R.Effect) for name in effects)
 
 
 def test_an_unknown_resolved_node_fails_loudly_at_load():
