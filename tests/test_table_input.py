@@ -76,7 +76,7 @@ def test_the_move_that_ends_a_deal_comes_before_the_deal_summary(tmp_path):
     block = out[summary:out.index("Scores after deal 1", summary)]
     assert "to move" not in block
     for p in (1, 2, 3):
-        assert f"P{p} hand:" in block and f"P{p} won:" in block
+        assert f"P{p} hand:" in block and f"P{p} cards won:" in block      # zones by their labels
     assert "(3 cards)" in block, "the trick's three cards are counted where they lie"
 
 

@@ -5,6 +5,7 @@ from rich.console import Console
 
 from koloda.interpreter.movetext import move_forms, normal_move
 from koloda.interpreter.state import State
+from koloda.ui import names
 from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import render
 
@@ -56,14 +57,15 @@ class HumanAgent:
         """The rule text of this step (from the rule file) and the legal moves."""
         game = state.game
         phase_spec = game.spec.phases[state.phase]
-        self.console.print(f"[bold]{shown(game.title)}[/bold] · phase `{shown(phase_spec.name)}`, "
-                           f"step `{shown(state.step)}`")
+        step = f" · {shown(names.step(state.step))}" if len(phase_spec.steps) > 1 else ""
+        self.console.print(f"[bold]{shown(names.title(game))}[/bold] · {shown(names.phase(game, state.phase))}{step}")
         if phase_spec.help:
             self.console.print(plain(phase_spec.help.strip()), markup=False)
         for name, _ in phase_spec.steps[state.step]:
             action = phase_spec.actions[name]
             if action.help:
-                self.console.print(f"  [bold]{shown(name)}[/bold]: {shown(action.help.strip())}")
+                label = names.action(game, state.phase, name)
+                self.console.print(f"  [bold]{shown(label)}[/bold]: {shown(action.help.strip())}")
         self.console.print("Legal moves:")
         self.show_moves(state)
         self.console.print("Type a move's number, or its name such as `play QS` (10 is `10H` or `TH`); "

@@ -23,6 +23,7 @@ from koloda.interpreter.state import State
 from koloda.session import (SaveError, Session, default_save_dir, find_save, game_reference, latest_save, list_saves,
                             read_transcript)
 from koloda.sim import Position, simulate as run_simulation, simulate_parallel
+from koloda.ui import names
 from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import deal_summary, render
 
@@ -195,6 +196,23 @@ _setup = [
 ]
 
 
+def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`--lang` holds for this command only."""
+    if value is not None:
+        code = value.strip().lower()
+        if not names.is_language(code):
+            raise click.BadParameter(f"`{value[:20]}` is not a language code (en, ru, ...)")
+        names.set_language(code)
+        ctx.call_on_close(lambda: names.set_language(None))
+    return value
+
+
+language_option = click.option(
+    "--lang", "lang", default=None, metavar="CODE", callback=_language, expose_value=False, is_eager=True,
+    help=f"The language of the rule file's labels at the table: en, ru, ... (default: ${names.LANGUAGE_VARIABLE}, "
+         "else en).")
+
+
 def common(f):
     for decorator in reversed(_common):
         f = decorator(f)
@@ -222,6 +240,7 @@ def position_options(f):
               help="Stop a game that has not ended after this many moves.")
 @common
 @position_options
+@language_option
 def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str | None, force: bool, delay: float,
          fast: bool,
          max_moves: int, options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
@@ -263,6 +282,7 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=MAX_MOVES, show_default=True,
               help="Stop a game that has not ended after this many moves (all told).")
+@language_option
 def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max_moves: int) -> None:
     """Go on with a saved game (default: the last one saved)."""
 
@@ -275,7 +295,7 @@ def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max
         raise Failure(str(exc)) from None
     if session.state.is_terminal():
         raise Failure(f"the game saved in {path} is over (scores: {_scores(session.state)})")
-    console.print(f"Resuming {shown(session.game.title)} from {shown(path)} after {len(session.moves)} moves.")
+    console.print(f"Resuming {shown(names.title(session.game))} from {shown(path)} after {len(session.moves)} moves.")
     _run(session, path, log_file, delay=0 if fast else delay, max_moves=max_moves)
 
 
@@ -307,7 +327,7 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
               for i, s in enumerate(seats)]
     humans = [i for i, s in enumerate(seats) if s.split(":")[0] == "human"]
     log = _open_log(log_file, session)
-    console.print(f"[bold]{shown(g.title)}[/bold] · seed {session.seed} · seats: " +
+    console.print(f"[bold]{shown(names.title(g))}[/bold] · seed {session.seed} · seats: " +
                   ", ".join(f"P{i + 1} {shown(s)}" for i, s in enumerate(seats)))
     try:
         if save_path is not None:
@@ -422,6 +442,7 @@ def _open_log(log_file: str | None, session: Session) -> TextIO | None:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @click.option("--as", "seat", default=None, metavar="P", help="Show the table as this seat saw it (1 or P1).")
 @click.option("--all", "show_all", is_flag=True, help="Show every card, hidden ones too.")
+@language_option
 def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool) -> None:
     """Replay a transcript written by `play --log`, checking every move."""
 

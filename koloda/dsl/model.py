@@ -14,6 +14,7 @@ from koloda.dsl import ast
 from koloda.dsl.builtins import NAMES_TAKEN
 from koloda.dsl.limits import MAX_CARDS, MAX_PLAYERS
 from koloda.dsl.errors import RuleError, Span, did_you_mean
+from koloda.dsl.labels import Label, read_label, without_labels
 from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.to_ast import parse
 from koloda.dsl.types import CONSTANTS, DECKS
@@ -48,6 +49,7 @@ class ZoneSpec:
     melds: bool = False        # a meld area: it holds the melds its owner makes
     grid: list[list[int | None]] | None = None    # rank code of each cell, top row first
     lines: tuple[str, ...] = ("rows", "columns", "diagonals")
+    label: Label | None = None
 
 
 @dataclass
@@ -59,6 +61,7 @@ class VarSpec:
     visible: str
     span: Span
     per_side: bool = False
+    label: Label | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ class ActionSpec:
     text: str | None
     span: Span
     help: str = ""
+    label: Label | None = None
 
 
 @dataclass
@@ -111,6 +115,7 @@ class PhaseSpec:
     steps: dict[str, list[tuple[str, Span]]]
     span: Span
     help: str = ""
+    label: Label | None = None
 
 
 @dataclass
@@ -181,6 +186,7 @@ class Spec:
     wild: ast.Node | None = None
     errors: list[RuleError] = field(default_factory=list)
     fingerprint: str = ""
+    title_label: Label | None = None     # the title in each language it is given in
 
 
 class _Builder:
@@ -342,6 +348,7 @@ def build(doc: MarkedDict) -> Spec:
     options = {name: _option(name, raw, doc["options"].key_spans[name], errors)
                for name, raw in (doc.get("options") or {}).items()}
     title = doc.get("title", doc.get("game"))
+    title_label = read_label(title, top, "the game", [])     # a title's keys are not checked: it always had any
     if isinstance(title, dict):
         title = title.get("en") or next(iter(title.values()))
     spec = Spec(
@@ -359,6 +366,7 @@ def build(doc: MarkedDict) -> Spec:
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
         match=_match(doc, b), span=top, file=top.file)
     spec.sides = doc.get("sides")
+    spec.title_label = title_label
     spec.meld_kinds = _melds(doc, spec.zones, errors)
     spec.patterns = _patterns(doc, errors)
     spec.library = "library" in doc
@@ -378,7 +386,7 @@ def build(doc: MarkedDict) -> Spec:
     _names(spec, errors)
     spec.errors = errors
     # Saved games and transcripts name the exact rules they were played under.
-    spec.fingerprint = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    spec.fingerprint = hashlib.sha256(json.dumps(without_labels(doc), sort_keys=True, default=str).encode()).hexdigest()[:16]
     return spec
 
 
@@ -429,7 +437,8 @@ def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
         each = raw.get("each") in ("player", "side")
         visible = raw.get("visible", "owner" if each else "all")
         span = doc["zones"].key_spans[name]
-        zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side", melds=bool(raw.get("melds")))
+        zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side", melds=bool(raw.get("melds")),
+                        label=read_label(raw.get("label"), span, f"zone `{name}`", errors))
         if raw.get("grid") is not None:
             zone.grid = [[_cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
             if len({len(row) for row in zone.grid}) != 1:
@@ -456,7 +465,8 @@ def _vars(doc: MarkedDict, b: _Builder) -> dict[str, VarSpec]:
         start_node = None if start is None else b.expr(start, span_of(start, span))
         each = raw.get("each") in ("player", "side")
         var = VarSpec(name, raw.get("type"), start_node, each, raw.get("visible", "all"), span,
-                      per_side=raw.get("each") == "side")
+                      per_side=raw.get("each") == "side",
+                      label=read_label(raw.get("label"), span, f"variable `{name}`", b.errors))
         if var.visible == "owner" and not var.each_player:
             b.errors.append(RuleError(f"`{name}`: `visible: owner` needs `each: player`", span))
         variables[name] = var
@@ -505,7 +515,8 @@ def _phase(name: str, raw: MarkedDict, span: Span, b: _Builder) -> PhaseSpec:
         ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
         start=b.effects(raw.get("start"), ks.get("start", span)),
         after_turn=b.effects(raw.get("after turn"), ks.get("after turn", span)),
-        actions=actions, steps=steps, span=span, help=str(raw.get("help", "")))
+        actions=actions, steps=steps, span=span, help=str(raw.get("help", "")),
+        label=read_label(raw.get("label"), span, f"phase `{name}`", b.errors))
 
 
 def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> ActionSpec:
@@ -520,7 +531,8 @@ def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> Actio
     params = tuple(p for p in (b.binding(w, span_of(w, span)) for w in with_) if p is not None)
     guard = b.expr(raw.get("if"), raw.key_spans.get("if", span)) if "if" in raw else None
     effects = b.effects(raw.get("do"), raw.key_spans.get("do", span))
-    return ActionSpec(name, params, guard, effects, raw.get("text"), span, str(raw.get("help", "")))
+    return ActionSpec(name, params, guard, effects, raw.get("text"), span, str(raw.get("help", "")),
+                      read_label(raw.get("label"), span, f"action `{name}`", b.errors))
 
 
 def _match(doc: MarkedDict, b: _Builder) -> MatchSpec:
