@@ -6,6 +6,7 @@ from rich.console import Console
 from koloda.interpreter.movetext import move_forms, normal_move
 from koloda.interpreter.state import State
 from koloda.ui import names
+from koloda.ui.moves import listed_moves
 from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import render
 
@@ -16,7 +17,7 @@ class QuitGame(Exception):
 
 def match_move(state: State, text: str) -> tuple[int | None, str]:
     """The legal action a typed line names, or None and why not."""
-    legal = state.legal_actions()
+    legal = listed_moves(state)
     entry = text.strip()
     if entry.isascii() and entry.isdigit():
         if len(entry) > 6:
@@ -50,7 +51,7 @@ class HumanAgent:
         self.console = console or safe_console()
 
     def show_moves(self, state: State) -> None:
-        for k, a in enumerate(state.legal_actions(), 1):
+        for k, a in enumerate(listed_moves(state), 1):
             self.console.print(f"  [bold]{k:>2}[/bold]  {shown(state.action_to_string(a))}")
 
     def show_help(self, state: State) -> None:

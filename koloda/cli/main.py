@@ -5,6 +5,7 @@ import json
 import os
 import random
 import secrets
+import shlex
 import sys
 import traceback
 import time
@@ -373,8 +374,9 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
                 time.sleep(delay)
     except (QuitGame, KeyboardInterrupt) as stop:
         if save_path is not None:
-            console.print(f"\nGame saved in {shown(save_path)}. Go on with: koloda resume {shown(save_path)}",
-                          soft_wrap=True)
+            # the command on a line of its own, never broken: it is to be copied
+            console.print(f"\nGame saved in {shown(save_path)}.", soft_wrap=True)
+            console.print(f"Go on with:\n  {shown(_resume_command(save_path))}", soft_wrap=True)
         sys.exit(0 if isinstance(stop, QuitGame) else 130)
     except RuleError as exc:
         raise Failure(exc.format()) from None
@@ -386,14 +388,33 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
             log.close()
     console.print(render(g, state, humans[0] if humans else None))
     console.print("[bold]Game over.[/bold] Scores: " + _scores(state))
-    returns = state.returns()
-    winners = [f"P{p + 1}" for p in range(len(returns)) if returns[p] == max(returns)]
-    if len(winners) == len(returns):
-        console.print("A draw: every player shares the win.")
-    elif len(winners) > 1:
-        console.print("Winners: " + " and ".join(winners) + " (a shared win)")
-    else:
-        console.print("Winner: " + winners[0])
+    console.print(_result(g, state.returns()))
+
+
+def _result(game: Game, returns: list[float]) -> str:
+    """`Winner: P2`; partners win together (`Winners: P1+P3`); several players level at the top share."""
+    best = [p for p in range(len(returns)) if returns[p] == max(returns)]
+    if len(best) == len(returns):
+        return "A draw: every player shares the win."
+    sides = sorted({game.side_of(p) for p in best})
+    if game.num_sides < game.num_players and all(p in best for p in range(len(returns)) if game.side_of(p) in sides):
+        teams = [game.owner_label(t, True) for t in sides]
+        if len(teams) == 1:
+            return f"Winners: {teams[0]}"
+        return "Winners: " + " and ".join(teams) + " (a shared win)"
+    if len(best) > 1:
+        return "Winners: " + " and ".join(f"P{p + 1}" for p in best) + " (a shared win)"
+    return f"Winner: P{best[0] + 1}"
+
+
+def _resume_command(save_path: Path) -> str:
+    """`koloda resume ID` for a save in the save folder, else with the file (quoted for a shell if need be)."""
+    folder = default_save_dir()
+    try:
+        in_folder = save_path.parent.resolve() == folder.resolve() and save_path.name.endswith(".save.json")
+    except OSError:
+        in_folder = False
+    return "koloda resume " + (save_path.name.removesuffix(".save.json") if in_folder else shlex.quote(str(save_path)))
 
 
 def _hand_over(player: int, at_keyboard: list[int]) -> None:

@@ -11,6 +11,7 @@ from typing import Any, Callable, Protocol
 
 from koloda.dsl.model import Spec
 from koloda.interpreter.cards import CardTable
+from koloda.interpreter.codec import ActionCodec
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
 from koloda.interpreter.flow import Flow
 from koloda.interpreter.layout import Layout
@@ -25,6 +26,7 @@ class Table(Protocol):
     spec: Spec
     layout: Layout
     flow: Flow
+    codec: ActionCodec
     cards: CardTable
     card_deck: list[int] | None
     heuristic: Callable[[Any, dict], Any] | None

@@ -20,12 +20,16 @@ def card_text(game: Table, name: str) -> Text:
 SUIT_DISPLAY_ORDER = {3: 0, 2: 1, 0: 2, 1: 3, None: 4}   # spades, hearts, clubs, diamonds: colours alternate
 
 
+def card_key(game: Table, c: int) -> tuple[int, int]:
+    """Where card `c` goes when cards are put in order for people: by suit as shown, then by rank."""
+    return (SUIT_DISPLAY_ORDER[game.cards.suits[c]], game.cards.order[game.cards.ranks[c]])
+
+
 def sort_key(game: Table, name: str) -> tuple:
     ids = game.cards.parse(name)
     if not ids:
         return (9, 0)
-    c = ids[0]
-    return (SUIT_DISPLAY_ORDER[game.cards.suits[c]], game.cards.order[game.cards.ranks[c]])
+    return card_key(game, ids[0])
 
 
 BACK = "▒▒"
@@ -152,7 +156,8 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
         out.append("\n")
     for cells in grids.values():
         out.append_text(render_grid(game, cells, viewer, lang))
-
+    if any(cell["size"] > 1 for cells in grids.values() for cell in cells):
+        out.append("  +N: N more cards lie under the top card\n", style="dim")
     for (owner, by_side), group in sorted(melds.items(), key=lambda kv: kv[0][0]):
         who = owner_name(game, owner, by_side, viewer)
         out.append(f"  {who}'s melds\n" if who not in ("you", "your side") else f"  {who} · melds\n", style="bold")
