@@ -128,7 +128,7 @@ def test_a_hidden_variable_is_in_no_observation_but_the_rules_keep_it(labelled):
 
 HIDDEN = {"kunkin": {"turn_points", "turn_cards", "must_meld"}, "canasta": {"turn_points", "must_meld", "went_out"},
           "funken": {"earlier", "must_meld"}, "leopard": {"ender", "may_end"}, "leopard4": {"ender", "asker"},
-          "pony": {"drawn"}, "splin": {"owes"}}
+          "splin": {"owes"}}
 
 
 @pytest.mark.parametrize("name", sorted(HIDDEN))
@@ -235,3 +235,18 @@ def test_a_label_added_or_translated_keeps_the_games_fingerprint(tmp_path):
         fingerprints.append(load_spec(str(path))[0].fingerprint)
     assert fingerprints[0] == fingerprints[1] == fingerprints[2]
     assert fingerprints[3] != fingerprints[0], "who may see a variable is part of the rules"
+
+
+def test_replay_and_resume_take_the_language_too(labelled, tmp_path):
+    log, save = tmp_path / "game.jsonl", tmp_path / "s.json"
+    played = CliRunner().invoke(main, ["play", str(labelled), "--seat", "random", "--seat", "random", "--fast",
+                                       "--seed", "1", "--log", str(log), "--save", str(save)])
+    assert played.exit_code == 0, played.output
+    out = CliRunner().invoke(main, ["replay", str(log), "--lang", "ru"]).output
+    assert "С подписями" in out and "заказанная масть" in out
+    assert "discard" in out, "moves read the same in every language"
+    waiting = tmp_path / "waiting.json"
+    CliRunner().invoke(main, ["play", str(labelled), "--seat", "human", "--seat", "random", "--fast",
+                              "--save", str(waiting)], input="quit\n")
+    out = CliRunner().invoke(main, ["resume", str(waiting), "--lang", "ru", "--fast"], input="quit\n").output
+    assert "Resuming С подписями" in out and "you · рука" in out
