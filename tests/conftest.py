@@ -1,4 +1,4 @@
-"""Every test runs with its own, empty saves folder: no test reads or writes the real one."""
+"""Every test runs with its own, empty saves folder (no test reads or writes the real one), in English."""
 from __future__ import annotations
 
 import pytest
@@ -10,6 +10,12 @@ def _private_saves(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("KOLODA_HOME", str(home / "saves"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
     return home
+
+
+@pytest.fixture(autouse=True)
+def _english(monkeypatch):
+    """The table in English, whatever language the person running the tests chose."""
+    monkeypatch.delenv("KOLODA_LANG", raising=False)
 
 
 @pytest.fixture

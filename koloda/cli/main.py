@@ -5,6 +5,7 @@ import json
 import os
 import random
 import secrets
+import shlex
 import sys
 import traceback
 import time
@@ -24,6 +25,7 @@ from koloda.interpreter.state import State
 from koloda.session import (SaveError, Session, default_save_dir, find_save, game_reference, latest_save, list_saves,
                             read_transcript)
 from koloda.sim import Position, simulate as run_simulation, simulate_parallel
+from koloda.ui import names
 from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import deal_summary, render, taken_lines
 
@@ -196,6 +198,23 @@ _setup = [
 ]
 
 
+def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`--lang` holds for this command only."""
+    if value is not None:
+        code = value.strip().lower()
+        if not names.is_language(code):
+            raise click.BadParameter(f"`{value[:20]}` is not a language code (en, ru, ...)")
+        names.set_language(code)
+        ctx.call_on_close(lambda: names.set_language(None))
+    return value
+
+
+language_option = click.option(
+    "--lang", "lang", default=None, metavar="CODE", callback=_language, expose_value=False, is_eager=True,
+    help=f"The language of the rule file's labels at the table: en, ru, ... (default: ${names.LANGUAGE_VARIABLE}, "
+         "else en).")
+
+
 def common(f):
     for decorator in reversed(_common):
         f = decorator(f)
@@ -223,6 +242,7 @@ def position_options(f):
               help="Stop a game that has not ended after this many moves.")
 @common
 @position_options
+@language_option
 def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str | None, force: bool, delay: float,
          fast: bool,
          max_moves: int, options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
@@ -264,6 +284,7 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=MAX_MOVES, show_default=True,
               help="Stop a game that has not ended after this many moves (all told).")
+@language_option
 def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max_moves: int) -> None:
     """Go on with a saved game (default: the last one saved)."""
 
@@ -276,7 +297,7 @@ def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max
         raise Failure(str(exc)) from None
     if session.state.is_terminal():
         raise Failure(f"the game saved in {path} is over (scores: {_scores(session.state)})")
-    console.print(f"Resuming {shown(session.game.title)} from {shown(path)} after {len(session.moves)} moves.")
+    console.print(f"Resuming {shown(names.title(session.game))} from {shown(path)} after {len(session.moves)} moves.")
     _run(session, path, log_file, delay=0 if fast else delay, max_moves=max_moves)
 
 
@@ -308,7 +329,7 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
               for i, s in enumerate(seats)]
     humans = [i for i, s in enumerate(seats) if s.split(":")[0] == "human"]
     log = _open_log(log_file, session)
-    console.print(f"[bold]{shown(g.title)}[/bold] · seed {session.seed} · seats: " +
+    console.print(f"[bold]{shown(names.title(g))}[/bold] · seed {session.seed} · seats: " +
                   ", ".join(f"P{i + 1} {shown(s)}" for i, s in enumerate(seats)))
     try:
         if save_path is not None:
@@ -356,8 +377,9 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
                 time.sleep(delay)
     except (QuitGame, KeyboardInterrupt) as stop:
         if save_path is not None:
-            console.print(f"\nGame saved in {shown(save_path)}. Go on with: koloda resume {shown(save_path)}",
-                          soft_wrap=True)
+            # the command on a line of its own, never broken: it is to be copied
+            console.print(f"\nGame saved in {shown(save_path)}.", soft_wrap=True)
+            console.print(f"Go on with:\n  {shown(_resume_command(save_path))}", soft_wrap=True)
         sys.exit(0 if isinstance(stop, QuitGame) else 130)
     except RuleError as exc:
         raise Failure(exc.format()) from None
@@ -369,14 +391,33 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
             log.close()
     console.print(render(g, state, humans[0] if humans else None))
     console.print("[bold]Game over.[/bold] Scores: " + _scores(state))
-    returns = state.returns()
-    winners = [f"P{p + 1}" for p in range(len(returns)) if returns[p] == max(returns)]
-    if len(winners) == len(returns):
-        console.print("A draw: every player shares the win.")
-    elif len(winners) > 1:
-        console.print("Winners: " + " and ".join(winners) + " (a shared win)")
-    else:
-        console.print("Winner: " + winners[0])
+    console.print(_result(g, state.returns()))
+
+
+def _result(game: Game, returns: list[float]) -> str:
+    """`Winner: P2`; partners win together (`Winners: P1+P3`); several players level at the top share."""
+    best = [p for p in range(len(returns)) if returns[p] == max(returns)]
+    if len(best) == len(returns):
+        return "A draw: every player shares the win."
+    sides = sorted({game.side_of(p) for p in best})
+    if game.num_sides < game.num_players and all(p in best for p in range(len(returns)) if game.side_of(p) in sides):
+        teams = [game.owner_label(t, True) for t in sides]
+        if len(teams) == 1:
+            return f"Winners: {teams[0]}"
+        return "Winners: " + " and ".join(teams) + " (a shared win)"
+    if len(best) > 1:
+        return "Winners: " + " and ".join(f"P{p + 1}" for p in best) + " (a shared win)"
+    return f"Winner: P{best[0] + 1}"
+
+
+def _resume_command(save_path: Path) -> str:
+    """`koloda resume ID` for a save in the save folder, else with the file (quoted for a shell if need be)."""
+    folder = default_save_dir()
+    try:
+        in_folder = save_path.parent.resolve() == folder.resolve() and save_path.name.endswith(".save.json")
+    except OSError:
+        in_folder = False
+    return "koloda resume " + (save_path.name.removesuffix(".save.json") if in_folder else shlex.quote(str(save_path)))
 
 
 def _hand_over(player: int, at_keyboard: list[int]) -> None:
@@ -425,6 +466,7 @@ def _open_log(log_file: str | None, session: Session) -> TextIO | None:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @click.option("--as", "seat", default=None, metavar="P", help="Show the table as this seat saw it (1 or P1).")
 @click.option("--all", "show_all", is_flag=True, help="Show every card, hidden ones too.")
+@language_option
 def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool) -> None:
     """Replay a transcript written by `play --log`, checking every move."""
 
