@@ -298,6 +298,9 @@ def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max
     if session.state.is_terminal():
         raise Failure(f"the game saved in {path} is over (scores: {_scores(session.state)})")
     console.print(f"Resuming {shown(names.title(session.game))} from {shown(path)} after {len(session.moves)} moves.")
+    if session.rules_changed:
+        console.print("[yellow]The rules have changed since this game was saved; every move so far plays "
+                      "the same under them, so the game goes on under the new rules.[/yellow]")
     _run(session, path, log_file, delay=0 if fast else delay, max_moves=max_moves)
 
 
