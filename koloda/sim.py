@@ -157,19 +157,21 @@ def duration_text(seconds: float) -> str:
 def simulate_timed(game: Game, game_ref: str, options: dict[str, str], count: int, seed: int, max_moves: int,
                    seats: list[str], jobs: int, position: Position = Position(),
                    progress: Callable[[int], object] | None = None,
-                   estimate: Callable[[float], object] | None = None,
+                   estimate: Callable[[float, float], object] | None = None,
                    clock: Callable[[], float] = time.perf_counter) -> "SimulationResult":
     """The games of `simulate`, on `jobs` processes: the first one here, timed, and `estimate` told
-    the seconds the whole run should take — before the others start, and only when that is longer
-    than `ESTIMATE_FROM`. The results are those of `simulate` and `simulate_parallel`."""
+    the seconds the whole run should take and the seconds the first game took — before the others
+    start, and only when the run should take longer than `ESTIMATE_FROM`. The results are those of
+    `simulate` and `simulate_parallel`."""
     advance: Callable[[int], object] = progress or (lambda k: None)
     began = clock()
     result = simulate(game, 1, seed, max_moves, seats, progress=lambda: advance(1), position=position)
     if count == 1:
         return result
-    expected = expected_seconds(clock() - began, count, jobs)
+    first = clock() - began
+    expected = expected_seconds(first, count, jobs)
     if estimate is not None and expected > ESTIMATE_FROM:
-        estimate(expected)
+        estimate(expected, first)
     if jobs > 1:
         rest = simulate_parallel(game_ref, options, game.num_players, count, seed, max_moves, seats, jobs,
                                  progress=advance, position=position, start=1)

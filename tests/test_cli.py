@@ -196,6 +196,6 @@ def test_simulate_says_how_long_a_long_run_will_take(monkeypatch):
     monkeypatch.setattr(koloda.sim, "ESTIMATE_FROM", 0.0)
     result = run("simulate", "pony", "-n", "3", "--seed", "1")
     assert result.exit_code == 0, result.output
-    said = re.findall(r"Pony: 3 games, about \d+ seconds on 1 worker\n", result.output)
+    said = re.findall(r"Pony: 3 games, about \d+ seconds on 1 worker \(the first took \d+\.\d s\)\n", result.output)
     assert len(said) == 1
     assert result.output.replace(said[0], "") == short.output       # the same games, the same report

@@ -38,12 +38,12 @@ class Clock:
 
 def test_a_long_run_is_estimated_before_the_rest_is_played():
     game = koloda.load("pony", {"limit": "20"})
-    said: list[tuple[float, int]] = []
+    said: list[tuple[float, float, int]] = []
     played: list[int] = []
     result = simulate_timed(game, "pony", {"limit": "20"}, 6, 1, 100_000, [], 1,
-                            progress=played.append, estimate=lambda s: said.append((s, len(played))),
+                            progress=played.append, estimate=lambda s, first: said.append((s, first, len(played))),
                             clock=Clock(ESTIMATE_FROM))       # the first game "takes" the threshold
-    assert said == [(ESTIMATE_FROM * 6, 1)]                    # said once, after one game of six
+    assert said == [(ESTIMATE_FROM * 6, ESTIMATE_FROM, 1)]     # said once, after one game of six
     assert len(played) == 6
     plain = simulate(game, 6, 1)
     assert (result.wins, result.moves, result.score_sum) == (plain.wins, plain.moves, plain.score_sum)
@@ -51,7 +51,7 @@ def test_a_long_run_is_estimated_before_the_rest_is_played():
 
 def test_a_short_run_says_nothing():
     game = koloda.load("pony", {"limit": "20"})
-    said: list[float] = []
-    simulate_timed(game, "pony", {"limit": "20"}, 3, 1, 100_000, [], 1, estimate=said.append,
+    said: list[tuple[float, float]] = []
+    simulate_timed(game, "pony", {"limit": "20"}, 3, 1, 100_000, [], 1, estimate=lambda s, f: said.append((s, f)),
                    clock=Clock(ESTIMATE_FROM / 10))
     assert said == []

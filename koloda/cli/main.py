@@ -522,11 +522,11 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
             task = bar.add_task(f"{g.title}: the first game", total=count)
             jobs = jobs or os.cpu_count() or 1
 
-            def estimate(seconds: float) -> None:
+            def estimate(seconds: float, first: float) -> None:
                 workers = max(1, min(jobs, count - 1))
                 when = f"{duration_text(seconds)} on {workers} worker{'s' if workers > 1 else ''}"
                 bar.update(task, description=f"{g.title}: {when}")
-                err_console.print(f"{g.title}: {count} games, {when}", markup=False)
+                err_console.print(f"{g.title}: {count} games, {when} (the first took {first:.1f} s)", markup=False)
             result = simulate_timed(g, game, _parse_options(options), count, seed if seed is not None else 0,
                                     max_moves, list(seats), jobs, position, lambda k: bar.advance(task, k), estimate)
     except RuleError as exc:
