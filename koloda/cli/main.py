@@ -24,7 +24,7 @@ from koloda.interpreter.game import Game
 from koloda.interpreter.state import State
 from koloda.session import (SaveError, Session, default_save_dir, find_save, game_reference, latest_save, list_saves,
                             read_transcript)
-from koloda.sim import Position, simulate as run_simulation, simulate_parallel
+from koloda.sim import Position, duration_text, simulate_timed
 from koloda.ui import names
 from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import deal_summary, render, taken_lines
@@ -569,15 +569,16 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
     try:
         from rich.progress import Progress
         with Progress(console=err_console, transient=True, disable=not err_console.is_terminal) as bar:
-            task = bar.add_task(f"{g.title}", total=count)
+            task = bar.add_task(f"{g.title}: the first game", total=count)
             jobs = jobs or os.cpu_count() or 1
-            if jobs > 1 and count > 1:
-                result = simulate_parallel(game, _parse_options(options), g.num_players, count,
-                                           seed if seed is not None else 0, max_moves, list(seats), jobs,
-                                           progress=lambda k: bar.advance(task, k), position=position)
-            else:
-                result = run_simulation(g, count, seed if seed is not None else 0, max_moves, list(seats),
-                                        progress=lambda: bar.advance(task), position=position)
+
+            def estimate(seconds: float, first: float) -> None:
+                workers = max(1, min(jobs, count - 1))
+                when = f"{duration_text(seconds)} on {workers} worker{'s' if workers > 1 else ''}"
+                bar.update(task, description=f"{g.title}: {when}")
+                err_console.print(f"{g.title}: {count} games, {when} (the first took {first:.1f} s)", markup=False)
+            result = simulate_timed(g, game, _parse_options(options), count, seed if seed is not None else 0,
+                                    max_moves, list(seats), jobs, position, lambda k: bar.advance(task, k), estimate)
     except RuleError as exc:
         raise Failure(exc.format()) from None
     console.print(plain(result.report(g)), markup=False)
