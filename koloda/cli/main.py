@@ -1,4 +1,9 @@
-"""The `koloda` command: check, list, play and simulate games. No game logic here."""
+"""The `koloda` command: check, list, play and simulate games. No game logic here.
+
+The engine, the bots, sessions and the table are imported inside the commands that use them, not
+at the top: `koloda --help` and `koloda list` then start in a fraction of the time (see
+tests/test_architecture.py, which allows imports inside functions here and in koloda/__init__.py only).
+"""
 from __future__ import annotations
 
 import json
@@ -9,22 +14,18 @@ import sys
 import traceback
 import time
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 import click
 
-from koloda.agents.human import QuitGame
-from koloda.agents.registry import UnknownAgent, make_agent, parse_seat
-from koloda.api import load, load_spec, shipped_games
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
-from koloda.interpreter.errors import IllegalAction
-from koloda.interpreter.game import Game
-from koloda.interpreter.state import State
-from koloda.session import (SaveError, Session, default_save_dir, find_save, game_reference, latest_save, list_saves,
-                            read_transcript)
-from koloda.sim import Position, simulate as run_simulation, simulate_parallel
 from koloda.ui.safe import console as safe_console, plain, shown
-from koloda.ui.table import deal_summary, render
+
+if TYPE_CHECKING:
+    from koloda.interpreter.game import Game
+    from koloda.interpreter.state import State
+    from koloda.session import Session
+    from koloda.sim import Position
 
 MAX_MOVES = 100_000
 console = safe_console()
@@ -62,6 +63,7 @@ def _errors_text(errors: RuleErrors | RuleError) -> str:
 
 def load_game(game: str, options: tuple[str, ...], players: int | None) -> Game:
     """Load a game for the command line; every user error becomes a Failure."""
+    from koloda.api import load
     try:
         return load(game, _parse_options(options), players)
     except (RuleErrors, RuleError) as exc:
@@ -100,6 +102,7 @@ def main(debug: bool) -> None:
 @click.argument("files", nargs=-1, required=True)
 def check(files: tuple[str, ...]) -> None:
     """Check rule files and report every error as file:line:col."""
+    from koloda.api import load_spec
     failed = 0
     for name in files:
         try:
@@ -122,15 +125,17 @@ def check(files: tuple[str, ...]) -> None:
 @main.command(name="list")
 def list_games() -> None:
     """List the shipped games with their player counts."""
-    names = shipped_games()
+    from koloda.dsl.about import about
+    from koloda.dsl.loader import shipped_names
+    names = shipped_names()
     width = max(map(len, names), default=0) + 2
     for name in names:
         try:
-            spec, _ = load_spec(name)
+            game = about(name)       # the title and players only: `koloda check` checks the whole file
         except (RuleErrors, RuleError):
             console.print(f"{name:<{width}} (does not load: run `koloda check {name}`)", markup=False)
             continue
-        console.print(plain(f"{name:<{width}} {_player_range(spec, '-'):>5} players  {spec.title}"), markup=False,
+        console.print(plain(f"{name:<{width}} {_player_range(game, '-'):>5} players  {game.title}"), markup=False,
                       soft_wrap=True)
 
 
@@ -165,6 +170,7 @@ def _dealer(game: Game, text: str | None) -> int | None:
 def _position(game: Game, seed: int, dealer_text: str | None, hands_file: str | None,
               deck_file: str | None) -> Position:
     """The dealer, hands and deck orders asked for, each checked by dealing them once."""
+    from koloda.sim import Position
     dealer = _dealer(game, dealer_text)
     try:
         deck = game.parse_deck(_read(deck_file, "deck"), deck_file) if deck_file else None
@@ -227,6 +233,8 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
          max_moves: int, options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
          hands_file: str | None, deck_file: str | None) -> None:
     """Play GAME (a shipped name or a rule file) at the terminal."""
+    from koloda.agents.registry import UnknownAgent, parse_seat
+    from koloda.session import Session, game_reference
     if log_file is not None and _holds_something(Path(log_file)):
         if not force:
             raise Failure(f"{log_file} is already there: a transcript holds one game (give another name, "
@@ -265,7 +273,7 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
               help="Stop a game that has not ended after this many moves (all told).")
 def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max_moves: int) -> None:
     """Go on with a saved game (default: the last one saved)."""
-
+    from koloda.session import SaveError, Session, find_save, latest_save
     path = find_save(file) if file else latest_save()
     if path is None:
         raise Failure("no saved game is waiting for a person to play (`koloda saves` lists the saves)")
@@ -282,6 +290,7 @@ def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max
 @main.command()
 def saves() -> None:
     """List the saved games, newest first: go on with one by `koloda resume ID`."""
+    from koloda.session import default_save_dir, list_saves
     entries = list_saves()
     if not entries:
         console.print(f"No saved games in {shown(default_save_dir())}.")
@@ -295,13 +304,16 @@ def saves() -> None:
 
 
 def _default_save(game_name: str) -> Path:
+    from koloda.session import default_save_dir
     # two games started in the same second must not share a save
     return default_save_dir() / f"{game_name}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}.save.json"
 
 
 def _run(session: Session, save_path: Path | None, log_file: str | None, delay: float, max_moves: int = 0) -> None:
     """The table: each seat chooses in turn; the game is saved after every move."""
-
+    from koloda.agents.human import QuitGame
+    from koloda.agents.registry import make_agent
+    from koloda.ui.table import deal_summary, render
     g, state, seats = session.game, session.state, session.seats
     agents = [make_agent(s, session.seed * 31 + i + len(session.moves), console, interactive=True)
               for i, s in enumerate(seats)]
@@ -378,6 +390,7 @@ def _run(session: Session, save_path: Path | None, log_file: str | None, delay: 
 
 def _hand_over(player: int, at_keyboard: list[int]) -> None:
     """Hot seat: the screen is cleared and the next person takes the keyboard before their hand is shown."""
+    from koloda.agents.human import QuitGame
     if at_keyboard[0] >= 0:
         console.print(f"\n[bold]Pass the keyboard to P{player + 1}[/bold] and press Enter.")
         try:
@@ -424,7 +437,9 @@ def _open_log(log_file: str | None, session: Session) -> TextIO | None:
 @click.option("--all", "show_all", is_flag=True, help="Show every card, hidden ones too.")
 def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool) -> None:
     """Replay a transcript written by `play --log`, checking every move."""
-
+    from koloda.interpreter.errors import IllegalAction
+    from koloda.session import SaveError, read_transcript
+    from koloda.ui.table import render
     try:
         rec = read_transcript(Path(file))
     except SaveError as exc:
@@ -477,6 +492,7 @@ def _seat_number(text: str, players: int) -> int:
 
 def _seat_count(game: str, seats: int) -> int:
     """Too few seats: bots fill the table up to the least number of players."""
+    from koloda.api import load_spec
     try:
         spec, _ = load_spec(game)
     except (RuleErrors, RuleError) as exc:
@@ -502,7 +518,8 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
              players: int | None, seed: int | None, dealer: str | None, hands_file: str | None,
              deck_file: str | None) -> None:
     """Play N games between bots and print what happened."""
-
+    from koloda.agents.registry import UnknownAgent, parse_seat
+    from koloda.sim import simulate as run_simulation, simulate_parallel
     for seat in seats:
         try:
             kind, _ = parse_seat(seat)

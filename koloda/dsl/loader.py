@@ -11,8 +11,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jsonschema
 import yaml
 from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
@@ -26,6 +26,9 @@ except ImportError:                         # pragma: no cover - depends on how 
 from koloda.dsl.errors import CONTROL_CHARACTERS, RuleError, RuleErrors, Span, did_you_mean
 from koloda.dsl.limits import (MAX_CHAIN, MAX_FILE_BYTES, MAX_NUMBER, MAX_YAML_ALIASES, MAX_YAML_DEPTH,
                                MAX_YAML_NODES)
+
+if TYPE_CHECKING:
+    import jsonschema
 
 RULES_PACKAGE = "koloda.rules"
 
@@ -451,6 +454,7 @@ def library_schema() -> dict:
 
 def validate(doc: MarkedDict) -> list[RuleError]:
     """Check the file's structure against the JSON Schema; all errors, located."""
+    import jsonschema           # here, not at the top: reading a file's title (`koloda list`) needs no schema
     validator = jsonschema.Draft202012Validator(library_schema() if "library" in doc else schema())
     errors = []
     for err in sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path))):
