@@ -1,14 +1,22 @@
-"""Every test runs with its own, empty saves folder (no test reads or writes the real one), in English."""
+"""Every test runs with its own, empty saves folder (no test reads or writes the real one), in English.
+The parser cache is a folder of the test run's own, shared by its tests (and the commands they start)."""
 from __future__ import annotations
 
 import pytest
 
 
+@pytest.fixture(scope="session")
+def _parser_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("koloda-cache")
+
+
 @pytest.fixture(autouse=True)
-def _private_saves(tmp_path_factory, monkeypatch):
+def _private_saves(tmp_path_factory, monkeypatch, _parser_cache):
     home = tmp_path_factory.mktemp("koloda-home")
     monkeypatch.setenv("KOLODA_HOME", str(home / "saves"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    monkeypatch.setenv("KOLODA_CACHE", str(_parser_cache))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
     return home
 
 

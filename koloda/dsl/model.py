@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 
 from koloda.dsl import ast
+from koloda.dsl.about import players, title_of
 from koloda.dsl.builtins import NAMES_TAKEN
 from koloda.dsl.limits import MAX_CARDS, MAX_PLAYERS
 from koloda.dsl.errors import RuleError, Span, did_you_mean
@@ -259,26 +260,6 @@ def _cell_rank(cell, where: Span, errors: list) -> int | None:
     return code
 
 
-def _players(value, span: Span, errors: list) -> tuple[int, int, int]:
-    if isinstance(value, int):
-        return value, value, value
-    if isinstance(value, dict):
-        low: int = value.get("min", 2)         # the schema makes these whole numbers
-        high: int = value.get("max", low)
-        default: int = value.get("default", low)
-        return low, high, default
-    text = str(value)
-    try:
-        if ".." in text:
-            a, b = text.split("..")
-            low, high = int(a), int(b)
-        else:
-            low = high = int(text)
-    except ValueError:
-        errors.append(RuleError(f"`players` must be a number or a range such as `2..6`, not `{text}`",
-                                span_of(value, span), category="schema"))
-        return 2, 2, 2
-    return low, high, low
 
 
 def build(doc: MarkedDict) -> Spec:
@@ -290,7 +271,7 @@ def build(doc: MarkedDict) -> Spec:
     top = doc.span
     keys = doc.key_spans
     errors = b.errors
-    low, high, default = _players(doc.get("players", "2"), keys.get("players", top), errors)
+    low, high, default = players(doc.get("players", "2"), keys.get("players", top), errors)
     players_span = span_of(doc.get("players"), keys.get("players", top))
     if high > MAX_PLAYERS or low < 1:
         errors.append(RuleError(f"players: a game has 1 to {MAX_PLAYERS} players, not {low}..{high}", players_span,
@@ -302,12 +283,9 @@ def build(doc: MarkedDict) -> Spec:
         errors.append(RuleError(f"players: the default {default} is outside {low}..{high}", players_span))
     options = {name: option_spec(name, raw, doc["options"].key_spans[name], errors)
                for name, raw in (doc.get("options") or {}).items()}
-    title = doc.get("title", doc.get("game"))
-    title_label = read_label(title, top, "the game", [])     # a title's keys are not checked: it always had any
-    if isinstance(title, dict):
-        title = title.get("en") or next(iter(title.values()))
+    title_label = read_label(doc.get("title", doc.get("game")), top, "the game", [])   # its keys are not checked: it always had any
     spec = Spec(
-        name=str(doc.get("game")), title=str(title), source=str(doc.get("source", "")),
+        name=str(doc.get("game")), title=title_of(doc), source=str(doc.get("source", "")),
         notes=str(doc.get("notes", "")),
         min_players=low, max_players=high, default_players=default,
         deck=_deck(doc, options, errors), ace=str(doc.get("ace", "high")),
