@@ -1,34 +1,42 @@
 #!/usr/bin/env python3
 """Random-playout throughput benchmark: koloda's shipped games beside peer engines.
 
-Every game is played N times with a seeded uniform-random policy.  Game i of a
-run uses seed ``S + i`` both for the engine's own deal and for the
-``random.Random`` that picks the actions, so a run is repeatable.
+A run is `--rounds R` rounds. In every round each game type plays `--games N`
+fresh seeded random games: round r plays the seeds ``S + r*N`` to
+``S + r*N + N - 1`` (``--seed S``), each seed used both for the engine's own
+deal and for the ``random.Random`` that picks the actions, so a run is
+repeatable and no game is played twice. Every round loads each game afresh
+(outside the clock), so no round starts with what an earlier one left in the
+engine's caches; the game types run interleaved, the two sides of each
+ratio one after the other, in the reverse order every other round.
 
-Measured per game:
+Measured per game type and round:
 
-* games/s      -- completed games divided by wall time (``time.perf_counter``)
-* decisions/s  -- player decisions (actions chosen by a player) per second
-* dec/game     -- mean player decisions per game
+* decisions/s  -- player decisions (actions chosen by a player) per second of
+                  CPU time (``time.process_time``) and of wall time
+                  (``time.perf_counter``);
+* games/s      -- completed games per CPU second;
+* dec/game     -- mean player decisions per game.
 
-Chance events (deals, random trump, ...) that an engine exposes as separate
-nodes (OpenSpiel) are sampled from the engine's own outcome distribution with
-the same ``random.Random`` and counted in their own column: they are never
-counted as decisions.  Engines that shuffle internally (koloda, RLCard) do that
-work inside their reset/step calls, which is timed all the same.
+Chance events that an engine exposes as separate nodes (OpenSpiel's deals)
+are sampled from the engine's own outcome distribution with the same
+``random.Random`` and counted in their own column, never as decisions.
+Engines that shuffle internally (koloda, RLCard) do that work inside their
+reset/step calls, which are timed all the same.
 
-What the timed region holds, for every engine alike: creating the initial state
-of each game (with its seed), every legal-action query, every action applied
-and the terminal check.  Loading/compiling a game definition happens once,
-before the clock starts.
+The clock covers, for every engine alike, creating each game's initial state,
+every legal-action query, every action applied and every terminal check.
+Ratios koloda / peer are taken round by round and reported as the median
+with the least and the most.
 
-Peers are optional: OpenSpiel (``pyspiel``) and RLCard are only used when they
-can be imported, and are reported as "not installed" otherwise.
+Peers are optional: OpenSpiel (``pyspiel``) and RLCard are used when they can
+be imported, and reported as "not installed" otherwise.
 
 Usage::
 
-    python bench/bench.py --games 200
-    python bench/bench.py --games 50 --only peklo pony
+    python bench/bench.py --games 200 --rounds 5
+    python bench/bench.py --games 50 --rounds 3 --only peklo pony oh_hell uno crazy_eights
+    python bench/bench.py --games 20 --rounds 3 --json
     python bench/bench.py --profile pony --games 100
 """
 from __future__ import annotations
@@ -36,51 +44,116 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
 import platform
 import pstats
 import random
+import statistics
 import sys
 import time
 import traceback
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 # A game that runs past this many applied actions is abandoned and reported:
 # it protects the run from an engine that never reaches a terminal state.
 DEFAULT_MAX_STEPS = 100_000
 
+# (koloda game, peer label) pairs for the ratio section.
+PAIRS = [
+    ("peklo", "openspiel:oh_hell"),
+    ("pony", "rlcard:uno"),
+    ("pony", "openspiel:crazy_eights"),
+    ("kunkin", "rlcard:gin-rummy"),
+    ("kunkin", "openspiel:gin_rummy"),
+]
 
-@dataclass
-class Result:
-    label: str  # e.g. "koloda:pony", "openspiel:oh_hell"
-    games: int = 0
-    decisions: int = 0
-    chance: int | None = 0  # None: the engine deals inside its own calls
-    seconds: float = 0.0
-    error: str | None = None  # set when the game could not be benched at all
-    note: str = ""
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def games_per_s(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else float("nan")
-
-    @property
-    def decisions_per_s(self) -> float:
-        return self.decisions / self.seconds if self.seconds > 0 else float("nan")
-
-    @property
-    def decisions_per_game(self) -> float:
-        return self.decisions / self.games if self.games else float("nan")
-
-    @property
-    def chance_per_game(self) -> float:
-        if self.chance is None or not self.games:
-            return float("nan")
-        return self.chance / self.games
+# Peers benched in every run, with the OpenSpiel parameters they are loaded with (OpenSpiel's
+# defaults, but crazy_eights at Pony's default table of two rather than its own five).
+PEERS: list[tuple[str, str, str]] = [
+    ("openspiel", "oh_hell", "oh_hell"),
+    ("openspiel", "crazy_eights", "crazy_eights(players=2)"),
+    ("openspiel", "gin_rummy", "gin_rummy"),
+    ("rlcard", "uno", "uno"),
+    ("rlcard", "gin-rummy", "gin-rummy"),
+]
 
 
 class StepLimit(RuntimeError):
     pass
+
+
+@dataclass
+class Round:
+    """One round of one game type."""
+    games: int = 0
+    decisions: int = 0
+    chance: int | None = 0      # None: the engine deals inside its own calls
+    cpu: float = 0.0            # seconds of process time
+    wall: float = 0.0           # seconds of wall time
+    error: str | None = None
+
+    def rate(self, what: str, clock: str) -> float:
+        seconds = self.cpu if clock == "cpu" else self.wall
+        return getattr(self, what) / seconds if seconds > 0 and getattr(self, what) else float("nan")
+
+
+@dataclass
+class Series:
+    """A game type over the rounds of a run."""
+    label: str                  # e.g. "koloda:pony", "openspiel:oh_hell"
+    rounds: list[Round] = field(default_factory=list)
+    error: str | None = None    # could not be benched at all (not installed, does not load)
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None or any(r.error for r in self.rounds)
+
+    @property
+    def games(self) -> int:
+        return sum(r.games for r in self.rounds)
+
+    def per_game(self, what: str) -> float:
+        values = [getattr(r, what) for r in self.rounds]
+        if not self.games or any(v is None for v in values):
+            return float("nan")
+        return sum(values) / self.games
+
+    def rates(self, what: str, clock: str) -> list[float]:
+        return [r.rate(what, clock) for r in self.rounds if not r.error and r.games]
+
+
+Setup = Callable[[int], Any]                                 # base seed -> a loaded game
+Play = Callable[[Any, int, int, int], Round]                # game, games, base seed, max steps -> a round
+
+
+def _timed(run: Callable[[], tuple[int, int, int | None]]) -> Round:
+    """Run `run` (-> games, decisions, chance) between two readings of both clocks."""
+    res = Round()
+    c0, w0 = time.process_time(), time.perf_counter()
+    try:
+        res.games, res.decisions, res.chance = run()
+    except _Partial as partial:
+        res.games, res.decisions, res.chance = partial.counts
+        res.error = partial.message
+    res.cpu, res.wall = time.process_time() - c0, time.perf_counter() - w0
+    return res
+
+
+class _Partial(Exception):
+    """A round stopped by an engine's exception: the counts of the games completed before it."""
+
+    def __init__(self, exc: BaseException, counts: tuple[int, int, int | None]):
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        self.message = (f"failed after {counts[0]} complete games: {type(exc).__name__}: {exc} "
+                        f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})")
+        self.counts = counts
+
+
+def _limit(steps: int, max_steps: int, i: int, seed: int) -> None:
+    if steps > max_steps:
+        raise StepLimit(f"game {i} (seed {seed}) not terminal after {max_steps} actions")
 
 
 # --------------------------------------------------------------------------- koloda
@@ -100,68 +173,45 @@ def koloda_games() -> list[str]:
     return list(koloda.shipped_games())
 
 
-def _koloda_chance_marker():
-    """The value ``current_player()`` returns at a chance node, if koloda has one."""
+def koloda_setup(name: str) -> Setup:
     import koloda
 
-    return getattr(koloda, "CHANCE", None)
+    return lambda base: koloda.load(name)
 
 
-def play_koloda(name: str, n: int, seed: int, max_steps: int, game=None) -> Result:
-    """Random playouts of one koloda game; ``game`` skips loading when given."""
+def play_koloda(game: Any, n: int, base: int, max_steps: int) -> Round:
     import koloda
 
-    res = Result(f"koloda:{name}")
-    if game is None:
+    chance_marker = getattr(koloda, "CHANCE", None)     # the value current_player() has at a chance node
+
+    def run() -> tuple[int, int, int | None]:
+        games = decisions = chance = 0
         try:
-            game = koloda.load(name)
-        except Exception as exc:
-            res.error = f"koloda.load failed: {type(exc).__name__}: {exc}"
-            return res
-
-    chance_marker = _koloda_chance_marker()
-    decisions = chance = 0
-    games = 0
-    t0 = time.perf_counter()
-    try:
-        for i in range(n):
-            rng = random.Random(seed + i)
-            state = game.new_initial_state(seed=seed + i)
-            steps = 0
-            while not state.is_terminal():
-                if chance_marker is not None and state.current_player() == chance_marker:
-                    outcomes = getattr(state, "chance_outcomes", None)
-                    if outcomes is not None:
-                        acts, probs = zip(*outcomes())
-                        state.apply_action(rng.choices(acts, probs)[0])
+            for i in range(n):
+                rng = random.Random(base + i)
+                state = game.new_initial_state(seed=base + i)
+                steps = 0
+                while not state.is_terminal():
+                    if chance_marker is not None and state.current_player() == chance_marker:
+                        outcomes = getattr(state, "chance_outcomes", None)
+                        if outcomes is not None:
+                            acts, probs = zip(*outcomes())
+                            state.apply_action(rng.choices(acts, probs)[0])
+                        else:
+                            state.apply_action(rng.choice(state.legal_actions()))
+                        chance += 1
                     else:
                         state.apply_action(rng.choice(state.legal_actions()))
-                    chance += 1
-                else:
-                    acts = state.legal_actions()
-                    state.apply_action(rng.choice(acts))
-                    decisions += 1
-                steps += 1
-                if steps > max_steps:
-                    raise StepLimit(
-                        f"game {i} (seed {seed + i}) not terminal after {max_steps} actions"
-                    )
-            games += 1
-    except Exception as exc:
-        res.error = _play_error(exc, games)
-    res.seconds = time.perf_counter() - t0
-    # koloda deals inside new_initial_state(seed=...): no chance steps to show
-    # unless a state reported the chance player.
-    res.games, res.decisions, res.chance = games, decisions, chance or None
-    return res
+                        decisions += 1
+                    steps += 1
+                    _limit(steps, max_steps, i, base + i)
+                games += 1
+        except Exception as exc:
+            raise _Partial(exc, (games, decisions, chance or None)) from None
+        # koloda deals inside new_initial_state(seed=...): no chance steps unless a state reported one
+        return games, decisions, chance or None
 
-
-def _play_error(exc: Exception, games_done: int) -> str:
-    where = traceback.extract_tb(exc.__traceback__)[-1]
-    return (
-        f"failed after {games_done} complete games: {type(exc).__name__}: {exc} "
-        f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})"
-    )
+    return _timed(run)
 
 
 # ------------------------------------------------------------------------ OpenSpiel
@@ -175,49 +225,40 @@ def openspiel_available() -> tuple[bool, str]:
     return True, ""
 
 
-def play_openspiel(name: str, n: int, seed: int, max_steps: int) -> Result:
-    """OpenSpiel game with default parameters.
-
-    OpenSpiel has no seed argument on ``new_initial_state``: its deals are
-    chance nodes, sampled here from ``chance_outcomes()`` with the game's
-    ``random.Random(seed + i)``, so the run is just as repeatable.
-    """
+def openspiel_setup(spec: str) -> Setup:
     import pyspiel
 
-    res = Result(f"openspiel:{name}")
-    try:
-        game = pyspiel.load_game(name)
-    except Exception as exc:
-        res.error = f"pyspiel.load_game failed: {type(exc).__name__}: {exc}"
-        return res
-    decisions = chance = games = 0
-    t0 = time.perf_counter()
-    try:
-        for i in range(n):
-            rng = random.Random(seed + i)
-            state = game.new_initial_state()
-            steps = 0
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    acts, probs = zip(*state.chance_outcomes())
-                    state.apply_action(rng.choices(acts, probs)[0])
-                    chance += 1
-                else:
-                    # oh_hell and gin_rummy are sequential: never simultaneous nodes.
-                    acts = state.legal_actions()
-                    state.apply_action(rng.choice(acts))
-                    decisions += 1
-                steps += 1
-                if steps > max_steps:
-                    raise StepLimit(
-                        f"game {i} (seed {seed + i}) not terminal after {max_steps} actions"
-                    )
-            games += 1
-    except Exception as exc:
-        res.error = _play_error(exc, games)
-    res.seconds = time.perf_counter() - t0
-    res.games, res.decisions, res.chance = games, decisions, chance
-    return res
+    return lambda base: pyspiel.load_game(spec)
+
+
+def play_openspiel(game: Any, n: int, base: int, max_steps: int) -> Round:
+    """OpenSpiel has no seed argument on ``new_initial_state``: its deals are chance nodes, sampled
+    from ``chance_outcomes()`` with the game's ``random.Random(seed)``, so a run is just as repeatable."""
+
+    def run() -> tuple[int, int, int | None]:
+        games = decisions = chance = 0
+        try:
+            for i in range(n):
+                rng = random.Random(base + i)
+                state = game.new_initial_state()
+                steps = 0
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        acts, probs = zip(*state.chance_outcomes())
+                        state.apply_action(rng.choices(acts, probs)[0])
+                        chance += 1
+                    else:
+                        # these games are sequential: never simultaneous nodes
+                        state.apply_action(rng.choice(state.legal_actions()))
+                        decisions += 1
+                    steps += 1
+                    _limit(steps, max_steps, i, base + i)
+                games += 1
+        except Exception as exc:
+            raise _Partial(exc, (games, decisions, chance)) from None
+        return games, decisions, chance
+
+    return _timed(run)
 
 
 # --------------------------------------------------------------------------- RLCard
@@ -231,140 +272,192 @@ def rlcard_available() -> tuple[bool, str]:
     return True, ""
 
 
-def play_rlcard(name: str, n: int, seed: int, max_steps: int) -> Result:
-    """RLCard environment API, no agents: ``env.reset()`` / ``env.step(id)``.
-
-    ``env.step`` also builds the acting player's observation (a numpy
-    encoding) because that is how RLCard hands out the legal actions; it is
-    part of what this row measures.  Each game re-seeds the environment with
-    ``env.seed(seed + i)`` (RLCard shuffles with its own numpy generator).
-    """
+def rlcard_setup(name: str) -> Setup:
     import rlcard
 
-    res = Result(f"rlcard:{name}")
-    try:
-        env = rlcard.make(name, config={"seed": seed})
-    except Exception as exc:
-        res.error = f"rlcard.make failed: {type(exc).__name__}: {exc}"
-        return res
-    decisions = games = 0
-    t0 = time.perf_counter()
-    try:
-        for i in range(n):
-            rng = random.Random(seed + i)
-            env.seed(seed + i)
-            state, _pid = env.reset()
-            steps = 0
-            while not env.is_over():
-                acts = list(state["legal_actions"])
-                state, _pid = env.step(rng.choice(acts))
-                decisions += 1
-                steps += 1
-                if steps > max_steps:
-                    raise StepLimit(
-                        f"game {i} (seed {seed + i}) not terminal after {max_steps} actions"
-                    )
-            games += 1
-    except Exception as exc:
-        res.error = _play_error(exc, games)
-    res.seconds = time.perf_counter() - t0
-    res.games, res.decisions, res.chance = games, decisions, None
-    return res
+    return lambda base: rlcard.make(name, config={"seed": base})
+
+
+def play_rlcard(env: Any, n: int, base: int, max_steps: int) -> Round:
+    """The environment API without agents: ``env.reset()`` / ``env.step(id)``. ``env.step`` also
+    builds the acting player's observation (a numpy encoding), because that is how RLCard hands out
+    the legal actions; it is part of what this row measures. Each game re-seeds the environment with
+    ``env.seed(seed)`` (RLCard shuffles with its own numpy generator)."""
+
+    def run() -> tuple[int, int, int | None]:
+        games = decisions = 0
+        try:
+            for i in range(n):
+                rng = random.Random(base + i)
+                env.seed(base + i)
+                state, _pid = env.reset()
+                steps = 0
+                while not env.is_over():
+                    state, _pid = env.step(rng.choice(list(state["legal_actions"])))
+                    decisions += 1
+                    steps += 1
+                    _limit(steps, max_steps, i, base + i)
+                games += 1
+        except Exception as exc:
+            raise _Partial(exc, (games, decisions, None)) from None
+        return games, decisions, None
+
+    return _timed(run)
+
+
+# ------------------------------------------------------------------------------ run
+
+
+def round_order(labels: list[str]) -> list[str]:
+    """The two sides of each ratio next to each other: every pair's koloda game, then its peers;
+    then whatever pairs with nothing."""
+    order: list[str] = []
+    for kname, peer in PAIRS:
+        for label in (f"koloda:{kname}", peer):
+            if label in labels and label not in order:
+                order.append(label)
+    return order + [label for label in labels if label not in order]
+
+
+def bench(entries: dict[str, tuple[Setup, Play]], series: dict[str, Series], games: int, rounds: int, seed: int,
+          max_steps: int, progress: Callable[[str], None]) -> None:
+    """Play every round; a game type that fails is not played in later rounds."""
+    order = round_order(list(entries))
+    for r in range(rounds):
+        base = seed + r * games                    # fresh seeds every round
+        for label in order if r % 2 == 0 else order[::-1]:
+            s = series[label]
+            if s.failed:
+                continue
+            setup, play = entries[label]
+            try:
+                game = setup(base)
+            except Exception as exc:
+                s.error = f"load failed: {type(exc).__name__}: {exc}"
+                continue
+            s.rounds.append(play(game, games, base, max_steps))
+        progress(f"round {r + 1}/{rounds} done")
+
+
+def summary(values: list[float]) -> dict[str, float] | None:
+    values = [v for v in values if v == v]
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def ratios(series: dict[str, Series], koloda_names: set[str], koloda_missing: str | None,
+           peer_missing: dict[str, str]) -> list[dict[str, Any]]:
+    """koloda / peer, round by round, for every pair; `why` says why a pair has no figures."""
+    out = []
+    for kname, plabel in PAIRS:
+        engine = plabel.split(":", 1)[0]
+        k, p = series.get(f"koloda:{kname}"), series.get(plabel)
+        why = None
+        if koloda_missing is not None:
+            why = f"koloda not usable ({koloda_missing})"
+        elif kname not in koloda_names:
+            why = f"koloda has no game {kname!r}"
+        elif k is None:
+            why = "koloda game not run (see --only)"
+        elif engine in peer_missing:
+            why = f"{engine} not installed"
+        elif p is None:
+            why = "peer not run (see --only)"
+        elif k.failed or not k.rounds:
+            why = "koloda game failed (see table)"
+        elif p.failed or not p.rounds:
+            why = "peer failed (see table)"
+        entry: dict[str, Any] = {"koloda": kname, "peer": plabel, "why": why}
+        if why is None:
+            assert k is not None and p is not None
+            pairs = list(zip(k.rounds, p.rounds))
+            for what, clock, key in (("decisions", "cpu", "decisions_cpu"), ("decisions", "wall", "decisions_wall"),
+                                     ("games", "cpu", "games_cpu")):
+                entry[key] = summary([a.rate(what, clock) / b.rate(what, clock) for a, b in pairs])
+        out.append(entry)
+    return out
 
 
 # ------------------------------------------------------------------------ reporting
 
-# (koloda game, peer label) pairs for the ratio section.
-PAIRS = [
-    ("peklo", "openspiel:oh_hell"),
-    ("pony", "rlcard:uno"),
-    ("kunkin", "rlcard:gin-rummy"),
-    ("kunkin", "openspiel:gin_rummy"),
-]
-
-# Peers benched in every run, whether or not their koloda partner exists.
-PEERS = [
-    ("openspiel", "oh_hell"),
-    ("openspiel", "gin_rummy"),
-    ("rlcard", "uno"),
-    ("rlcard", "gin-rummy"),
-]
-
 
 def _fmt(x: float, digits: int = 1) -> str:
-    if x != x:  # nan
+    return "-" if x != x else f"{x:,.{digits}f}"
+
+
+def _spread(s: dict[str, float] | None, digits: int = 0, suffix: str = "") -> str:
+    if s is None:
         return "-"
-    return f"{x:,.{digits}f}"
+    return (f"{s['median']:,.{digits}f}{suffix} ({s['min']:,.{digits}f}-{s['max']:,.{digits}f})")
 
 
-def print_table(results: list[Result]) -> None:
-    header = f"{'game':<24} {'games':>6} {'games/s':>10} {'decisions/s':>13} {'dec/game':>9} {'chance/game':>12}"
+def print_table(series: list[Series]) -> None:
+    header = (f"{'game':<26} {'games':>6} {'dec/game':>9} {'chance/game':>12}  {'decisions/s CPU':>26}  "
+              f"{'decisions/s wall':>26}  {'games/s CPU':>11}")
     print(header)
     print("-" * len(header))
-    for r in results:
-        if r.games == 0 and r.error:
-            tag = "-" if r.error == "not installed" else "ERROR"
-            print(f"{r.label:<24} {tag:>6}  {r.error}")
+    for s in series:
+        if s.error is not None and not s.rounds:
+            tag = "-" if s.error == "not installed" else "ERROR"
+            print(f"{s.label:<26} {tag:>6}  {s.error}")
             continue
-        print(
-            f"{r.label:<24} {r.games:>6} {_fmt(r.games_per_s):>10} "
-            f"{_fmt(r.decisions_per_s, 0):>13} {_fmt(r.decisions_per_game):>9} "
-            f"{_fmt(r.chance_per_game):>12}"
-        )
-        if r.error:
-            print(f"{'':<24}   partial: {r.error}")
+        games_cpu = summary(s.rates("games", "cpu"))
+        print(f"{s.label:<26} {s.games:>6} {_fmt(s.per_game('decisions')):>9} {_fmt(s.per_game('chance')):>12}  "
+              f"{_spread(summary(s.rates('decisions', 'cpu'))):>26}  "
+              f"{_spread(summary(s.rates('decisions', 'wall'))):>26}  "
+              f"{_fmt(games_cpu['median'] if games_cpu else float('nan')):>11}")
+        for r in s.rounds:
+            if r.error:
+                print(f"{'':<26}   partial: {r.error}")
+        if s.error is not None:
+            print(f"{'':<26}   {s.error}")
 
 
-def print_ratios(
-    results: dict[str, Result],
-    koloda_names: set[str],
-    koloda_missing: str | None,
-    peer_missing: dict[str, str],
-) -> None:
+def print_ratios(entries: list[dict[str, Any]]) -> None:
     print()
-    print("ratio koloda / peer (above 1: koloda faster)")
-    if koloda_missing is not None:
-        print(f"  no ratios: koloda not usable ({koloda_missing})")
-        return
-    print(f"{'koloda game':<14} {'peer':<22} {'decisions/s':>12} {'games/s':>9}")
-    for kname, plabel in PAIRS:
-        if kname == "kunkin" and kname not in koloda_names:
-            continue  # optional pairing: only when koloda ships kunkin
-        engine = plabel.split(":", 1)[0]
-        kres = results.get(f"koloda:{kname}")
-        pres = results.get(plabel)
-        if kname not in koloda_names:
-            why = f"koloda has no game {kname!r}"
-        elif kres is None:
-            why = "koloda game not run (see --only)"
-        elif kres.games == 0:
-            why = "koloda game failed (see table)"
-        elif engine in peer_missing:
-            why = f"{engine} not installed"
-        elif pres is None:
-            why = "peer not run (see --only)"
-        elif pres.games == 0:
-            why = "peer failed (see table)"
-        else:
-            why = None
-        if why:
-            print(f"{kname:<14} {plabel:<22} {why}")
+    print("ratio koloda / peer (above 1: koloda faster): median over rounds (least-most)")
+    print(f"{'koloda game':<12} {'peer':<24} {'decisions/s CPU':>22} {'decisions/s wall':>22} {'games/s CPU':>12}")
+    for e in entries:
+        if e["why"]:
+            print(f"{e['koloda']:<12} {e['peer']:<24} {e['why']}")
             continue
-        dr = kres.decisions_per_s / pres.decisions_per_s
-        gr = kres.games_per_s / pres.games_per_s
-        print(f"{kname:<14} {plabel:<22} {dr:>11.2f}x {gr:>8.2f}x")
+        games = e["games_cpu"]
+        print(f"{e['koloda']:<12} {e['peer']:<24} {_spread(e['decisions_cpu'], 2, 'x'):>22} "
+              f"{_spread(e['decisions_wall'], 2, 'x'):>22} {games['median']:>11.2f}x")
 
 
-def versions() -> str:
-    parts = [f"python {platform.python_version()}"]
+def versions() -> dict[str, str]:
     from importlib.metadata import version
 
+    found = {"python": platform.python_version()}
     for dist in ("koloda", "open-spiel", "rlcard"):
         try:
-            parts.append(f"{dist} {version(dist)}")
+            found[dist] = version(dist)
         except Exception:
-            parts.append(f"{dist} not installed")
-    return ", ".join(parts)
+            found[dist] = "not installed"
+    if found["koloda"] == "not installed":          # run from a checkout (PYTHONPATH), not installed
+        try:
+            import koloda
+            found["koloda"] = f"{koloda.__version__} from {koloda.__file__.rsplit('/', 2)[0]}"
+        except Exception:
+            pass
+    return found
+
+
+def _number(x: float) -> float | None:
+    return None if x != x else x
+
+
+def as_json(args: argparse.Namespace, series: list[Series], ratio_entries: list[dict[str, Any]]) -> str:
+    games = {s.label: {"error": s.error, "rounds": [asdict(r) for r in s.rounds],
+                       "decisions_per_game": _number(s.per_game("decisions")),
+                       "decisions_per_s_cpu": summary(s.rates("decisions", "cpu")),
+                       "decisions_per_s_wall": summary(s.rates("decisions", "wall")),
+                       "games_per_s_cpu": summary(s.rates("games", "cpu"))} for s in series}
+    settings = {"games": args.games, "rounds": args.rounds, "seed": args.seed, "max_steps": args.max_steps}
+    return json.dumps({"settings": settings, "versions": versions(), "games": games, "ratios": ratio_entries},
+                      indent=1)
 
 
 # ------------------------------------------------------------------------- profile
@@ -381,7 +474,7 @@ def profile_koloda(name: str, n: int, seed: int, max_steps: int, top: int = 25) 
         return 1
     prof = cProfile.Profile()
     prof.enable()
-    res = play_koloda(name, n, seed, max_steps, game=game)
+    res = play_koloda(game, n, seed, max_steps)
     prof.disable()
     print(f"profile of koloda:{name}, {res.games} games, {res.decisions} decisions"
           + (f" -- {res.error}" if res.error else ""))
@@ -395,27 +488,28 @@ def profile_koloda(name: str, n: int, seed: int, max_steps: int, top: int = 25) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=200, help="games per game type (default 200)")
-    ap.add_argument("--seed", type=int, default=0, help="base seed; game i uses seed+i (default 0)")
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=200, help="games per game type and round (default 200)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds, each on fresh seeds, interleaving all game types (default 3)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="master seed: round r plays seeds seed+r*games ... (default 0)")
     ap.add_argument(
         "--only", nargs="+", metavar="NAME",
         help="run only these games: a koloda name (pony), a peer name (oh_hell, uno, "
-             "gin-rummy) or a full label (openspiel:gin_rummy)",
+             "gin-rummy, crazy_eights) or a full label (openspiel:gin_rummy)",
     )
-    ap.add_argument("--repeat", type=int, default=1, metavar="R",
-                    help="time each game type R times over the same seeds and keep the "
-                         "fastest (default 1); use 3 or more on a busy machine")
     ap.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS,
                     help="abandon a game after this many applied actions (default %(default)s)")
+    ap.add_argument("--json", action="store_true", help="print every round's figures and the ratios as JSON")
     ap.add_argument("--profile", metavar="GAME", nargs="?", const="",
                     help="cProfile one koloda game (default: the first shipped) and print "
                          "the top 25 functions by cumulative time, instead of the table")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
-    if args.repeat < 1:
-        ap.error("--repeat must be at least 1")
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
 
     ok, why = koloda_available()
     koloda_missing = None if ok else why
@@ -441,46 +535,48 @@ def main(argv: list[str] | None = None) -> int:
     def wanted(engine: str, name: str) -> bool:
         return only is None or name in only or f"{engine}:{name}" in only
 
-    def best_of(play, name: str) -> Result:
-        # Same seeds every time, so the same games: keep the fastest timing.
-        best = None
-        for _ in range(args.repeat):
-            res = play(name, args.games, args.seed, args.max_steps)
-            if res.error:
-                return res
-            if best is None or res.seconds < best.seconds:
-                best = res
-        return best
-
-    print(f"koloda bench: {args.games} random games each, seed {args.seed}"
-          + (f", best of {args.repeat} runs" if args.repeat > 1 else ""))
-    print(versions())
-    print()
-
-    results: list[Result] = []
+    entries: dict[str, tuple[Setup, Play]] = {}
+    series: dict[str, Series] = {}
+    listed: list[Series] = []
     if koloda_missing:
-        results.append(Result("koloda", error=f"not usable: {koloda_missing}"))
+        listed.append(Series("koloda", error=f"not usable: {koloda_missing}"))
     for name in names:
         if wanted("koloda", name):
-            results.append(best_of(play_koloda, name))
-
+            entries[f"koloda:{name}"] = (koloda_setup(name), play_koloda)
     peer_missing: dict[str, str] = {}
     checks = {"openspiel": openspiel_available, "rlcard": rlcard_available}
-    players = {"openspiel": play_openspiel, "rlcard": play_rlcard}
+    setups = {"openspiel": openspiel_setup, "rlcard": rlcard_setup}
+    plays: dict[str, Play] = {"openspiel": play_openspiel, "rlcard": play_rlcard}
     for engine, check in checks.items():
         ok, why = check()
         if not ok:
             peer_missing[engine] = why
-    for engine, name in PEERS:
+    for engine, name, spec in PEERS:
+        label = f"{engine}:{name}"
         if not wanted(engine, name):
             continue
         if engine in peer_missing:
-            results.append(Result(f"{engine}:{name}", error="not installed"))
+            series[label] = Series(label, error="not installed")
             continue
-        results.append(best_of(players[engine], name))
+        entries[label] = (setups[engine](spec), plays[engine])
+    for label in entries:
+        series[label] = Series(label)
+    listed += [series[label] for label in [*(f"koloda:{n}" for n in names), *(f"{e}:{n}" for e, n, _ in PEERS)]
+               if label in series]
 
-    print_table(results)
-    print_ratios({r.label: r for r in results}, set(names), koloda_missing, peer_missing)
+    progress = (lambda text: print(text, file=sys.stderr)) if args.json else (lambda text: None)
+    if not args.json:
+        print(f"koloda bench: {args.rounds} rounds of {args.games} random games of each game type, master seed "
+              f"{args.seed} (round r plays seeds {args.seed}+r*{args.games} on)")
+        print(", ".join(f"{k} {v}" for k, v in versions().items()))
+        print()
+    bench(entries, series, args.games, args.rounds, args.seed, args.max_steps, progress)
+    ratio_entries = ratios(series, set(names), koloda_missing, peer_missing)
+    if args.json:
+        print(as_json(args, listed, ratio_entries))
+    else:
+        print_table(listed)
+        print_ratios(ratio_entries)
     return 0
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -33,11 +34,12 @@ def _worker(job: tuple) -> "SimulationResult":
 def simulate_parallel(game_ref: str, options: dict[str, str], players: int, count: int, seed: int, max_moves: int,
                       seats: list[str], jobs: int,
                       progress: Callable[[int], object] | None = None,
-                      position: Position = Position()) -> "SimulationResult":
-    """The same games as `simulate`, shared out over `jobs` processes (each loads the game itself)."""
-    chunk = max(1, min(25, count // (jobs * 4) or 1))
+                      position: Position = Position(), start: int = 0) -> "SimulationResult":
+    """The same games as `simulate`, shared out over `jobs` processes (each loads the game itself);
+    `start`: the number of the first game (the games before it are played elsewhere)."""
+    chunk = max(1, min(25, (count - start) // (jobs * 4) or 1))
     work = [(game_ref, options, players, first, min(chunk, count - first), seed, max_moves, seats, position)
-            for first in range(0, count, chunk)]
+            for first in range(start, count, chunk)]
     total: SimulationResult | None = None
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         for part in pool.imap(_worker, work):
@@ -123,3 +125,57 @@ def simulate(game: Game, count: int, seed: int = 0, max_moves: int = 100_000, se
         if progress is not None:
             progress()
     return result
+
+
+# a run expected to last longer than this many seconds says so before it goes on
+ESTIMATE_FROM = 10.0
+# starting the worker processes, each of which loads the game
+_SPAWN = 1.5
+
+
+def expected_seconds(first: float, count: int, jobs: int) -> float:
+    """How long `count` games will take, all told, when the first took `first` seconds and the
+    others are shared out over `jobs` processes."""
+    rest = count - 1
+    if rest <= 0:
+        return first
+    workers = max(1, min(jobs, rest))
+    return first + first * rest / workers + (_SPAWN if workers > 1 else 0.0)
+
+
+def duration_text(seconds: float) -> str:
+    """`about 40 seconds`, `about 12 minutes`, `about 1.5 hours`: as precise as an estimate is."""
+    if seconds < 55:
+        return f"about {max(5, 5 * round(seconds / 5))} seconds"
+    if seconds < 90 * 60:
+        minutes = max(1, round(seconds / 60))
+        return f"about {minutes} minute{'s' if minutes > 1 else ''}"
+    hours = seconds / 3600
+    return f"about {hours:.1f} hours" if hours < 10 else f"about {round(hours)} hours"
+
+
+def simulate_timed(game: Game, game_ref: str, options: dict[str, str], count: int, seed: int, max_moves: int,
+                   seats: list[str], jobs: int, position: Position = Position(),
+                   progress: Callable[[int], object] | None = None,
+                   estimate: Callable[[float, float], object] | None = None,
+                   clock: Callable[[], float] = time.perf_counter) -> "SimulationResult":
+    """The games of `simulate`, on `jobs` processes: the first one here, timed, and `estimate` told
+    the seconds the whole run should take and the seconds the first game took — before the others
+    start, and only when the run should take longer than `ESTIMATE_FROM`. The results are those of
+    `simulate` and `simulate_parallel`."""
+    advance: Callable[[int], object] = progress or (lambda k: None)
+    began = clock()
+    result = simulate(game, 1, seed, max_moves, seats, progress=lambda: advance(1), position=position)
+    if count == 1:
+        return result
+    first = clock() - began
+    expected = expected_seconds(first, count, jobs)
+    if estimate is not None and expected > ESTIMATE_FROM:
+        estimate(expected, first)
+    if jobs > 1:
+        rest = simulate_parallel(game_ref, options, game.num_players, count, seed, max_moves, seats, jobs,
+                                 progress=advance, position=position, start=1)
+    else:
+        rest = simulate(game, count - 1, seed, max_moves, seats, progress=lambda: advance(1), first=1,
+                        position=position)
+    return result.merge(rest)

@@ -1,17 +1,30 @@
-"""Every test runs with its own, empty saves and cache folders: no test reads or writes the real ones."""
+"""Every test runs with its own, empty saves folder (no test reads or writes the real one), in English.
+The cache folder (parser tables, compiled generated code) is one of the test run's own, shared by its tests
+(and the commands they start)."""
 from __future__ import annotations
 
 import pytest
 
 
+@pytest.fixture(scope="session")
+def _parser_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("koloda-cache")
+
+
 @pytest.fixture(autouse=True)
-def _private_saves(tmp_path_factory, monkeypatch):
+def _private_saves(tmp_path_factory, monkeypatch, _parser_cache):
     home = tmp_path_factory.mktemp("koloda-home")
     monkeypatch.setenv("KOLODA_HOME", str(home / "saves"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
-    monkeypatch.setenv("KOLODA_CACHE", str(home / "cache"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache-home"))
+    monkeypatch.setenv("KOLODA_CACHE", str(_parser_cache))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
     return home
+
+
+@pytest.fixture(autouse=True)
+def _english(monkeypatch):
+    """The table in English, whatever language the person running the tests chose."""
+    monkeypatch.delenv("KOLODA_LANG", raising=False)
 
 
 @pytest.fixture

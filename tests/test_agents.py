@@ -121,6 +121,25 @@ def test_ismcts_beats_random_at_pony():
     assert result.wins[0] > result.wins[1]
 
 
+def test_greedy_beats_random_at_oh_hell():
+    """Greedy bids and plays by the rule file's heuristic: single deals of five cards, three players."""
+    game = koloda.load("peklo", {"deal_size": "5"}, 3)
+    result = simulate(game, 30, seed=1, seats=["greedy", "random", "random"])
+    assert result.finished == 30
+    assert result.wins[0] > max(result.wins[1:])
+    assert result.wins[0] / 30 > 0.4            # a fair share is a third
+
+
+@pytest.mark.parametrize("hand, bids", [("AS KS QS AH", {3, 4}), ("2H 3H 2D 3D", {0})])
+def test_greedy_bids_what_the_hand_can_take(hand, bids):
+    """A bid changes only the bidder's standing: greedy must still tell a near bid from a far one."""
+    game = koloda.load("peklo", {"deal_size": "4"}, 3)
+    state = game.new_initial_state(1, dealer=2, hands={"P1 hand": hand, "trump_card": "2S"})
+    assert state.current_player() == 0
+    for seed in range(3):
+        assert game.action_to_string(GreedyAgent(seed).choose(state), plain=True) in {f"bid {n}" for n in bids}
+
+
 def test_ismcts_with_a_time_budget():
     state = advanced("pony", 4, 2)
     agent = make_agent("ismcts:time=0.05", 3)

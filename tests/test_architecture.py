@@ -99,6 +99,37 @@ def test_no_import_cycles():
     assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
 
 
+# Imports stand at the top of a module. Two places import inside functions on purpose, so that
+# `koloda --help` and `koloda list` start without the engine: the package's __init__ (every
+# `import koloda.…` runs it first) and the command line, each command importing what it uses.
+# The loader imports jsonschema where it validates, as reading a file's title needs no schema.
+IMPORTS_INSIDE_FUNCTIONS = {"koloda": None, "koloda.cli.main": None, "koloda.cli.table_run": None, "koloda.dsl.structure": {"jsonschema"}}
+
+
+def inner_imports(tree: ast.Module) -> set[str]:
+    """What a module imports inside functions and classes (not at its top, nor under a top-level `if` or `try`)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Import):
+                    found |= {a.name for a in inner.names}
+                elif isinstance(inner, ast.ImportFrom):
+                    found.add(inner.module or ".")
+    return found
+
+
+def test_imports_stand_at_the_top():
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = module_name(path)
+        found = inner_imports(ast.parse(path.read_text(encoding="utf-8")))
+        allowed = IMPORTS_INSIDE_FUNCTIONS.get(name, set())
+        if allowed is not None and found - allowed:
+            wrong.append(f"{name} imports {', '.join(sorted(found - allowed))} inside a function")
+    assert not wrong, "\n".join(wrong)
+
+
 def test_no_module_is_too_long():
     long = {module_name(p): n for p in PACKAGE.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}

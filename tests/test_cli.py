@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -185,3 +186,16 @@ def test_simulate_with_bot_seats():
 def test_simulate_refuses_a_human_seat():
     result = run("simulate", "pony", "--seat", "human")
     assert result.exit_code == 1 and "bots only" in result.output
+
+
+def test_simulate_says_how_long_a_long_run_will_take(monkeypatch):
+    """After the first game, a run expected to pass the threshold says how long it will take."""
+    import koloda.sim
+    short = run("simulate", "pony", "-n", "3", "--seed", "1")
+    assert short.exit_code == 0 and "about" not in short.output
+    monkeypatch.setattr(koloda.sim, "ESTIMATE_FROM", 0.0)
+    result = run("simulate", "pony", "-n", "3", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    said = re.findall(r"Pony: 3 games, about \d+ seconds on 1 worker \(the first took \d+\.\d s\)\n", result.output)
+    assert len(said) == 1
+    assert result.output.replace(said[0], "") == short.output       # the same games, the same report

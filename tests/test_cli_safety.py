@@ -89,13 +89,13 @@ def test_an_impossible_delay_is_refused(tmp_path, delay):
 
 
 def test_two_games_started_in_the_same_second_get_their_own_saves():
-    assert cli._default_save("pony") != cli._default_save("pony")
+    assert cli.default_save("pony") != cli.default_save("pony")
 
 
 def test_an_internal_error_is_reported_with_the_command_and_no_traceback(monkeypatch):
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
-    monkeypatch.setattr(cli, "load_spec", broken)
+    monkeypatch.setattr("koloda.api.load_spec", broken)      # the command imports it when it runs
     result = run("check", "pony")
     assert result.exit_code == 1
     assert "internal error (ZeroDivisionError)" in result.output and "koloda" in result.output
@@ -105,7 +105,7 @@ def test_an_internal_error_is_reported_with_the_command_and_no_traceback(monkeyp
 def test_debug_shows_the_traceback(monkeypatch):
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
-    monkeypatch.setattr(cli, "load_spec", broken)
+    monkeypatch.setattr("koloda.api.load_spec", broken)      # the command imports it when it runs
     result = CliRunner().invoke(main, ["--debug", "check", "pony"])
     assert result.exit_code == 1
     assert "Traceback" in result.output and "ZeroDivisionError" in result.output

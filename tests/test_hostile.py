@@ -5,7 +5,6 @@ states the message expected and must answer within a few seconds.
 """
 from __future__ import annotations
 
-import textwrap
 import time
 from pathlib import Path
 

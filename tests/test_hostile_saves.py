@@ -147,7 +147,12 @@ HEADER_CASES: list[tuple[str, Callable[[dict], object], str]] = [
 ]
 
 
-@pytest.mark.parametrize("change, message", [c[1:] for c in HEADER_CASES], ids=[c[0] for c in HEADER_CASES])
+# a save written under other rules goes on when its moves play the same under these (tests/test_sessions.py)
+SAVE_CASES_OF_HEADER = [c for c in HEADER_CASES if c[0] != "fingerprint of other rules"]
+
+
+@pytest.mark.parametrize("change, message", [c[1:] for c in SAVE_CASES_OF_HEADER],
+                         ids=[c[0] for c in SAVE_CASES_OF_HEADER])
 def test_a_tampered_setup_in_a_save(tmp_path, save_text, change, message):
     data = json.loads(save_text)
     change(data)

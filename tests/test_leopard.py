@@ -245,7 +245,6 @@ def test_a_king_may_cover_a_face_up_card_and_then_the_cell_is_taken():
 
 
 def test_a_face_down_top_frees_the_cell_again():
-    g = load()
     s = position(zones={("hand", 0): "4D JC 9C", ("hand", 1): "7D QS 2S",
                         ("square", 0, "4"): "4H", ("square", 1, "7"): "7C",
                         "stock": "3C 3C 3S 3S 2H 2H"}, current=0, rest="discard")

@@ -11,7 +11,7 @@ from rich.console import Console
 
 import koloda
 from koloda.agents.human import HumanAgent, QuitGame, match_move
-from koloda.ui.moves import grouped, grouped_lines, move_groups, starting
+from koloda.ui.moves import grouped, grouped_lines, listed_moves, move_groups, starting
 
 
 def position(name: str, at_least: int, seed: int = 1):
@@ -39,7 +39,7 @@ def agent_typing(lines: list[str], width: int = 100) -> tuple[HumanAgent, io.Str
 @pytest.mark.parametrize("name", ["canasta", "leopard"])
 def test_each_group_reads_back_as_its_moves_with_their_numbers(name):
     s = position(name, 30)
-    legal = s.legal_actions()
+    legal = listed_moves(s)
     groups = move_groups(s)
     assert grouped(groups, len(legal)) and len(groups) < len(legal) // 2
     numbers = []
@@ -57,14 +57,14 @@ def test_each_group_reads_back_as_its_moves_with_their_numbers(name):
 @pytest.mark.parametrize("name", ["canasta", "leopard"])
 def test_numbers_and_names_pick_the_same_moves_as_before(name):
     s = position(name, 30)
-    for k, a in enumerate(s.legal_actions(), 1):
+    for k, a in enumerate(listed_moves(s), 1):
         assert match_move(s, str(k)) == (a, "")
         assert match_move(s, s.action_to_string(a, plain=True)) == (a, "")
 
 
 def test_the_person_sees_the_groups_and_types_a_move_or_a_number():
     s = position("leopard", 30)
-    legal = s.legal_actions()
+    legal = listed_moves(s)
     discard = next(a for a in legal if s.action_to_string(a).startswith("discard"))
     agent, out = agent_typing([s.action_to_string(discard, plain=True).lower()])
     assert agent.choose(s) == discard
@@ -77,7 +77,7 @@ def test_the_person_sees_the_groups_and_types_a_move_or_a_number():
 
 def test_moves_lists_them_all_one_a_line_and_help_too():
     s = position("canasta", 30)
-    legal = s.legal_actions()
+    legal = listed_moves(s)
     agent, out = agent_typing(["moves", "help", "1"])
     assert agent.choose(s) == legal[0]
     screen = out.getvalue()
@@ -87,7 +87,7 @@ def test_moves_lists_them_all_one_a_line_and_help_too():
 
 def test_a_very_long_list_folds_its_biggest_groups_and_moves_word_lists_one_kind():
     s = position("canasta", 70)
-    legal = s.legal_actions()
+    legal = listed_moves(s)
     assert len(grouped_lines(move_groups(s), 60, most=10_000)) > 20
     lines = [line.plain for line in grouped_lines(move_groups(s), 60)]
     assert len(lines) <= 20
@@ -110,7 +110,7 @@ def test_a_very_long_list_folds_its_biggest_groups_and_moves_word_lists_one_kind
 
 def test_a_short_list_stays_one_a_line():
     s = koloda.load("pony").new_initial_state(3)
-    legal = s.legal_actions()
+    legal = listed_moves(s)
     assert len(legal) <= 12
     agent, out = agent_typing(["1"])
     agent.choose(s)

@@ -262,11 +262,26 @@ def test_the_schemas_describe_what_koloda_writes(tmp_path):
         jsonschema.validate({**json.loads(lines[1]), "n": 0}, transcript_schema)
 
 
-def test_a_save_from_other_rules_is_refused(tmp_path):
-    path = _saved(tmp_path, fingerprint="0123456789abcdef")
+def test_a_save_from_other_rules_whose_moves_play_the_same_goes_on(tmp_path):
+    path = _saved(tmp_path, fingerprint="0123456789abcdef",
+                  state=lambda state: {**state, "fingerprint": "0123456789abcdef"})
+    session = Session.load(path)
+    assert session.rules_changed and len(session.moves) == 20
+    result = CliRunner().invoke(main, ["resume", str(path), "--fast"], input="quit\n")
+    assert "The rules have changed since this game was saved" in " ".join(result.output.split()), result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_save_from_other_rules_whose_moves_play_otherwise_is_refused(tmp_path):
+    def other_state(state: dict) -> dict:
+        state["vars"][0] = 17 if state["vars"][0] != 17 else 18
+        return state
+    path = _saved(tmp_path, fingerprint="0123456789abcdef", state=other_state)
     result = cli("resume", str(path))
     assert result.exit_code == 1
-    assert "different version of the rules of `pony`" in result.output
+    assert "different version of the rules of `pony`, and its moves do not play the same" in result.output
+    same_rules = _saved(tmp_path, state=other_state)
+    assert "its state does not follow from its moves" in cli("resume", str(same_rules)).output
 
 
 def test_a_save_missing_its_moves_is_refused(tmp_path):

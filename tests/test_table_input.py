@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 import koloda
 from koloda.agents.human import match_move
+from koloda.ui.moves import listed_moves
 from koloda.cli.main import main
 from koloda.ui.table import render
 
@@ -44,7 +45,7 @@ def test_any_line_typed_gets_an_answer(typed):
 def test_an_ambiguous_entry_lists_the_moves_it_fits():
     s = koloda.load("leopard").new_initial_state(1)
     s.apply_action(s.legal_actions()[0])            # draw: now a card is placed or discarded
-    texts = [s.action_to_string(a) for a in s.legal_actions()]
+    texts = [s.action_to_string(a) for a in listed_moves(s)]       # as the table numbers them
     word = next(w for w in {t.split()[0] for t in texts} if sum(t.split()[0] == w for t in texts) >= 2)
     action, why = match_move(s, word)
     assert action is None and f"`{word}` fits" in why
@@ -76,7 +77,7 @@ def test_the_move_that_ends_a_deal_comes_before_the_deal_summary(tmp_path):
     block = out[summary:out.index("Scores after deal 1", summary)]
     assert "to move" not in block
     for p in (1, 2, 3):
-        assert f"P{p} hand:" in block and f"P{p} won:" in block
+        assert f"P{p} hand:" in block and f"P{p} cards won:" in block      # zones by their labels
     assert "(3 cards)" in block, "the trick's three cards are counted where they lie"
 
 

@@ -45,7 +45,8 @@ def play_out(child, choose) -> list[list[str]]:
 
 
 def test_lesenka_a_person_builds_on_a_bots_ladder_out_of_turn(tmp_path):
-    child = spawn("play", "lesenka", "--seat", "human", "--seat", "random", "--seat", "random", "--seed", "4",
+    # a seed whose deals give the person a build window with a card to build (the moves as listed decide the play)
+    child = spawn("play", "lesenka", "--seat", "human", "--seat", "random", "--seat", "random", "--seed", "1",
                   "--fast", "-o", "target=40", home=tmp_path)
 
     def choose(moves: list[str]) -> str:
@@ -112,8 +113,9 @@ def test_leopard4_a_person_asks_a_bot_partner(tmp_path):
 
 
 def test_leopard4_a_bot_partner_asks_the_person(tmp_path):
+    # a seed in which the random partner reaches 5 points and asks (the moves as listed decide the play)
     child = spawn("play", "leopard4", "--seat", "human", "--seat", "random", "--seat", "random", "--seat",
-                  "random", "--seed", "7", "--fast", home=tmp_path)
+                  "random", "--seed", "22", "--fast", home=tmp_path)
     seen = play_out(child, _leopard4_policy(ask=False))
     answers = [m for m in seen if m == ["agree to end", "refuse"]]
     assert answers, "the partner never asked the person"

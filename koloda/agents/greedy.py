@@ -2,13 +2,14 @@
 
 It never reads hidden cards: each candidate move is tried on a few
 determinizations of what its seat has seen, and judged by the rule file's
-`heuristic` (or the game's own score).
+`heuristic` (or the game's own score): how far the move leaves its seat
+ahead of the other sides, on average over the determinizations.
 """
 from __future__ import annotations
 
 import random
 
-from koloda.agents.judge import rewards, standing
+from koloda.agents.judge import margin
 from koloda.agents.sampling import determinize
 from koloda.interpreter.state import State
 
@@ -26,16 +27,14 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         worlds = [determinize(state, me, self.rng) for _ in range(self.samples)]
-        before = standing(worlds[0])
-        best, best_value = [], float("-inf")
+        values = []
         for action in legal:
             value = 0.0
             for world in worlds:
                 after = world.clone()
                 after.apply_action(action)
-                value += rewards(after, before)[me]
-            if value > best_value + 1e-9:
-                best, best_value = [action], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(action)
-        return self.rng.choice(best)
+                value += margin(after, me)
+            values.append(value)
+        top = max(values)
+        close = 1e-9 * max(1.0, abs(top))      # sums of large numbers differ in their last digits
+        return self.rng.choice([a for a, v in zip(legal, values) if v >= top - close])

@@ -6,7 +6,8 @@ from rich.console import Console
 from koloda.interpreter.movetext import move_forms, normal_move
 from koloda.interpreter.refusal import why_refused
 from koloda.interpreter.state import State
-from koloda.ui.moves import grouped, grouped_lines, move_groups, starting
+from koloda.ui import names
+from koloda.ui.moves import grouped, grouped_lines, listed_moves, move_groups, starting
 from koloda.ui.safe import console as safe_console, plain, shown
 from koloda.ui.table import render
 
@@ -18,7 +19,7 @@ class QuitGame(Exception):
 def match_move(state: State, text: str) -> tuple[int | None, str]:
     """The legal action a typed line names, or None and why not (for a move of the game that is not
     legal now: which of its rules it breaks)."""
-    legal = state.legal_actions()
+    legal = listed_moves(state)
     entry = text.strip()
     if entry.isascii() and entry.isdigit():
         if len(entry) > 6:
@@ -55,7 +56,7 @@ class HumanAgent:
     def show_moves(self, state: State, full: bool = False, only: str = "") -> None:
         """The legal moves, numbered: a long list grouped by action unless `full` (one a line);
         `only`: those that start with these words."""
-        legal = state.legal_actions()
+        legal = listed_moves(state)
         groups = [] if full or only else move_groups(state)
         if groups and grouped(groups, len(legal)):
             self.console.print(f"[dim]{len(legal)} moves, by kind (`moves` lists them one a line):[/dim]")
@@ -72,14 +73,15 @@ class HumanAgent:
         """The rule text of this step (from the rule file) and the legal moves."""
         game = state.game
         phase_spec = game.spec.phases[state.phase]
-        self.console.print(f"[bold]{shown(game.title)}[/bold] · phase `{shown(phase_spec.name)}`, "
-                           f"step `{shown(state.step)}`")
+        step = f" · {shown(names.step(state.step))}" if len(phase_spec.steps) > 1 else ""
+        self.console.print(f"[bold]{shown(names.title(game))}[/bold] · {shown(names.phase(game, state.phase))}{step}")
         if phase_spec.help:
             self.console.print(plain(phase_spec.help.strip()), markup=False)
         for name, _ in phase_spec.steps[state.step]:
             action = phase_spec.actions[name]
             if action.help:
-                self.console.print(f"  [bold]{shown(name)}[/bold]: {shown(action.help.strip())}")
+                label = names.action(game, state.phase, name)
+                self.console.print(f"  [bold]{shown(label)}[/bold]: {shown(action.help.strip())}")
         self.console.print("Legal moves:")
         self.show_moves(state, full=True)
         self.console.print("Type a move's number, or its name such as `play QS` (10 is `10H` or `TH`); "

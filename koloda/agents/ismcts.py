@@ -50,16 +50,18 @@ class IsmctsAgent:
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         stop = None if self.cap is None else start + self.cap
-        before = standing(state) if state.game.heuristic is None else None
         done = 0
         while (done < self.iterations if deadline is None else time.perf_counter() < deadline) \
                 and (stop is None or done < 8 or time.perf_counter() < stop):
-            self._iterate(root, determinize(state, me, self.rng), before)
+            self._iterate(root, determinize(state, me, self.rng))
             done += 1
         return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          self.rng.random()))
 
-    def _iterate(self, root: _Node, world: State, before: list[float] | None) -> None:
+    def _iterate(self, root: _Node, world: State) -> None:
+        # judged by what each player gains from here, in this sampled world: a heuristic may read
+        # cards this seat cannot see, and a standing built up over the match would drown the gain
+        before = standing(world)
         node, path = root, [root]
         deal = world.deal_number
         # selection and expansion
@@ -95,7 +97,7 @@ class IsmctsAgent:
         while not world.is_terminal() and world.deal_number == deal and (limit is None or steps < limit):
             world.apply_action(self.rng.choice(world.legal_actions()))
             steps += 1
-        result = rewards(world, before if world.game.heuristic is None else None)
+        result = rewards(world, before)
         for n in path[1:]:
             n.visits += 1
             n.reward += result[n.player]

@@ -1,9 +1,12 @@
-"""How a bot values a position for every player, as rewards in [0, 1]."""
+"""How a bot values a position for every player."""
 from __future__ import annotations
 
 from typing import cast
 
 from koloda.interpreter.state import State
+
+# a win or a loss at the end of the match outweighs any standing a heuristic can give
+_DECIDED = 1e9
 
 
 def standing(state: State) -> list[float]:
@@ -29,3 +32,22 @@ def rewards(state: State, before: list[float] | None = None) -> list[float]:
     if high == low:
         return [0.5] * len(values)
     return [(v - low) / (high - low) for v in values]
+
+
+def _over_rivals(values: list[float], player: int, state: State) -> float:
+    """`player`'s value less the mean of the players of other sides (partners are not rivals)."""
+    side = state.layout.side_of
+    rivals = [v for p, v in enumerate(values) if side(p) != side(player)]
+    return values[player] - (sum(rivals) / len(rivals) if rivals else 0.0)
+
+
+def margin(state: State, player: int) -> float:
+    """How far `player` stands ahead of their rivals, in the heuristic's (or the score's) own units.
+
+    Unlike `rewards`, nothing is rescaled: a move that gains much is worth more than one that
+    gains little, even when it is the only move that changes anyone's standing. A finished
+    match counts its result first."""
+    value = _over_rivals(standing(state), player, state)
+    if state.is_terminal():
+        value += _DECIDED * _over_rivals(state.returns(), player, state)
+    return value

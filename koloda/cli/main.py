@@ -1,42 +1,32 @@
-"""The `koloda` command: check, list, play and simulate games. No game logic here."""
+"""The `koloda` command: check, list, play and simulate games. No game logic here.
+
+The engine, the bots, sessions and the table are imported inside the commands that use them, not
+at the top: `koloda --help` and `koloda list` then start in a fraction of the time (see
+tests/test_architecture.py, which allows imports inside functions here and in koloda/__init__.py only).
+"""
 from __future__ import annotations
 
-import json
 import os
 import random
-import secrets
 import sys
 import traceback
 import time
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.text import Text
 
-from koloda.agents.human import QuitGame
-from koloda.agents.registry import UnknownAgent, make_agent, parse_seat
-from koloda.api import load, load_spec, shipped_games
+from koloda.cli.output import Failure, console, err_console
+from koloda.cli.table_run import default_save, holds_something, run, scores_text
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
-from koloda.interpreter.errors import IllegalAction
-from koloda.interpreter.game import Game
-from koloda.interpreter.state import State
-from koloda.session import (SaveError, Session, default_save_dir, find_save, game_reference, latest_save, list_saves,
-                            read_transcript)
-from koloda.sim import Position, simulate as run_simulation, simulate_parallel
-from koloda.ui.safe import console as safe_console, plain, shown
-from koloda.ui.table import deal_summary, render, taken_lines
+from koloda.ui.safe import plain, shown
+
+if TYPE_CHECKING:
+    from koloda.interpreter.game import Game
+    from koloda.sim import Position
 
 MAX_MOVES = 100_000
-console = safe_console()
-err_console = safe_console(stderr=True)
-
-
-class Failure(click.ClickException):
-    """A problem the user can act on: printed plainly, exit code 1."""
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        err_console.print(f"[bold red]error:[/bold red] {shown(self.message)}", markup=True, soft_wrap=True)
 
 
 def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -63,6 +53,7 @@ def _errors_text(errors: RuleErrors | RuleError) -> str:
 
 def load_game(game: str, options: tuple[str, ...], players: int | None) -> Game:
     """Load a game for the command line; every user error becomes a Failure."""
+    from koloda.api import load
     try:
         return load(game, _parse_options(options), players)
     except (RuleErrors, RuleError) as exc:
@@ -101,6 +92,7 @@ def main(debug: bool) -> None:
 @click.argument("files", nargs=-1, required=True)
 def check(files: tuple[str, ...]) -> None:
     """Check rule files and report every error as file:line:col."""
+    from koloda.api import load_spec
     failed = 0
     for name in files:
         try:
@@ -123,15 +115,17 @@ def check(files: tuple[str, ...]) -> None:
 @main.command(name="list")
 def list_games() -> None:
     """List the shipped games with their player counts."""
-    names = shipped_games()
+    from koloda.dsl.about import about
+    from koloda.dsl.loader import shipped_names
+    names = shipped_names()
     width = max(map(len, names), default=0) + 2
     for name in names:
         try:
-            spec, _ = load_spec(name)
+            game = about(name)       # the title and players only: `koloda check` checks the whole file
         except (RuleErrors, RuleError):
             console.print(f"{name:<{width}} (does not load: run `koloda check {name}`)", markup=False)
             continue
-        console.print(plain(f"{name:<{width}} {_player_range(spec, '-'):>5} players  {spec.title}"), markup=False,
+        console.print(plain(f"{name:<{width}} {_player_range(game, '-'):>5} players  {game.title}"), markup=False,
                       soft_wrap=True)
 
 
@@ -166,6 +160,7 @@ def _dealer(game: Game, text: str | None) -> int | None:
 def _position(game: Game, seed: int, dealer_text: str | None, hands_file: str | None,
               deck_file: str | None) -> Position:
     """The dealer, hands and deck orders asked for, each checked by dealing them once."""
+    from koloda.sim import Position
     dealer = _dealer(game, dealer_text)
     try:
         deck = game.parse_deck(_read(deck_file, "deck"), deck_file) if deck_file else None
@@ -196,6 +191,24 @@ _setup = [
 ]
 
 
+def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`--lang` holds for this command only."""
+    from koloda.ui import names
+    if value is not None:
+        code = value.strip().lower()
+        if not names.is_language(code):
+            raise click.BadParameter(f"`{value[:20]}` is not a language code (en, ru, ...)")
+        names.set_language(code)
+        ctx.call_on_close(lambda: names.set_language(None))
+    return value
+
+
+language_option = click.option(
+    "--lang", "lang", default=None, metavar="CODE", callback=_language, expose_value=False, is_eager=True,
+    help="The language of the rule file's labels at the table: en, ru, ... (default: $KOLODA_LANG, "
+         "else en).")      # koloda.ui.names.LANGUAGE_VARIABLE, not imported here: --help starts without the engine
+
+
 def common(f):
     for decorator in reversed(_common):
         f = decorator(f)
@@ -223,12 +236,15 @@ def position_options(f):
               help="Stop a game that has not ended after this many moves.")
 @common
 @position_options
+@language_option
 def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str | None, force: bool, delay: float,
          fast: bool,
          max_moves: int, options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
          hands_file: str | None, deck_file: str | None) -> None:
     """Play GAME (a shipped name or a rule file) at the terminal."""
-    if log_file is not None and _holds_something(Path(log_file)):
+    from koloda.agents.registry import UnknownAgent, parse_seat
+    from koloda.session import Session, game_reference
+    if log_file is not None and holds_something(Path(log_file)):
         if not force:
             raise Failure(f"{log_file} is already there: a transcript holds one game (give another name, "
                           "or --force to write over it)")
@@ -252,8 +268,8 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
     session = Session.start(game_reference(game), g, table, seed, position.orders(g, seed), position.dealer)
     bots_only = all(parse_seat(seat)[0] != "human" for seat in table)
     # a game between bots is saved only when asked: nobody is waiting to resume it
-    save_path = Path(save_file) if save_file else None if bots_only else _default_save(g.name)
-    _run(session, save_path, log_file, delay=0 if fast else delay, max_moves=max_moves)
+    save_path = Path(save_file) if save_file else None if bots_only else default_save(g.name)
+    run(session, save_path, log_file, delay=0 if fast else delay, max_moves=max_moves)
 
 
 @main.command()
@@ -264,9 +280,11 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=MAX_MOVES, show_default=True,
               help="Stop a game that has not ended after this many moves (all told).")
+@language_option
 def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max_moves: int) -> None:
     """Go on with a saved game (default: the last one saved)."""
-
+    from koloda.ui import names
+    from koloda.session import SaveError, Session, find_save, latest_save
     path = find_save(file) if file else latest_save()
     if path is None:
         raise Failure("no saved game is waiting for a person to play (`koloda saves` lists the saves)")
@@ -275,14 +293,18 @@ def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max
     except SaveError as exc:
         raise Failure(str(exc)) from None
     if session.state.is_terminal():
-        raise Failure(f"the game saved in {path} is over (scores: {_scores(session.state)})")
-    console.print(f"Resuming {shown(session.game.title)} from {shown(path)} after {len(session.moves)} moves.")
-    _run(session, path, log_file, delay=0 if fast else delay, max_moves=max_moves)
+        raise Failure(f"the game saved in {path} is over (scores: {scores_text(session.state)})")
+    console.print(f"Resuming {shown(names.title(session.game))} from {shown(path)} after {len(session.moves)} moves.")
+    if session.rules_changed:
+        console.print("[yellow]The rules have changed since this game was saved; every move so far plays "
+                      "the same under them, so the game goes on under the new rules.[/yellow]")
+    run(session, path, log_file, delay=0 if fast else delay, max_moves=max_moves)
 
 
 @main.command()
 def saves() -> None:
     """List the saved games, newest first: go on with one by `koloda resume ID`."""
+    from koloda.session import default_save_dir, list_saves
     entries = list_saves()
     if not entries:
         console.print(f"No saved games in {shown(default_save_dir())}.")
@@ -295,139 +317,19 @@ def saves() -> None:
                             + ", ".join(e.seats)), markup=False, soft_wrap=True)
 
 
-def _default_save(game_name: str) -> Path:
-    # two games started in the same second must not share a save
-    return default_save_dir() / f"{game_name}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}.save.json"
-
-
-def _run(session: Session, save_path: Path | None, log_file: str | None, delay: float, max_moves: int = 0) -> None:
-    """The table: each seat chooses in turn; the game is saved after every move."""
-
-    g, state, seats = session.game, session.state, session.seats
-    agents = [make_agent(s, session.seed * 31 + i + len(session.moves), console, interactive=True)
-              for i, s in enumerate(seats)]
-    humans = [i for i, s in enumerate(seats) if s.split(":")[0] == "human"]
-    log = _open_log(log_file, session)
-    console.print(f"[bold]{shown(g.title)}[/bold] · seed {session.seed} · seats: " +
-                  ", ".join(f"P{i + 1} {shown(s)}" for i, s in enumerate(seats)))
-    try:
-        if save_path is not None:
-            if save_path is not None:
-                session.save(save_path)
-            console.print(f"[dim]saving after every move to {shown(save_path)}[/dim]")
-    except OSError as exc:
-        raise Failure(f"cannot save to {save_path}: {exc.strerror}") from None
-    viewer = humans[0] if humans else None
-
-    ended_deals: list[State] = []
-    at_keyboard = [humans[0] if len(humans) == 1 else -1]      # who last played here, when people share it
-
-    def deal_over(ended: State) -> None:
-        # kept as it was when scored, and shown after the move that ended it
-        if humans and ended is state:        # not the states bots imagine
-            ended_deals.append(ended.clone())
-    stop_listening = g.on_deal_scored(deal_over)
-    try:
-        while not state.is_terminal():
-            if max_moves and len(session.moves) >= max_moves:
-                raise Failure(f"the game has not ended after {len(session.moves)} moves, so it was stopped "
-                              f"(--max-moves {max_moves}): the rules may never end it"
-                              + (f". It is saved in {save_path}" if save_path is not None else ""))
-            player = state.current_player()
-            if len(humans) > 1 and player in humans and player != at_keyboard[0]:
-                _hand_over(player, at_keyboard)
-            action = agents[player].choose(state)
-            session.play(action)
-            # a move that ended the deal is told as the table was then, before the next deal's shuffle
-            told = ended_deals[0] if ended_deals else state
-            console.print(f"[dim]P{player + 1}[/dim] {shown(g.describe(told, action, viewer))}")
-            for line in taken_lines(g, told, viewer):     # a trick taken: its cards, who played each
-                console.print(line)
-            for ended in ended_deals:
-                console.print(deal_summary(g, ended))
-                console.print(f"Scores after deal {ended.deal_number}: " + _scores(ended))
-            ended_deals.clear()
-            if save_path is not None:
-                session.save(save_path)
-            if log:
-                log.write(session.transcript_move(player, action) + "\n")
-                log.flush()
-            if humans and player not in humans and delay > 0:
-                time.sleep(delay)
-    except (QuitGame, KeyboardInterrupt) as stop:
-        if save_path is not None:
-            console.print(f"\nGame saved in {shown(save_path)}. Go on with: koloda resume {shown(save_path)}",
-                          soft_wrap=True)
-        sys.exit(0 if isinstance(stop, QuitGame) else 130)
-    except RuleError as exc:
-        raise Failure(exc.format()) from None
-    finally:
-        stop_listening()
-        if log:
-            if state.is_terminal():
-                log.write(session.transcript_end() + "\n")
-            log.close()
-    console.print(render(g, state, humans[0] if humans else None))
-    console.print("[bold]Game over.[/bold] Scores: " + _scores(state))
-    returns = state.returns()
-    winners = [f"P{p + 1}" for p in range(len(returns)) if returns[p] == max(returns)]
-    if len(winners) == len(returns):
-        console.print("A draw: every player shares the win.")
-    elif len(winners) > 1:
-        console.print("Winners: " + " and ".join(winners) + " (a shared win)")
-    else:
-        console.print("Winner: " + winners[0])
-
-
-def _hand_over(player: int, at_keyboard: list[int]) -> None:
-    """Hot seat: the screen is cleared and the next person takes the keyboard before their hand is shown."""
-    if at_keyboard[0] >= 0:
-        console.print(f"\n[bold]Pass the keyboard to P{player + 1}[/bold] and press Enter.")
-        try:
-            console.input()
-        except EOFError:
-            raise QuitGame() from None
-        console.clear()
-    at_keyboard[0] = player
-
-
-def _holds_something(path: Path) -> bool:
-    try:
-        return path.exists() and path.stat().st_size > 0
-    except OSError:
-        return False
-
-
-def _open_log(log_file: str | None, session: Session) -> TextIO | None:
-    if log_file is None:
-        return None
-    path = Path(log_file)
-    fresh = not path.exists() or path.stat().st_size == 0
-    try:
-        log = open(path, "a", encoding="utf-8")
-    except OSError as exc:
-        raise Failure(f"cannot write the transcript {log_file}: {exc.strerror}") from None
-    if fresh:
-        # a new transcript of a resumed game starts from the beginning, so it replays on its own
-        log.write(session.transcript_header() + "\n")
-        replay_state = session.game.new_initial_state(session.seed, session.deck, session.dealer)
-        for action in session.moves:
-            player = replay_state.current_player()
-            replay_state.apply_action(action)
-            log.write(json.dumps({"type": "move", "n": replay_state.moves, "player": player, "action": action,
-                                  "text": session.game.action_to_string(action)}) + "\n")
-    return log
-
-
 @main.command()
 @click.argument("file")
 @click.option("--step", is_flag=True, help="Pause after every move (Enter goes on, q stops).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @click.option("--as", "seat", default=None, metavar="P", help="Show the table as this seat saw it (1 or P1).")
 @click.option("--all", "show_all", is_flag=True, help="Show every card, hidden ones too.")
+@language_option
 def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool) -> None:
     """Replay a transcript written by `play --log`, checking every move."""
-
+    from koloda.ui.table import taken_lines
+    from koloda.interpreter.errors import IllegalAction
+    from koloda.session import SaveError, read_transcript
+    from koloda.ui.table import render
     try:
         rec = read_transcript(Path(file))
     except SaveError as exc:
@@ -467,7 +369,7 @@ def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool)
         if rec.end.get("scores") != state.scores():
             raise Failure(f"{file}: the replay ends with scores {state.scores()}, "
                           f"but the transcript says {rec.end.get('scores')}")
-        console.print(f"Replayed {len(rec.moves)} moves: same moves, same scores ({_scores(state)}).")
+        console.print(f"Replayed {len(rec.moves)} moves: same moves, same scores ({scores_text(state)}).")
     else:
         console.print(f"Replayed {len(rec.moves)} moves (the transcript stops before the end).")
 
@@ -482,15 +384,12 @@ def _seat_number(text: str, players: int) -> int:
 
 def _seat_count(game: str, seats: int) -> int:
     """Too few seats: bots fill the table up to the least number of players."""
+    from koloda.api import load_spec
     try:
         spec, _ = load_spec(game)
     except (RuleErrors, RuleError) as exc:
         raise Failure(_errors_text(exc)) from None
     return min(max(seats, spec.min_players), spec.max_players)
-
-
-def _scores(state: State) -> str:
-    return ", ".join(f"P{p + 1} {v}" for p, v in enumerate(state.scores()))
 
 
 @main.command()
@@ -507,7 +406,8 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
              players: int | None, seed: int | None, dealer: str | None, hands_file: str | None,
              deck_file: str | None) -> None:
     """Play N games between bots and print what happened."""
-
+    from koloda.agents.registry import UnknownAgent, parse_seat
+    from koloda.sim import duration_text, simulate_timed
     for seat in seats:
         try:
             kind, _ = parse_seat(seat)
@@ -524,15 +424,16 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
     try:
         from rich.progress import Progress
         with Progress(console=err_console, transient=True, disable=not err_console.is_terminal) as bar:
-            task = bar.add_task(f"{g.title}", total=count)
+            task = bar.add_task(f"{g.title}: the first game", total=count)
             jobs = jobs or os.cpu_count() or 1
-            if jobs > 1 and count > 1:
-                result = simulate_parallel(game, _parse_options(options), g.num_players, count,
-                                           seed if seed is not None else 0, max_moves, list(seats), jobs,
-                                           progress=lambda k: bar.advance(task, k), position=position)
-            else:
-                result = run_simulation(g, count, seed if seed is not None else 0, max_moves, list(seats),
-                                        progress=lambda: bar.advance(task), position=position)
+
+            def estimate(seconds: float, first: float) -> None:
+                workers = max(1, min(jobs, count - 1))
+                when = f"{duration_text(seconds)} on {workers} worker{'s' if workers > 1 else ''}"
+                bar.update(task, description=f"{g.title}: {when}")
+                err_console.print(f"{g.title}: {count} games, {when} (the first took {first:.1f} s)", markup=False)
+            result = simulate_timed(g, game, _parse_options(options), count, seed if seed is not None else 0,
+                                    max_moves, list(seats), jobs, position, lambda k: bar.advance(task, k), estimate)
     except RuleError as exc:
         raise Failure(exc.format()) from None
     console.print(plain(result.report(g)), markup=False)

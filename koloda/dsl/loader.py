@@ -8,8 +8,17 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+import re
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
+
+try:
+    from yaml.cyaml import CParser          # libyaml's scanner and parser, when PyYAML was built with it
+except ImportError:                         # pragma: no cover - depends on how PyYAML was installed
+    CParser = None
 
 from koloda.dsl.errors import CONTROL_CHARACTERS, RuleError, RuleErrors, Span, did_you_mean
 from koloda.dsl.limits import (MAX_CHAIN, MAX_FILE_BYTES, MAX_NUMBER, MAX_YAML_ALIASES, MAX_YAML_DEPTH,
@@ -30,6 +39,7 @@ class _Loader(yaml.SafeLoader):
     (an alias costs nothing to read but everything after reading walks its whole value), and no
     explicit tags (`!!timestamp`, `!thing`): a rule file holds text, numbers, lists and mappings."""
     filename = "<string>"
+    text = ""                   # what is read: strings are placed in it by their marks' index
 
     def compose_document(self):
         self._depth = 0
@@ -101,24 +111,20 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> MarkedList:
 def _construct_str(loader: _Loader, node: yaml.ScalarNode) -> MarkedStr:
     result = MarkedStr(loader.construct_scalar(node))
     span = _span(node, loader.filename)
-    result.segments = _segments(node, str(result), span)
+    result.segments = _segments(node, str(result), span, loader.text)
     first = result.segments[0]
     result.span = Span(span.file, first[1], first[2])
-    result.plain = node.style is None
+    result.plain = not node.style             # None from PyYAML, "" from libyaml
     return result
 
 
-def _segments(node: yaml.ScalarNode, value: str, span: Span) -> list[tuple[int, int, int]]:
+def _segments(node: yaml.ScalarNode, value: str, span: Span, text: str) -> list[tuple[int, int, int]]:
     """Where each piece of a string's text was written: (offset in the text, line, column).
 
     YAML folds multi-line plain and quoted strings into one line, and block
     strings (`|`) drop their indentation; this maps positions in the text
     back to the file, so errors point at the right place."""
-    start, end = node.start_mark, node.end_mark
-    buffer = getattr(start, "buffer", None)
-    if buffer is None or start.pointer is None:
-        return [(0, span.line, span.col)]
-    region = buffer[start.pointer:end.pointer]
+    region = text[node.start_mark.index:node.end_mark.index]
     lines = region.split("\n")
     if node.style in ("|", ">"):
         # content starts on the line after the indicator, at the block's indentation
@@ -174,6 +180,31 @@ _Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
 
 
+_FastLoader: type[_Loader] | None = None
+if CParser is not None:
+    class _LibyamlLoader(CParser, _Loader):
+        """_Loader with libyaml's scanner and parser, five times as fast: the same events, composed,
+        bounded and constructed by the same Python code as _Loader's. Used only for files it reads
+        without complaint: any problem is read again by _Loader, whose messages are the ones shown."""
+
+        def __init__(self, text: str):
+            CParser.__init__(self, text)
+            Composer.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+
+        # nodes are composed by Python's Composer (and so _Loader's bounds), not by libyaml's
+        get_single_node = Composer.get_single_node
+        check_node = Composer.check_node
+        get_node = Composer.get_node
+
+    _FastLoader = _LibyamlLoader
+
+# Where libyaml reads otherwise than PyYAML: it takes a tab for a space between tokens, and `?` for
+# part of a plain text inside `{...}` or `[...]` (PyYAML refuses both), and a byte order mark anywhere
+# for nothing. A text that holds any of the three is read by _Loader alone.
+_LIBYAML_DIFFERS = re.compile("[\t?\ufeff]")
+
 
 def _yaml_words(problem: str) -> tuple[str, str | None]:
     """YAML's complaint in a rule writer's words, with what to do about it."""
@@ -199,10 +230,13 @@ def parse_yaml(text: str, filename: str):
         col = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
         raise RuleError(f"a control character (U+{ord(bad.group()):04X}) cannot stand in a rule file",
                         Span(filename, line, col), category="yaml")
-    loader = _Loader(text)
-    loader.filename = filename
+    if _FastLoader is not None and not _LIBYAML_DIFFERS.search(text):
+        try:
+            return _read(_FastLoader(text), text, filename)
+        except Exception:        # noqa: BLE001 — not a good file for libyaml: _Loader tells what is wrong
+            pass
     try:
-        return loader.get_single_data()
+        return _read(_Loader(text), text, filename)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = Span(filename, mark.line + 1, mark.column + 1) if mark else Span(filename, 1, 1)
@@ -211,6 +245,12 @@ def parse_yaml(text: str, filename: str):
         raise RuleError(message, span, hint, category="yaml") from None
     except yaml.YAMLError as exc:
         raise RuleError(f"YAML error: {exc}", Span(filename, 1, 1), category="yaml") from None
+
+
+def _read(loader, text: str, filename: str):
+    loader.filename, loader.text = filename, text
+    try:
+        return loader.get_single_data()
     finally:
         loader.dispose()
 

@@ -11,9 +11,11 @@ import json
 from dataclasses import dataclass, field
 
 from koloda.dsl import ast
+from koloda.dsl.about import players, title_of
 from koloda.dsl.builtins import NAMES_TAKEN
 from koloda.dsl.limits import MAX_CARDS, MAX_PLAYERS
 from koloda.dsl.errors import RuleError, Span, did_you_mean
+from koloda.dsl.labels import Label, read_label, without_labels
 from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.options import OptionSpec, option_spec
 from koloda.dsl.to_ast import guarded_binding, parse
@@ -36,6 +38,7 @@ class ZoneSpec:
     melds: bool = False        # a meld area: it holds the melds its owner makes
     grid: list[list[int | None]] | None = None    # rank code of each cell, top row first
     lines: tuple[str, ...] = ("rows", "columns", "diagonals")
+    label: Label | None = None
 
 
 @dataclass
@@ -47,6 +50,8 @@ class VarSpec:
     visible: str
     span: Span
     per_side: bool = False
+    label: Label | None = None
+    internal: bool = False      # kept off the table (a helper of the rules); who may know it is `visible`
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,7 @@ class ActionSpec:
     help: str = ""
     # `if:` written as a list: each condition, and the `help:` text said when it fails ("" if none)
     conditions: tuple[tuple[ast.Node, str], ...] = ()
+    label: Label | None = None
 
 
 @dataclass
@@ -101,6 +107,7 @@ class PhaseSpec:
     steps: dict[str, list[tuple[str, Span]]]
     span: Span
     help: str = ""
+    label: Label | None = None
 
 
 @dataclass
@@ -171,6 +178,7 @@ class Spec:
     wild: ast.Node | None = None
     errors: list[RuleError] = field(default_factory=list)
     fingerprint: str = ""
+    title_label: Label | None = None     # the title in each language it is given in
 
 
 class _Builder:
@@ -252,26 +260,6 @@ def _cell_rank(cell, where: Span, errors: list) -> int | None:
     return code
 
 
-def _players(value, span: Span, errors: list) -> tuple[int, int, int]:
-    if isinstance(value, int):
-        return value, value, value
-    if isinstance(value, dict):
-        low: int = value.get("min", 2)         # the schema makes these whole numbers
-        high: int = value.get("max", low)
-        default: int = value.get("default", low)
-        return low, high, default
-    text = str(value)
-    try:
-        if ".." in text:
-            a, b = text.split("..")
-            low, high = int(a), int(b)
-        else:
-            low = high = int(text)
-    except ValueError:
-        errors.append(RuleError(f"`players` must be a number or a range such as `2..6`, not `{text}`",
-                                span_of(value, span), category="schema"))
-        return 2, 2, 2
-    return low, high, low
 
 
 def build(doc: MarkedDict) -> Spec:
@@ -283,7 +271,7 @@ def build(doc: MarkedDict) -> Spec:
     top = doc.span
     keys = doc.key_spans
     errors = b.errors
-    low, high, default = _players(doc.get("players", "2"), keys.get("players", top), errors)
+    low, high, default = players(doc.get("players", "2"), keys.get("players", top), errors)
     players_span = span_of(doc.get("players"), keys.get("players", top))
     if high > MAX_PLAYERS or low < 1:
         errors.append(RuleError(f"players: a game has 1 to {MAX_PLAYERS} players, not {low}..{high}", players_span,
@@ -295,11 +283,9 @@ def build(doc: MarkedDict) -> Spec:
         errors.append(RuleError(f"players: the default {default} is outside {low}..{high}", players_span))
     options = {name: option_spec(name, raw, doc["options"].key_spans[name], errors)
                for name, raw in (doc.get("options") or {}).items()}
-    title = doc.get("title", doc.get("game"))
-    if isinstance(title, dict):
-        title = title.get("en") or next(iter(title.values()))
+    title_label = read_label(doc.get("title", doc.get("game")), top, "the game", [])   # its keys are not checked: it always had any
     spec = Spec(
-        name=str(doc.get("game")), title=str(title), source=str(doc.get("source", "")),
+        name=str(doc.get("game")), title=title_of(doc), source=str(doc.get("source", "")),
         notes=str(doc.get("notes", "")),
         min_players=low, max_players=high, default_players=default,
         deck=_deck(doc, options, errors), ace=str(doc.get("ace", "high")),
@@ -313,6 +299,7 @@ def build(doc: MarkedDict) -> Spec:
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
         match=_match(doc, b), span=top, file=top.file)
     spec.sides = doc.get("sides")
+    spec.title_label = title_label
     spec.meld_kinds = _melds(doc, spec.zones, errors)
     spec.patterns = _patterns(doc, errors)
     spec.library = "library" in doc
@@ -332,7 +319,7 @@ def build(doc: MarkedDict) -> Spec:
     _names(spec, errors)
     spec.errors = errors
     # Saved games and transcripts name the exact rules they were played under.
-    spec.fingerprint = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    spec.fingerprint = hashlib.sha256(json.dumps(without_labels(doc), sort_keys=True, default=str).encode()).hexdigest()[:16]
     return spec
 
 
@@ -383,7 +370,8 @@ def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
         each = raw.get("each") in ("player", "side")
         visible = raw.get("visible", "owner" if each else "all")
         span = doc["zones"].key_spans[name]
-        zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side", melds=bool(raw.get("melds")))
+        zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side", melds=bool(raw.get("melds")),
+                        label=read_label(raw.get("label"), span, f"zone `{name}`", errors))
         if raw.get("grid") is not None:
             zone.grid = [[_cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
             if len({len(row) for row in zone.grid}) != 1:
@@ -410,7 +398,9 @@ def _vars(doc: MarkedDict, b: _Builder) -> dict[str, VarSpec]:
         start_node = None if start is None else b.expr(start, span_of(start, span))
         each = raw.get("each") in ("player", "side")
         var = VarSpec(name, raw.get("type"), start_node, each, raw.get("visible", "all"), span,
-                      per_side=raw.get("each") == "side")
+                      per_side=raw.get("each") == "side",
+                      label=read_label(raw.get("label"), span, f"variable `{name}`", b.errors),
+                      internal=raw.get("internal") is True)
         if var.visible == "owner" and not var.each_player:
             b.errors.append(RuleError(f"`{name}`: `visible: owner` needs `each: player`", span))
         variables[name] = var
@@ -459,7 +449,8 @@ def _phase(name: str, raw: MarkedDict, span: Span, b: _Builder) -> PhaseSpec:
         ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
         start=b.effects(raw.get("start"), ks.get("start", span)),
         after_turn=b.effects(raw.get("after turn"), ks.get("after turn", span)),
-        actions=actions, steps=steps, span=span, help=str(raw.get("help", "")))
+        actions=actions, steps=steps, span=span, help=str(raw.get("help", "")),
+        label=read_label(raw.get("label"), span, f"phase `{name}`", b.errors))
 
 
 def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> ActionSpec:
@@ -487,7 +478,8 @@ def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> Actio
         guard = b.expr(raw_if, where)
     effects = b.effects(raw.get("do"), raw.key_spans.get("do", span))
     return ActionSpec(name, params, guard, effects, raw.get("text"), span, str(raw.get("help", "")),
-                      tuple((node, text) for node, text in conditions if node is not None))
+                      conditions=tuple((node, text) for node, text in conditions if node is not None),
+                      label=read_label(raw.get("label"), span, f"action `{name}`", b.errors))
 
 
 def _match(doc: MarkedDict, b: _Builder) -> MatchSpec:

@@ -9,13 +9,14 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
-
-import jsonschema
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING
 
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.marked import MarkedDict, span_of
 from koloda.dsl.types import DECKS
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 
 @lru_cache(maxsize=1)
@@ -51,6 +52,7 @@ _NAMES = "^[a-z][a-z0-9_-]*$"
 
 def validate(doc: MarkedDict) -> list[RuleError]:
     """Check the file's structure against the JSON Schema; all errors, located, in the file's order."""
+    import jsonschema           # here, not at the top: reading a file's title (`koloda list`) needs no schema
     validator = jsonschema.Draft202012Validator(library_schema() if "library" in doc else schema())
     errors = [_schema_error(doc, meant) for err in validator.iter_errors(doc) for meant in _meant(err)]
     root = doc.span.file

@@ -17,16 +17,21 @@ from lark.tree import Meta, Tree
 
 from koloda.dsl import ast
 from koloda.dsl.errors import RuleError, Span
+from koloda.dsl.grammar_cache import cached_parser
 from koloda.dsl.limits import MAX_EXPRESSION_DEPTH, MAX_NUMBER
 
 START_RULES = ("expr_start", "effect_start", "binding_start", "signature_start")
+# Distinct texts whose parse trees are kept: far more than any rule file holds, few enough that
+# a long run over many files (a fuzz run, a test suite) keeps memory in bounds.
+TREES_KEPT = 4096
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    """Built when the first text is parsed, once per process (its tables from the cache folder)."""
     grammar = resources.files("koloda.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", start=list(START_RULES), propagate_positions=True,
-                maybe_placeholders=True)
+    return cached_parser(grammar, parser="lalr", start=list(START_RULES), propagate_positions=True,
+                         maybe_placeholders=True)
 
 
 # Tokens shown to users in "expected ..." messages, by Lark's terminal names.
@@ -239,8 +244,12 @@ def parse(text: str, start: str, origin: Span) -> ast.Node:
         raise RuleError(f"expected {article} {_WHAT[start]}, found {'nothing' if not text else repr(text)}",
                         origin, category="syntax")
     try:
-        tree = _parser().parse(text, start=start)
-        _check_depth(tree, text, origin)
+        tree, too_deep = _tree(str(text), start)
+        if too_deep is not None:
+            line, col = too_deep
+            raise RuleError(f"this is nested more than {MAX_EXPRESSION_DEPTH} deep: write it in smaller parts "
+                            "(a `define:` function, or a `let`)", locator(origin, text)(line, col, col + 1),
+                            category="limit")
         return _Builder(origin, text).transform(tree)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, start, origin) from None
@@ -286,8 +295,19 @@ def _guard_error(key: str, head: str, var: str, guard: str, at: Span) -> RuleErr
                      "an `if:` effect under `do:`", category="syntax")
 
 
-def _check_depth(tree: Tree, text: str, origin: Span) -> None:
-    """Refuse an expression nested deeper than the checker, the compiler and play can follow.
+@lru_cache(maxsize=TREES_KEPT)
+def _tree(text: str, start: str) -> tuple[Tree, tuple[int, int] | None]:
+    """Lark's tree of a text, and where it is nested too deep (None if it is not).
+
+    Kept per distinct text: the same condition or effect written twice, in one file or in the
+    files a process loads, is parsed once. The tree holds positions within the text only; the
+    builder places them in the file (and a syntax error is raised afresh each time)."""
+    tree = _parser().parse(text, start=start)
+    return tree, _too_deep(tree)
+
+
+def _too_deep(tree: Tree) -> tuple[int, int] | None:
+    """Where an expression is nested deeper than the checker, the compiler and play can follow.
 
     Measured without recursion (the tree may be thousands deep), before anything walks it."""
     depth_of: dict[int, int] = {}
@@ -296,10 +316,8 @@ def _check_depth(tree: Tree, text: str, origin: Span) -> None:
         depth_of[id(subtree)] = depth
         if depth > MAX_EXPRESSION_DEPTH:
             meta = subtree.meta
-            line, col = (getattr(meta, "line", 1), getattr(meta, "column", 1)) if not meta.empty else (1, 1)
-            raise RuleError(f"this is nested more than {MAX_EXPRESSION_DEPTH} deep: write it in smaller parts "
-                            "(a `define:` function, or a `let`)", locator(origin, text)(line, col, col + 1),
-                            category="limit")
+            return (getattr(meta, "line", 1), getattr(meta, "column", 1)) if not meta.empty else (1, 1)
+    return None
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, start: str, origin: Span) -> RuleError:

@@ -9,8 +9,9 @@ the rule file, its options, the number of players and the engine that wrote
 it), the file name given to compile(), the Python version and its bytecode
 magic number.
 
-The folder is KOLODA_CACHE, else $XDG_CACHE_HOME/koloda, else ~/.cache/koloda,
-with the code under `generated/`. It is made for its owner only, and a cached
+The folder is the parser's (dsl/grammar_cache.py): KOLODA_CACHE (set and empty:
+no cache), else $XDG_CACHE_HOME/koloda, else ~/.cache/koloda; the code is kept
+under `generated/`. It is made for its owner only, and a cached
 file is used only if it belongs to the user and nobody else may write it: it
 is code that will run, like Python's own __pycache__. A cache that cannot be
 read, is corrupt or cannot be written is passed over silently: the code is
@@ -27,16 +28,10 @@ import warnings
 from pathlib import Path
 from types import CodeType
 
+from koloda.dsl.grammar_cache import cache_dir
+
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("KOLODA_CACHE")
-    if base:
-        return Path(base)
-    cache_home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache_home) / "koloda"
 
 
 def enabled() -> bool:
@@ -45,11 +40,12 @@ def enabled() -> bool:
 
 def compiled(source: str, filename: str) -> CodeType:
     """compile(source, filename, "exec"), from the cache when it holds it. Warnings are errors."""
-    if not enabled():
+    folder = cache_dir()
+    if folder is None or not enabled():
         return _compile(source, filename)
     key = hashlib.sha256("\0".join([sys.version, importlib.util.MAGIC_NUMBER.hex(), filename, source])
                          .encode("utf-8", "surrogatepass")).hexdigest()
-    path = cache_dir() / "generated" / f"{key}.code"
+    path = folder / "generated" / f"{key}.code"
     code = _read(path)
     if code is not None:
         return code

@@ -27,8 +27,8 @@ class Table(Protocol):
     spec: Spec
     layout: Layout
     flow: Flow
-    cards: CardTable
     codec: ActionCodec
+    cards: CardTable
     card_deck: list[int] | None
     heuristic: Callable[[Any, dict], Any] | None
     name: str

@@ -4,22 +4,54 @@ A group is the moves of one action (for an action of two or more parameters, tho
 first: `place K♥ on …`). It is one line: the words its moves share, `…` where they differ, then each
 move's number and its own words. The numbers are those of the full list, so a number typed means the
 same move whichever way the list was shown.
+
+The legal moves in the order the table lists and numbers them.
+
+`State.legal_actions()` goes by action id, which orders cards as the deck
+does (clubs first); the table lists a decision's moves action by action and,
+within an action, its cards in the order the hand is drawn (spades, hearts,
+clubs, diamonds; by rank within a suit), so that a move list reads like the
+hand above it. A move's number is its place in this list.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 
+from koloda.dsl.types import CARD, PLAN
 from koloda.interpreter.movetext import normal_move
-from koloda.interpreter.state import State
+from koloda.interpreter.state import State, Table
 from koloda.ui.safe import plain
+from koloda.ui.table import card_key
 
 GROUP_OVER = 12          # a longer list is shown grouped
 HEAD_WIDTH = 32          # the heads of the groups are aligned up to this width
 GAP = "   "              # between the moves of a line
 LONG = 20                # grouped lines beyond which the longest groups are folded
 FOLD = 3                 # the lines a folded group keeps
+
+
+def listed_moves(state: State) -> list[int]:
+    """The legal moves, in the order shown (and numbered from 1) at the table."""
+    game = state.game
+    return sorted(state.legal_actions(), key=lambda a: _key(game, state, a))
+
+
+def _key(game: Table, state: State, action_id: int) -> tuple:
+    action, values = game.codec.decode(action_id, state)
+    parts: list[Any] = [action.index]
+    for p in action.params:
+        value = values[p.var]
+        if p.type == CARD:
+            parts.append(card_key(game, value))
+        elif p.type == PLAN:
+            parts.append(tuple(card_key(game, c) for c in value.cards))
+        else:
+            parts.append(value)
+    parts.append(action_id)       # copies of a card, and anything else alike, keep the ids' order
+    return tuple(parts)
 
 
 @dataclass
@@ -35,7 +67,7 @@ def move_groups(state: State) -> list[MoveGroup]:
     if it has more than one)."""
     codec = state.game.codec
     runs: list[tuple[tuple[int, int], list[tuple[int, str]]]] = []
-    for number, a in enumerate(state.legal_actions(), 1):
+    for number, a in enumerate(listed_moves(state), 1):
         code, _ = codec.decode(a, state)
         inner = 1
         for p in code.params[1:]:
@@ -118,5 +150,5 @@ def starting(state: State, words: str) -> list[tuple[int, str]]:
     """The legal moves (number, text) whose text starts with `words` (typed as a move is: `meld`,
     `place JH`)."""
     want = normal_move(words)
-    return [(k, plain(state.action_to_string(a))) for k, a in enumerate(state.legal_actions(), 1)
+    return [(k, plain(state.action_to_string(a))) for k, a in enumerate(listed_moves(state), 1)
             if normal_move(state.action_to_string(a)).startswith(want)]

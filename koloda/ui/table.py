@@ -4,6 +4,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from koloda.interpreter.state import State, Table
+from koloda.ui import names
 
 RED_SUITS = {"H", "D"}
 
@@ -19,12 +20,16 @@ def card_text(game: Table, name: str) -> Text:
 SUIT_DISPLAY_ORDER = {3: 0, 2: 1, 0: 2, 1: 3, None: 4}   # spades, hearts, clubs, diamonds: colours alternate
 
 
+def card_key(game: Table, c: int) -> tuple[int, int]:
+    """Where card `c` goes when cards are put in order for people: by suit as shown, then by rank."""
+    return (SUIT_DISPLAY_ORDER[game.cards.suits[c]], game.cards.order[game.cards.ranks[c]])
+
+
 def sort_key(game: Table, name: str) -> tuple:
     ids = game.cards.parse(name)
     if not ids:
         return (9, 0)
-    c = ids[0]
-    return (SUIT_DISPLAY_ORDER[game.cards.suits[c]], game.cards.order[game.cards.ranks[c]])
+    return card_key(game, ids[0])
 
 
 BACK = "▒▒"
@@ -101,13 +106,14 @@ def owner_name(game: Table, owner: int, by_side: bool, viewer: int | None) -> st
     return game.owner_label(owner, by_side)
 
 
-def render_grid(game: Table, cells: list[dict], viewer: int | None) -> Text:
+def render_grid(game: Table, cells: list[dict], viewer: int | None, lang: str | None = None) -> Text:
     """A grid of cells: the top card of each, a back if face down, the cell's rank (dim) if empty."""
     first = cells[0]
     if first["owner"] is None:              # a grid the whole table shares
-        title = first["zone"]
+        title = names.zone(game, first["zone"], lang)
     else:
-        title = f"{owner_name(game, first['owner'], first.get('side', False), viewer)} · {first['zone']}"
+        who = owner_name(game, first["owner"], first.get("side", False), viewer)
+        title = f"{who} · {names.zone(game, first['zone'], lang)}"
     out = Text(f"  {title}\n", style="bold")
     rows: dict[int, list[dict]] = {}
     for cell in cells:
@@ -142,31 +148,35 @@ def player_label(p: int | None, viewer: int | None) -> str:
     return "You" if p == viewer else f"P{p + 1}"
 
 
-def render(game: Table, state: State, viewer: int | None, reveal: bool = False) -> Text:
+def render(game: Table, state: State, viewer: int | None, reveal: bool = False, lang: str | None = None) -> Text:
     """Everything `viewer` may see (everything, if viewer is None and the game is over);
-    `reveal`: every card of every zone, face down or hidden (a replay that shows all)."""
+    `reveal`: every card of every zone, face down or hidden (a replay that shows all);
+    `lang`: the language of the rule file's labels (default: the one chosen, see koloda.ui.names)."""
+    lang = lang or names.language()
     obs = game.observe(state, viewer if viewer is not None else -1)
     if reveal:
         _reveal(game, state, obs)
     out = Text()
     who = "game over" if obs["terminal"] else f"{player_label(obs['current'], viewer)} to move"
-    header = f"{game.title} · deal {obs['deal']} · dealer {player_label(obs['dealer'], viewer)} · {who}"
+    header = f"{names.title(game, lang)} · deal {obs['deal']} · dealer {player_label(obs['dealer'], viewer)} · {who}"
     out.append(header + "\n", style="bold cyan")
     grids: dict[int, list[dict]] = {}
     melds: dict[tuple, list[dict]] = {}
+    piles: list[tuple[dict, str]] = []
     for z in obs["zones"]:
         if "cell" in z:
             grids.setdefault(z["cell"]["grid"], []).append(z)
-            continue
-        if "meld" in z:
+        elif "meld" in z:
             melds.setdefault((z["owner"], z.get("side", False)), []).append(z)
-            continue
-        owner = z["owner"]
-        if owner is None:
-            label = z["zone"]
+        elif z["owner"] is None:
+            piles.append((z, names.zone(game, z["zone"], lang)))
         else:
-            label = f"your {z['zone']}" if owner == viewer else f"P{owner + 1} {z['zone']}"
-        out.append(f"  {label:<14}", style="dim" if owner not in (None, viewer) else "")
+            who = "you" if z["owner"] == viewer else f"P{z['owner'] + 1}"
+            piles.append((z, names.owned(game, z["zone"], who, lang)))
+    width = max([13, *(len(label) for _, label in piles)]) + 1
+    for z, label in piles:
+        owner = z["owner"]
+        out.append(f"  {label:<{width}}", style="dim" if owner not in (None, viewer) else "")
         if "cards" in z:
             if "by" in z:
                 out.append_text(played_line(game, z["cards"], z["by"], viewer))
@@ -186,7 +196,9 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False) 
             out.append(f"{z['size']} card{'s' * (z['size'] != 1)}", style="dim")
         out.append("\n")
     for cells in grids.values():
-        out.append_text(render_grid(game, cells, viewer))
+        out.append_text(render_grid(game, cells, viewer, lang))
+    if any(cell["size"] > 1 for cells in grids.values() for cell in cells):
+        out.append("  +N: N more cards lie under the top card\n", style="dim")
     for (owner, by_side), group in sorted(melds.items(), key=lambda kv: kv[0][0]):
         who = owner_name(game, owner, by_side, viewer)
         out.append(f"  {who}'s melds\n" if who not in ("you", "your side") else f"  {who} · melds\n", style="bold")
@@ -202,16 +214,19 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False) 
         else:
             out.append(str(value))
         out.append("\n")
-    shared = [v for v in obs["vars"] if v["owner"] is None]
+    # a variable marked `internal:` is the rules' own memory, not for the table
+    drawn = [v for v in obs["vars"] if not game.spec.vars[v["var"]].internal]
+    shared = [v for v in drawn if v["owner"] is None]
     per_player: dict[str, list] = {}
-    for v in obs["vars"]:
+    for v in drawn:
         if v["owner"] is not None:
             per_player.setdefault(v["var"], []).append(v)
     if shared:
-        out.append("  " + " · ".join(f"{v['var']}: {v['value']}" for v in shared) + "\n")
+        out.append("  " + " · ".join(f"{names.variable(game, v['var'], lang)}: {v['value']}" for v in shared) + "\n")
     for name, values in per_player.items():
-        out.append(f"  {name}: " + ", ".join(f"{owner_name(game, v['owner'], v.get('side', False), viewer)} {v['value']}"
-                                            for v in values) + "\n")
+        out.append(f"  {names.variable(game, name, lang)}: "
+                   + ", ".join(f"{owner_name(game, v['owner'], v.get('side', False), viewer)} {v['value']}"
+                               for v in values) + "\n")
     return out
 
 
@@ -224,7 +239,7 @@ def deal_summary(game: Table, state: State) -> Text:
         if z.owner is None or z.cell is not None or z.slot is not None:
             continue
         cards = state.zones[zi]
-        out.append(f"  {layout.owner_label(z.owner, z.by_side)} {z.name}: ", style="bold")
+        out.append(f"  {names.owned(game, z.name, layout.owner_label(z.owner, z.by_side))}: ", style="bold")
         if cards:
             out.append_text(cards_line(game, [game.cards.names[c] for c in cards], sort=True))
         else:

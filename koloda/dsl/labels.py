@@ -1,0 +1,96 @@
+"""Labels: the names people read for a rule file's zones, variables, phases and actions.
+
+A label is one text for every language (`label: Trump card`) or one text per
+language code (`label: {en: Trump card, ru: Козырь}`). Labels are for people
+only: rules, move texts, saves and transcripts go by the names.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from koloda.dsl.errors import RuleError, Span
+from koloda.dsl.loader import span_of
+
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_CODE = re.compile("[a-z]{2,3}")
+
+
+@dataclass(frozen=True)
+class Label:
+    """A name for people: `texts` maps language codes to texts; `any` is a text for every language."""
+    texts: tuple[tuple[str, str], ...] = ()
+    any: str | None = None
+
+    def text(self, language: str) -> str | None:
+        """The text in `language`, else in English; None if the label has neither."""
+        if self.any is not None:
+            return self.any
+        found = dict(self.texts)
+        return found.get(language) or found.get(DEFAULT_LANGUAGE)
+
+
+def read_label(raw: object, span: Span, owner: str, errors: list[RuleError]) -> Label | None:
+    """A label as the file writes it (the schema has checked that it is a text or a mapping of texts);
+    a language code that is not one, an empty text or a text of several lines goes to `errors`."""
+    if raw is None:
+        return None
+    where = span_of(raw, span)
+    if isinstance(raw, dict):
+        key_spans = getattr(raw, "key_spans", {})
+        texts = []
+        for code, text in raw.items():
+            code = str(code)
+            if not LANGUAGE_CODE.fullmatch(code):
+                errors.append(RuleError(f"the label of {owner}: `{code}` is not a language code",
+                                        key_spans.get(code, where),
+                                        "a language code is two or three lower-case letters: en, ru", category="schema"))
+            _check_text(str(text), span_of(text, key_spans.get(code, where)), owner, errors)
+            texts.append((code, str(text)))
+        if not texts:
+            errors.append(RuleError(f"the label of {owner} gives no text", where, category="schema"))
+        return Label(texts=tuple(texts))
+    _check_text(str(raw), where, owner, errors)
+    return Label(any=str(raw))
+
+
+def _check_text(text: str, where: Span, owner: str, errors: list[RuleError]) -> None:
+    if not text.strip():
+        errors.append(RuleError(f"the label of {owner} is empty", where, category="schema"))
+    elif "\n" in text.strip() or "\r" in text:
+        errors.append(RuleError(f"the label of {owner} is more than one line", where, category="schema"))
+
+
+def readable(name: str) -> str:
+    """A name as words: `turn_points` -> `turn points`."""
+    return " ".join(name.replace("_", " ").split()) or name
+
+
+def label_text(label: Label | None, name: str, language: str) -> str:
+    """What people read for `name`: its label in `language` (or English), else the name as words."""
+    text = label.text(language) if label is not None else None
+    return text if text else readable(name)
+
+
+DISPLAY_ONLY = ("label", "internal")
+
+
+def without_labels(doc: dict) -> dict:
+    """The document less what only the table reads (labels, a variable's `internal:`): what a game's
+    fingerprint is taken of, so that a save outlives a label added or translated (they do not change play)."""
+    def strip(items: object, inner: str | None = None) -> object:
+        if not isinstance(items, dict):
+            return items
+        out = {}
+        for name, item in items.items():
+            if isinstance(item, dict):
+                item = {k: v for k, v in item.items() if k not in DISPLAY_ONLY}
+                if inner is not None and isinstance(item.get(inner), dict):
+                    item[inner] = strip(item[inner])
+            out[name] = item
+        return out
+    result = dict(doc)
+    for key, inner in (("zones", None), ("vars", None), ("phases", "actions")):
+        if key in result:
+            result[key] = strip(result[key], inner)
+    return result
