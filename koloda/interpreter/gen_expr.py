@@ -422,6 +422,9 @@ class ExprGen:
         loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
+        if n.func in ("any", "all") and value.safe and (test is None or test.safe):
+            # nothing in it can fail, so stopping at the first deciding value gives the same answer
+            return Frag(f"{n.func}({value.text} {loop}{where})", deps, False, True)
         return Frag(f"{n.func}([{value.text} {loop}{where}])", deps, False, n.func in ("any", "all"))
 
     def _ListComp(self, n: R.ListComp, scope: Scope) -> Frag:
