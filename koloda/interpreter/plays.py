@@ -1,0 +1,134 @@
+"""The new melds of a hand as the search of reach.py sees them: the names of their cards and their points.
+
+A play names its cards by name, not by id (a second copy of a card can stand in for the first),
+and says what it takes from a hand as packed counts of each name (`Names.counts`), so that
+whether a hand still holds it is one subtraction. The plays of a group of melds (meldlist.py)
+depend only on the names of the group's cards, so they are kept by those names: a group met again
+in another hand, with other copies or other jokers, is not listed again.
+
+A part of a hand whose whole has been listed is listed by keeping the plays of the whole that the
+part still holds: a run or a set of distinct suits of the part is one of the whole. Only a set
+that takes the first copies of its rank (`suits: any`, or suits repeated from some size) depends
+on which copies there are, so the groups of those sets that lost a card are listed afresh.
+"""
+from __future__ import annotations
+
+from collections import Counter, OrderedDict
+from typing import Hashable, Sequence, TypeVar
+
+from koloda.interpreter.meldlist import Group, NewMelds
+
+Names = tuple[int, ...]   # a play's cards as indices of their names in name order, sorted (copies alike)
+# a play: its cards, its points, the table meld it extends (-1: a new meld), and what it takes from
+# the hand as packed counts of each name
+Play = tuple[Names, int, int, int]
+V = TypeVar("V")
+
+
+class Counts:
+    """Counts of each card name packed into one int: a field of a few bits per name, its top bit a
+    guard that a subtraction clears when the field would go below zero."""
+
+    def __init__(self, names: Sequence[str]):
+        order = sorted(set(names))
+        index = {name: i for i, name in enumerate(order)}
+        self.name_of = [index[name] for name in names]           # card id -> its name's index
+        width = max(Counter(names).values()).bit_length() + 1
+        self.unit = [1 << (i * width) for i in range(len(order))]
+        self.guard = sum(u << (width - 1) for u in self.unit)     # the top bit of every field
+
+    def of(self, mask: int) -> int:
+        """The counts of the cards in `mask`."""
+        unit, name_of = self.unit, self.name_of
+        total = 0
+        while mask:
+            low = mask & -mask
+            total += unit[name_of[low.bit_length() - 1]]
+            mask ^= low
+        return total
+
+    def need(self, names: Names) -> int:
+        return sum(self.unit[name] for name in names)
+
+
+def remember(cache: OrderedDict, key: Hashable, value: V, size: int) -> V:
+    """Keep `value` under `key`, forgetting the entry used least recently past `size` entries."""
+    cache[key] = value
+    if len(cache) > size:
+        cache.popitem(last=False)
+    return value
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class NamedMelds:
+    """The new melds of hands as plays, with bounded caches."""
+
+    def __init__(self, new: NewMelds, counts: Counts, cached: int = 4096):
+        self.new = new
+        self.counts = counts
+        self.cached = cached
+        # set kinds that take the first copies of a rank: their groups depend on the copies held
+        self.by_copies = {ki for ki, k in enumerate(new.kinds)
+                          if k.of == "rank" and (k.suits == "any" or k.repeat_from is not None)}
+        self._hands: OrderedDict[int, list[Play]] = OrderedDict()
+        self._grouped: OrderedDict[int, list[tuple[Group, list[Play]]]] = OrderedDict()
+        self._named: OrderedDict[Hashable, list[Play]] = OrderedDict()
+
+    def of(self, mask: int, within: int = 0) -> list[Play]:
+        """The plays of the cards in `mask`; `within`, if given, a hand that holds them all, whose
+        listing (made once) the part's is taken from."""
+        found = self._hands.get(mask)
+        if found is not None:
+            self._hands.move_to_end(mask)
+            return found
+        if within and within != mask and not mask & ~within:
+            found = self._part(mask, within)
+        else:
+            found = [p for _, plays in self._groups(mask) for p in plays]
+        return remember(self._hands, mask, found, self.cached)
+
+    def _groups(self, mask: int) -> list[tuple[Group, list[Play]]]:
+        found = self._grouped.get(mask)
+        if found is not None:
+            self._grouped.move_to_end(mask)
+            return found
+        found = [(group, self._group_plays(group)) for group in self.new.groups(bits(mask))]
+        return remember(self._grouped, mask, found, self.cached // 4)
+
+    def _part(self, mask: int, within: int) -> list[Play]:
+        ranks, wild = self.new.ranks, self.new.wild
+        touched = {ranks[c] for c in bits(within & ~mask) if c not in wild}
+        guard = self.counts.guard
+        spare = self.counts.of(mask) | guard
+        out: list[Play] = []
+        for group, plays in self._groups(within):
+            ki, naturals, wilds = group
+            if ki in self.by_copies and ranks[naturals[0]] in touched:
+                left = tuple(c for c in naturals if mask >> c & 1)
+                if left:
+                    out += self._group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1)))
+            else:
+                out += [p for p in plays if (spare - p[3]) & guard == guard]
+        return out
+
+    def _group_plays(self, group: Group) -> list[Play]:
+        name_of = self.counts.name_of
+        ki, naturals, wilds = group
+        key = (ki, tuple([name_of[c] for c in naturals]), tuple([name_of[w] for w in wilds]))
+        found = self._named.get(key)
+        if found is not None:
+            self._named.move_to_end(key)
+            return found
+        out: dict[tuple[Names, int], Play] = {}
+        for _, _, meld, _, points in self.new.group(group):
+            n = tuple(sorted(name_of[c] for c in meld))
+            out.setdefault((n, points), (n, points, -1, self.counts.need(n)))
+        return remember(self._named, key, list(out.values()), self.cached)
