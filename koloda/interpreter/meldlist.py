@@ -39,6 +39,23 @@ def identity_parts(code: int) -> tuple[int, int | None]:
     return rank, None if suit == NO_SUIT else suit
 
 
+def bits(mask: int) -> list[int]:
+    """The card ids in a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
 def run_sequences(ranks: list[int], ace: str) -> list[list[int]]:
     """The rank orders a run may follow: ace high, low, either, or round the corner (joined end to start)."""
     high = [r for r in ranks if r != 14] + ([14] if 14 in ranks else [])

@@ -14,8 +14,9 @@ from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from koloda.dsl.model import MeldKind
-from koloda.interpreter.meldlist import (IDENTITIES, NO_SUIT, Group, NewMelds, Record, distinct_suits, identity,
-                                         identity_parts, run_sequences, wild_ok)
+from koloda.interpreter.bounded import remember
+from koloda.interpreter.meldlist import (IDENTITIES, NO_SUIT, Group, NewMelds, Record, bits, distinct_suits, identity,
+                                         identity_parts, mask_of, run_sequences, wild_ok)
 
 __all__ = ["NEW", "LAYOFF", "SWAP", "NO_SUIT", "identity", "identity_parts", "Plan", "Laid", "MeldRules"]
 
@@ -68,6 +69,12 @@ class MeldRules:
         self.group_plans = lru_cache(maxsize=2 * cached)(self._group_plans)
         self._listed: OrderedDict[tuple[int, int], list[Plan]] = OrderedDict()
         self._listed_size = cached
+        self._laid: OrderedDict[tuple, Laid] = OrderedDict()
+        self._layoffs: OrderedDict[tuple, list[Plan]] = OrderedDict()
+        # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
+        wild_mask = sum(1 << c for c in wild)
+        self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
+            + [sum(1 << c for c in range(self.n) if cards.suits[c] == s) | wild_mask for s in range(4)]
 
     # ------------------------------------------------------------ codes
     def encode(self, kind: int, type_: int, cards, wild, target: int, at_start: bool) -> int:
@@ -158,6 +165,14 @@ class MeldRules:
     def each_meld(self, cards: Iterable[int], owner: int) -> Iterator[Plan]:
         """The same melds, a group at a time and in no particular order: for a question that may be
         answered before all of them are made."""
+        cards = list(cards)
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        listed = self._listed.get((mask, owner))
+        if listed is not None:
+            yield from listed
+            return
         for group in self.new.groups(cards):
             yield from self.group_plans(group, owner)
 
@@ -194,9 +209,23 @@ class MeldRules:
     def laid(self, state, slot: int) -> Laid:
         """The meld in `slot` as it lies on the table."""
         zone = state.layout.slot_zone[slot]
-        naturals = sum(1 for c in state.zones[zone] if state.stands[c] is None)
-        return Laid(state.slot_kind[slot], tuple(self.meld_ranks(state, zone)),
-                    tuple(self.meld_suits(state, zone)), naturals)
+        cards = state.zones[zone]
+        key = (state.slot_kind[slot], tuple(cards), tuple([state.stands[c] for c in cards]))
+        found = self._laid.get(key)
+        if found is not None:
+            self._laid.move_to_end(key)
+            return found
+        naturals = sum(1 for c in cards if state.stands[c] is None)
+        found = Laid(state.slot_kind[slot], tuple(self.meld_ranks(state, zone)), tuple(self.meld_suits(state, zone)),
+                     naturals)
+        return remember(self._laid, key, found, self._listed_size)
+
+    def fitting(self, laid: Laid) -> int:
+        """The mask of the cards that might be added to `laid`: the wild ones, and those of its rank
+        (a set) or suit (a run)."""
+        if self.kinds[laid.kind].of == "rank":
+            return self._fitting[laid.ranks[0]]
+        return self._fitting[15 + next(s for s in laid.suits if s is not None)]
 
     def laid_after(self, laid: Laid | None, plan: Plan) -> Laid:
         """The meld a plan makes (`laid` None) or leaves (`laid`: its target) on the table."""
@@ -224,11 +253,20 @@ class MeldRules:
     def layoffs(self, state, cards, slots) -> list[Plan]:
         """Every single card of `cards` that can be added to one of the melds in `slots`."""
         found: dict[int, Plan] = {}
-        cards = self.one_of_each(cards)
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
         for slot, _ in slots:
             laid = self.laid(state, slot)
-            for card, code, at_start in self.fits(laid, cards):
-                p = self.plan(laid.kind, LAYOFF, [card], [] if code is None else [(card, code)], slot, at_start)
+            key = (slot, laid, mask & self.fitting(laid))
+            plans = self._layoffs.get(key)
+            if plans is None:
+                plans = [self.plan(laid.kind, LAYOFF, [card], [] if code is None else [(card, code)], slot, at_start)
+                         for card, code, at_start in self.fits(laid, self.one_of_each(bits(key[2])))]
+                remember(self._layoffs, key, plans, self._listed_size)
+            else:
+                self._layoffs.move_to_end(key)
+            for p in plans:
                 found.setdefault(int(p), p)
         return [found[k] for k in sorted(found)]
 

@@ -14,15 +14,15 @@ on which copies there are, so the groups of those sets that lost a card are list
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from typing import Hashable, Sequence, TypeVar
+from typing import Hashable, Sequence
 
-from koloda.interpreter.meldlist import Group, NewMelds
+from koloda.interpreter.bounded import remember
+from koloda.interpreter.meldlist import Group, NewMelds, bits
 
 Names = tuple[int, ...]   # a play's cards as indices of their names in name order, sorted (copies alike)
 # a play: its cards, its points, the table meld it extends (-1: a new meld), and what it takes from
 # the hand as packed counts of each name
 Play = tuple[Names, int, int, int]
-V = TypeVar("V")
 
 
 class Counts:
@@ -49,23 +49,6 @@ class Counts:
 
     def need(self, names: Names) -> int:
         return sum(self.unit[name] for name in names)
-
-
-def remember(cache: OrderedDict, key: Hashable, value: V, size: int) -> V:
-    """Keep `value` under `key`, forgetting the entry used least recently past `size` entries."""
-    cache[key] = value
-    if len(cache) > size:
-        cache.popitem(last=False)
-    return value
-
-
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class NamedMelds:

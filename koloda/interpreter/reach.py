@@ -22,7 +22,9 @@ from collections import OrderedDict
 from typing import Hashable, TypeVar
 
 from koloda.interpreter.melds import NEW, Laid, MeldRules, Plan
-from koloda.interpreter.plays import Counts, NamedMelds, Names, Play, bits, remember
+from koloda.interpreter.bounded import remember
+from koloda.interpreter.meldlist import bits
+from koloda.interpreter.plays import Counts, NamedMelds, Names, Play
 
 V = TypeVar("V")
 
@@ -41,13 +43,7 @@ class Reach:
         self.plays = NamedMelds(rules.new, counts, cached)
         self.cached = cached
         self._best: OrderedDict[Hashable, tuple[int, bool]] = OrderedDict()
-        self._laid: OrderedDict[Hashable, Laid] = OrderedDict()
         self._extensions: OrderedDict[Hashable, list[Play]] = OrderedDict()
-        # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
-        table = rules.cards
-        wild = sum(1 << c for c in rules.wild)
-        self._fitting = [sum(1 << c for c in range(table.size) if table.ranks[c] == r) | wild for r in range(15)] \
-            + [sum(1 << c for c in range(table.size) if table.suits[c] == s) | wild for s in range(4)]
 
     def _remember(self, cache: OrderedDict, key: Hashable, value: V) -> V:
         return remember(cache, key, value, self.cached)
@@ -66,7 +62,7 @@ class Reach:
         for slot, kind in enumerate(state.slot_kind):
             if kind is None:
                 continue
-            laid = self._on_table(state, slot)
+            laid = rules.laid(state, slot)
             if plan.type != NEW and slot == plan.target:
                 laid = rules.laid_after(laid, plan)
             table.append(laid)
@@ -200,23 +196,11 @@ class Reach:
         return best[0], best[0] < goal
 
     # ------------------------------------------------------------ plays
-    def _on_table(self, state, slot: int) -> Laid:
-        zone = state.zones[state.layout.slot_zone[slot]]
-        key = (state.slot_kind[slot], tuple(zone), tuple(state.stands[c] for c in zone))
-        found = self._laid.get(key)
-        if found is None:
-            return self._remember(self._laid, key, self.rules.laid(state, slot))
-        self._laid.move_to_end(key)
-        return found
-
     def _extensions_of(self, laid: Laid, mask: int) -> list[Play]:
         """Every handful of the cards in `mask` that can be laid off on `laid`, one card after another,
         and its best points: breadth first over the single layoffs, each state of the meld met once."""
         rules = self.rules
-        if rules.kinds[laid.kind].of == "rank":
-            mask &= self._fitting[laid.ranks[0]]
-        else:
-            mask &= self._fitting[15 + next(s for s in laid.suits if s is not None)]
+        mask &= rules.fitting(laid)
         key = (laid, mask)
         found = self._extensions.get(key)
         if found is not None:
