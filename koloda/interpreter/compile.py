@@ -440,6 +440,13 @@ class Compiler(EffectCompiler):
                 x = item(s, b)
                 return (x is not None and s.loc[x] == zone(s, b)) != negated
             return in_zone
+        if isinstance(n.container, R.PlanAttr) and n.container.name == "cards":
+            plan = self.expr(n.container.obj, env)     # `c in m.cards`: the plan's own cards, not a copy
+
+            def in_plan(s, b):
+                x, p = item(s, b), plan(s, b)
+                return (x in (None if p is None else p.cards)) != negated    # none: the same failure as before
+            return in_plan
         container = self.expr(n.container, env)
         return lambda s, b: (item(s, b) in container(s, b)) != negated
 

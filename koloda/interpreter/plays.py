@@ -17,7 +17,7 @@ from collections import Counter, OrderedDict
 from typing import Hashable, Sequence
 
 from koloda.interpreter.bounded import remember
-from koloda.interpreter.meldlist import Group, NewMelds, bits
+from koloda.interpreter.meldlist import Group, NewMelds, bits, mask_of
 
 Names = tuple[int, ...]   # a play's cards as indices of their names in name order, sorted (copies alike)
 # a play: its cards, its points, the table meld it extends (-1: a new meld), and what it takes from
@@ -62,7 +62,7 @@ class NamedMelds:
         self.by_copies = {ki for ki, k in enumerate(new.kinds)
                           if k.of == "rank" and (k.suits == "any" or k.repeat_from is not None)}
         self._hands: OrderedDict[int, list[Play]] = OrderedDict()
-        self._grouped: OrderedDict[int, list[tuple[Group, list[Play]]]] = OrderedDict()
+        self._grouped: OrderedDict[int, list[tuple[Group, list[Play], int]]] = OrderedDict()
         self._named: OrderedDict[Hashable, list[Play]] = OrderedDict()
 
     def of(self, mask: int, within: int = 0) -> list[Play]:
@@ -75,24 +75,30 @@ class NamedMelds:
         if within and within != mask and not mask & ~within:
             found = self._part(mask, within)
         else:
-            found = [p for _, plays in self._groups(mask) for p in plays]
+            found = [p for _, plays, _ in self._groups(mask) for p in plays]
         return remember(self._hands, mask, found, self.cached)
 
-    def _groups(self, mask: int) -> list[tuple[Group, list[Play]]]:
+    def _groups(self, mask: int) -> list[tuple[Group, list[Play], int]]:
+        """The groups of a hand, each with its plays and the mask of its cards."""
         found = self._grouped.get(mask)
         if found is not None:
             self._grouped.move_to_end(mask)
             return found
-        found = [(group, self._group_plays(group)) for group in self.new.groups(bits(mask))]
+        found = [(group, self._group_plays(group), mask_of(group[1] + group[2]))
+                 for group in self.new.groups(bits(mask))]
         return remember(self._grouped, mask, found, self.cached // 4)
 
     def _part(self, mask: int, within: int) -> list[Play]:
         ranks, wild = self.new.ranks, self.new.wild
-        touched = {ranks[c] for c in bits(within & ~mask) if c not in wild}
+        gone = within & ~mask
+        touched = {ranks[c] for c in bits(gone) if c not in wild}
         guard = self.counts.guard
         spare = self.counts.of(mask) | guard
         out: list[Play] = []
-        for group, plays in self._groups(within):
+        for group, plays, cards in self._groups(within):
+            if not gone & cards:            # the part holds all of the group's cards
+                out += plays
+                continue
             ki, naturals, wilds = group
             if ki in self.by_copies and ranks[naturals[0]] in touched:
                 left = tuple(c for c in naturals if mask >> c & 1)

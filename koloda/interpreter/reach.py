@@ -84,7 +84,7 @@ class Reach:
         for c in cards:
             mask |= 1 << c
         # only the melds some of these cards can go on matter: the same answer serves another table
-        table = tuple(laid for laid in table if self._extensions_of(laid, mask))
+        table = tuple(laid for laid in table if self._fits_any(laid, mask))
         key = (mask, room, table)
         found = self._best.get(key)   # (the best found, whether the search went to the end)
         if found is None or not (found[1] or (enough is not None and found[0] >= enough)):
@@ -106,11 +106,15 @@ class Reach:
         for name, copies in ids.items():
             left[name] = len(copies)
             avail += len(copies) * unit[name]
+        listed = self.plays.of(mask, whole)
+        if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
+            alone = max((p[1] for p in listed if len(p[0]) <= room), default=0)
+            if alone >= enough:
+                return alone, False
         extensions = [(n, points, i, need) for i, laid in enumerate(table)
                       for n, points, _, need in self._extensions_of(laid, mask)]
-        listed = self.plays.of(mask, whole)
-        if enough is not None:       # one play alone is often enough: no search at all
-            alone = max((p[1] for p in listed + extensions if len(p[0]) <= room), default=0)
+        if enough is not None:       # or one play with its layoffs
+            alone = max((p[1] for p in extensions if len(p[0]) <= room), default=0)
             if alone >= enough:
                 return alone, False
         # the most a card of this name can add: its share of its best play (a card in no play of the
@@ -196,6 +200,16 @@ class Reach:
         return best[0], best[0] < goal
 
     # ------------------------------------------------------------ plays
+    def _fits_any(self, laid: Laid, mask: int) -> bool:
+        """Can a card of `mask` be laid off on `laid`? (Has it any extension at all?)"""
+        mask &= self.rules.fitting(laid)
+        if not mask:
+            return False
+        found = self._extensions.get((laid, mask))
+        if found is not None:
+            return bool(found)
+        return bool(self.rules.fits(laid, bits(mask)))
+
     def _extensions_of(self, laid: Laid, mask: int) -> list[Play]:
         """Every handful of the cards in `mask` that can be laid off on `laid`, one card after another,
         and its best points: breadth first over the single layoffs, each state of the meld met once."""
