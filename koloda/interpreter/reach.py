@@ -44,6 +44,8 @@ class Reach:
         self.cached = cached
         self._best: OrderedDict[Hashable, tuple[int, bool]] = OrderedDict()
         self._extensions: OrderedDict[Hashable, list[Play]] = OrderedDict()
+        self._fitting: OrderedDict[Hashable, bool] = OrderedDict()
+        self._table_at: tuple[int, list[tuple[int, Laid]]] = (0, [])
 
     def _remember(self, cache: OrderedDict, key: Hashable, value: V) -> V:
         return remember(cache, key, value, self.cached)
@@ -59,10 +61,7 @@ class Reach:
         the table as the plan leaves it (its own new meld among them), leaving at least `keep`."""
         rules = self.rules
         table = []
-        for slot, kind in enumerate(state.slot_kind):
-            if kind is None:
-                continue
-            laid = rules.laid(state, slot)
+        for slot, laid in self._table(state):
             if plan.type != NEW and slot == plan.target:
                 laid = rules.laid_after(laid, plan)
             table.append(laid)
@@ -72,6 +71,14 @@ class Reach:
         for c in plan.cards:
             whole |= 1 << c
         return self.best(cards, keep, tuple(table), enough, whole)
+
+    def _table(self, state) -> list[tuple[int, Laid]]:
+        """The melds on the table, by slot: the same for every plan of one listing of the moves."""
+        if state.listing and self._table_at[0] == state.listing:
+            return self._table_at[1]
+        found = [(slot, self.rules.laid(state, slot)) for slot, kind in enumerate(state.slot_kind) if kind is not None]
+        self._table_at = (state.listing, found)
+        return found
 
     def best(self, cards, keep: int, table: tuple[Laid, ...], enough: int | None = None, whole: int = 0) -> int:
         if enough is not None and enough <= 0:
@@ -97,15 +104,6 @@ class Reach:
     def _search(self, cards: list[int], mask: int, room: int, table: tuple[Laid, ...],
                 enough: int | None, whole: int) -> tuple[int, bool]:
         """The most points found, and False if the search stopped at `enough` before the end."""
-        name_of, unit, guard = self.name_of, self.unit, self.guard
-        ids: dict[int, list[int]] = {}
-        for c in cards:
-            ids.setdefault(name_of[c], []).append(c)
-        left = [0] * len(unit)
-        avail = 0
-        for name, copies in ids.items():
-            left[name] = len(copies)
-            avail += len(copies) * unit[name]
         listed = self.plays.of(mask, whole)
         if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
             alone = max((p[1] for p in listed if len(p[0]) <= room), default=0)
@@ -117,6 +115,15 @@ class Reach:
             alone = max((p[1] for p in extensions if len(p[0]) <= room), default=0)
             if alone >= enough:
                 return alone, False
+        name_of, unit, guard = self.name_of, self.unit, self.guard
+        ids: dict[int, list[int]] = {}
+        for c in cards:
+            ids.setdefault(name_of[c], []).append(c)
+        left = [0] * len(unit)
+        avail = 0
+        for name, copies in ids.items():
+            left[name] = len(copies)
+            avail += len(copies) * unit[name]
         # the most a card of this name can add: its share of its best play (a card in no play of the
         # whole hand is in none of a part of it either)
         share: dict[int, float] = {}
@@ -205,10 +212,11 @@ class Reach:
         mask &= self.rules.fitting(laid)
         if not mask:
             return False
-        found = self._extensions.get((laid, mask))
-        if found is not None:
-            return bool(found)
-        return bool(self.rules.fits(laid, bits(mask)))
+        key = (laid, mask)
+        found = self._fitting.get(key)
+        if found is None:
+            found = self._remember(self._fitting, key, bool(self.rules.fits(laid, bits(mask))))
+        return found
 
     def _extensions_of(self, laid: Laid, mask: int) -> list[Play]:
         """Every handful of the cards in `mask` that can be laid off on `laid`, one card after another,
