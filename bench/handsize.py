@@ -10,7 +10,8 @@ and moves chosen by `random.Random(S + i)`, for at most `--max-moves` moves (the
 two, where hands are big). Each decision (listing the legal moves, then applying the chosen one)
 is timed with `time.process_time` and counted under the size of the mover's hand when it was
 asked: the table gives the mean for hands of 12, 18 and 24 cards (and one card either side),
-from the games dealt with that many, and over all decisions of those games.
+from the games dealt with that many, the mean number of legal moves listed at those decisions
+and the time per legal move, and the mean over all decisions of those games.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def measure(size: int, games: int, seed: int, max_moves: int) -> dict:
     game = koloda.load("kunkin-big", {"hand": str(size)})
     near: list[float] = []
     every: list[float] = []
+    offered = 0                   # legal moves listed at the decisions near the size
     clock = time.process_time
     for i in range(games):
         state = game.new_initial_state(seed=seed + i)
@@ -40,14 +42,17 @@ def measure(size: int, games: int, seed: int, max_moves: int) -> dict:
         while not state.is_terminal() and moves < max_moves:
             held = _hand_size(state)
             start = clock()
-            action = rng.choice(state.legal_actions())
+            legal = state.legal_actions()
+            action = rng.choice(legal)
             state.apply_action(action)
             spent = clock() - start
             every.append(spent)
             if abs(held - size) <= 1:
                 near.append(spent)
+                offered += len(legal)
             moves += 1
     return {"near": sum(near) / max(len(near), 1) * 1e6, "near_count": len(near),
+            "moves": offered / max(len(near), 1), "per_move": sum(near) / max(offered, 1) * 1e6,
             "all": sum(every) / max(len(every), 1) * 1e6, "all_count": len(every)}
 
 
@@ -76,13 +81,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(measure(a.child, a.games, a.seed, a.max_moves)))
         return 0
     trees = [("here", HERE)] + ([("there", a.against)] if a.against else [])
-    print(f"{'tree':6} {'hand':>4} {'µs/decision at that size':>25} {'(decisions)':>11} {'µs/decision, all':>17} "
-          f"{'(decisions)':>11}")
+    print(f"{'tree':6} {'hand':>4} {'µs/decision at that size':>25} {'(decisions)':>11} {'legal moves':>11} "
+          f"{'µs/legal move':>13} {'µs/decision, all':>17} {'(decisions)':>11}")
     for size in SIZES:
         for label, tree in trees:
             r = _in_tree(tree, size, a.games, a.seed, a.max_moves)
-            print(f"{label:6} {size:4} {r['near']:25,.0f} {r['near_count']:11} {r['all']:17,.0f} {r['all_count']:11}",
-                  flush=True)
+            print(f"{label:6} {size:4} {r['near']:25,.0f} {r['near_count']:11} {r['moves']:11.1f} {r['per_move']:13,.0f} "
+                  f"{r['all']:17,.0f} {r['all_count']:11}", flush=True)
     return 0
 
 
