@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from itertools import combinations
 from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
 from koloda.dsl.model import MeldKind
 from koloda.interpreter.cards import CardTable

@@ -144,10 +144,7 @@ class MeldRules:
     def melds_in(self, cards: Iterable[int], owner: int) -> list[Plan]:
         """Every valid new meld that can be made from `cards`, wild cards included, in the order of their codes."""
         cards = list(cards)
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
-        key = (mask, owner)
+        key = (mask_of(cards), owner)
         listed = self._listed
         found = listed.get(key)
         if found is not None:
@@ -157,19 +154,13 @@ class MeldRules:
         for group in self.new.groups(cards):
             found += self.group_plans(group, owner)
         found.sort()          # plans are their codes; no two groups share one
-        listed[key] = found
-        if len(listed) > self._listed_size:
-            listed.popitem(last=False)
-        return found
+        return remember(listed, key, found, self._listed_size)
 
     def each_meld(self, cards: Iterable[int], owner: int) -> Iterator[Plan]:
         """The same melds, a group at a time and in no particular order: for a question that may be
         answered before all of them are made."""
         cards = list(cards)
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
-        listed = self._listed.get((mask, owner))
+        listed = self._listed.get((mask_of(cards), owner))
         if listed is not None:
             yield from listed
             return
@@ -253,9 +244,7 @@ class MeldRules:
     def layoffs(self, state, cards, slots) -> list[Plan]:
         """Every single card of `cards` that can be added to one of the melds in `slots`."""
         found: dict[int, Plan] = {}
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
+        mask = mask_of(cards)
         for slot, _ in slots:
             laid = self.laid(state, slot)
             key = (slot, laid, mask & self.fitting(laid))

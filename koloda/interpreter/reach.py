@@ -23,7 +23,7 @@ from typing import Hashable, TypeVar
 
 from koloda.interpreter.melds import NEW, Laid, MeldRules, Plan
 from koloda.interpreter.bounded import remember
-from koloda.interpreter.meldlist import bits
+from koloda.interpreter.meldlist import bits, mask_of
 from koloda.interpreter.plays import Counts, NamedMelds, Names, Play
 
 V = TypeVar("V")
@@ -96,9 +96,7 @@ class Reach:
         room = len(cards) - keep      # how many cards may go down
         if room <= 0:
             return 0
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
+        mask = mask_of(cards)
         # only the melds some of these cards can go on matter: the same answer serves another table
         table = tuple(laid for laid in table if self._fits_any(laid, mask))
         key = (mask, room, table)
