@@ -64,6 +64,8 @@ class NamedMelds:
         self._hands: OrderedDict[int, list[Play]] = OrderedDict()
         self._grouped: OrderedDict[int, list[tuple[Group, list[Play], int]]] = OrderedDict()
         self._named: OrderedDict[Hashable, list[Play]] = OrderedDict()
+        self._ranks: OrderedDict[int, list[tuple[int, int, int, int]]] = OrderedDict()
+        self._counts: OrderedDict[int, int] = OrderedDict()
 
     def of(self, mask: int, within: int = 0) -> list[Play]:
         """The plays of the cards in `mask`; `within`, if given, a hand that holds them all, whose
@@ -88,22 +90,69 @@ class NamedMelds:
                  for group in self.new.groups(bits(mask))]
         return remember(self._grouped, mask, found, self.cached // 4)
 
-    def _part(self, mask: int, within: int) -> list[Play]:
-        ranks, wild = self.new.ranks, self.new.wild
-        gone = within & ~mask
-        touched = {ranks[c] for c in bits(gone) if c not in wild}
+    def richest(self, mask: int, room: int, within: int = 0) -> int:
+        """The most points of one play of the cards in `mask` that takes at most `room` cards: the
+        same as the best of `of(mask, within)`, found without listing the part when `within` is
+        given, by going down the whole hand's plays from the richest to the first the part holds."""
+        if not within or within == mask or mask & ~within or mask in self._hands:
+            return max((p[1] for p in self.of(mask, within) if len(p[0]) <= room), default=0)
+        groups = self._groups(within)
+        relisted = self._relisted(mask, within, groups)
         guard = self.counts.guard
-        spare = self.counts.of(mask) | guard
-        out: list[Play] = []
-        for group, plays, cards in self._groups(within):
-            if not gone & cards:            # the part holds all of the group's cards
-                out += plays
-                continue
+        spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
+        best = 0
+        for plays in relisted.values():
+            best = max(best, max((p[1] for p in plays if len(p[0]) <= room), default=0))
+        for points, size, need, index in self._ranked(within, groups):
+            if points <= best:
+                break
+            if size <= room and index not in relisted and (spare - need) & guard == guard:
+                best = points
+                break
+        return best
+
+    def _counts_of(self, within: int) -> int:
+        found = self._counts.get(within)
+        if found is None:
+            found = remember(self._counts, within, self.counts.of(within), self.cached // 4)
+        return found
+
+    def _ranked(self, within: int, groups: list[tuple[Group, list[Play], int]]) -> list[tuple[int, int, int, int]]:
+        """The plays of a hand, the richest first: (points, cards, counts, index of its group)."""
+        found = self._ranks.get(within)
+        if found is None:
+            found = sorted(((p[1], len(p[0]), p[3], i) for i, (_, plays, _) in enumerate(groups) for p in plays),
+                           key=lambda r: -r[0])
+            remember(self._ranks, within, found, self.cached // 4)
+        else:
+            self._ranks.move_to_end(within)
+        return found
+
+    def _relisted(self, mask: int, within: int, groups: list[tuple[Group, list[Play], int]]) -> dict[int, list[Play]]:
+        """The groups of a part whose plays are not those of the whole that it holds: sets that take
+        the first copies of a rank that lost a card. By the index of the whole's group."""
+        ranks, wild = self.new.ranks, self.new.wild
+        touched = {ranks[c] for c in bits(within & ~mask) if c not in wild} if self.by_copies else set()
+        out: dict[int, list[Play]] = {}
+        for i, (group, _, _) in enumerate(groups):
             ki, naturals, wilds = group
             if ki in self.by_copies and ranks[naturals[0]] in touched:
                 left = tuple(c for c in naturals if mask >> c & 1)
-                if left:
-                    out += self._group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1)))
+                out[i] = self._group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1))) if left else []
+        return out
+
+    def _part(self, mask: int, within: int) -> list[Play]:
+        gone = within & ~mask
+        groups = self._groups(within)
+        relisted = self._relisted(mask, within, groups)
+        guard = self.counts.guard
+        spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
+        out: list[Play] = []
+        for i, (group, plays, cards) in enumerate(groups):
+            if i in relisted:
+                out += relisted[i]
+            elif not gone & cards:            # the part holds all of the group's cards
+                out += plays
             else:
                 out += [p for p in plays if (spare - p[3]) & guard == guard]
         return out

@@ -46,7 +46,6 @@ class Reach:
         self._extensions: OrderedDict[Hashable, list[Play]] = OrderedDict()
         self._fitting: OrderedDict[Hashable, bool] = OrderedDict()
         self._table_at: tuple[int, list[tuple[int, Laid]]] = (0, [])
-        self._tops: OrderedDict[int, tuple[int, int]] = OrderedDict()
 
     def _remember(self, cache: OrderedDict, key: Hashable, value: V) -> V:
         return remember(cache, key, value, self.cached)
@@ -72,14 +71,6 @@ class Reach:
         for c in plan.cards:
             whole |= 1 << c
         return self.best(cards, keep, tuple(table), enough, whole)
-
-    def _richest(self, mask: int, listed: list[Play]) -> tuple[int, int]:
-        """The most cards and the most points of one new meld of the cards in `mask`."""
-        found = self._tops.get(mask)
-        if found is None:
-            found = self._remember(self._tops, mask, (max((len(p[0]) for p in listed), default=0),
-                                                      max((p[1] for p in listed), default=0)))
-        return found
 
     def _table(self, state) -> list[tuple[int, Laid]]:
         """The melds on the table, by slot: the same for every plan of one listing of the moves."""
@@ -111,12 +102,11 @@ class Reach:
     def _search(self, cards: list[int], mask: int, room: int, table: tuple[Laid, ...],
                 enough: int | None, whole: int) -> tuple[int, bool]:
         """The most points found, and False if the search stopped at `enough` before the end."""
-        listed = self.plays.of(mask, whole)
         if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
-            longest, most_points = self._richest(mask, listed)
-            alone = most_points if longest <= room else max((p[1] for p in listed if len(p[0]) <= room), default=0)
+            alone = self.plays.richest(mask, room, whole)
             if alone >= enough:
                 return alone, False
+        listed = self.plays.of(mask, whole)
         extensions = [(n, points, i, need) for i, laid in enumerate(table)
                       for n, points, _, need in self._extensions_of(laid, mask)]
         if enough is not None:       # or one play with its layoffs
