@@ -10,6 +10,7 @@ list, a move's id or text, or a score changes a digest.
 
     python bench/transcripts.py --games 1000 --write /tmp/digests.json   # store
     python bench/transcripts.py --games 1000 --compare /tmp/digests.json # compare with a stored file
+    python bench/transcripts.py --games 100 --compare /tmp/digests.json  # with its first 100 games
     python bench/transcripts.py --games 1000 --against /work/main        # compare with another tree
 
 `--against TREE` plays the same games with `PYTHONPATH=TREE` in a subprocess,
@@ -125,12 +126,16 @@ def main(argv: list[str] | None = None) -> int:
     if a.compare:
         with open(a.compare) as f:
             stored = json.load(f)
-        for key in ("games", "seed", "max_moves"):
+        for key in ("seed", "max_moves"):
             if stored[key] != result[key]:
                 print(f"the stored file has {key} {stored[key]}, this run {result[key]}")
                 return 2
+        if stored["games"] < result["games"]:
+            print(f"the stored file has {stored['games']} games, this run {result['games']}")
+            return 2
         for name in names:
             theirs = stored["digests"].get(name)
+            theirs = None if theirs is None else theirs[:result["games"]]     # fewer games: the first ones
             same = theirs == result["digests"][name]
             failed |= not same
             print(f"{name:22} {result['cpu'][name]:8.2f} CPU-s  "
