@@ -44,6 +44,7 @@ class Action:
     params: list[Param]
     guard: Fn | None
     run: Fn
+    lead: Fn | None = None     # the part of the guard that reads no parameter (Compiler.leading_guard)
 
     @property
     def name(self) -> str:
@@ -183,6 +184,8 @@ class Flow:
                     if action.guard is None or action.guard(s, {}):
                         found.append(action.offset)
                     continue
+                if action.lead is not None and not self._may(s, action.lead):
+                    continue
                 self._enumerate(s, action, 0, {}, 0, found)
             except RuleError:
                 raise
@@ -194,6 +197,15 @@ class Flow:
                                    f"`{phase.name}`: the rules must always offer a move (a pass, a draw)")
         found.sort()
         return found
+
+    @staticmethod
+    def _may(s: State, lead: Fn) -> bool:
+        """False if the part of a guard before its parameters is false. A failure in it is left to be
+        met where it always was, as the guard is worked out for each value of the parameters."""
+        try:
+            return bool(lead(s, {}))
+        except (RuleError, *PYTHON_FAILURES):
+            return True
 
     def _enumerate(self, s, action: Action, k: int, b: dict, code: int, found: list[int]) -> None:
         if k == len(action.params):

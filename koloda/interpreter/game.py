@@ -196,7 +196,8 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
             code = codec.actions[len(actions)]
             params = [Param(p.var, p.type, c.sequence(p.domain), pc.radix, copies if p.type == CARD else None)
                       for p, pc in zip(a.params, code.params)]
-            action = Action(code, params, c.guard(a.guard) if a.guard is not None else None, c.effects(a.effects))
+            lead, guard = c.action_guard(a.guard, bool(params)) if a.guard is not None else (None, None)
+            action = Action(code, params, guard, c.effects(a.effects), lead)
             actions.append(action)
             by_name[a.name] = action
         steps = {step: [by_name[name] for name in listed] for step, listed in ph.steps.items()}
