@@ -1,7 +1,7 @@
 """How long a state's clone takes, in every shipped game.
 
     python bench/clones.py                        # this tree
-    python bench/clones.py --against /work/main   # and another tree, in the same run
+    python bench/clones.py --against ../koloda-before   # and another tree, in the same run
 
 For each game, `--games` seeded random games are played (game `i`: engine seed `S + i`, moves
 chosen by `random.Random(S + i)`), and a state is kept every `--every` moves. Each kept state is

@@ -1,7 +1,7 @@
 """CPU time per decision against the size of the hand, in Big Kun-kin's rules.
 
     python bench/handsize.py --games 10                       # this tree
-    python bench/handsize.py --games 10 --against /work/main  # and another tree, in the same run
+    python bench/handsize.py --games 10 --against ../koloda-before  # and another tree, in the same run
 
 The hands are made big by the game's own option: `kunkin-big` (two decks, four jokers, a 60-point
 opening of at least 4 cards, sets of four that may repeat suits) loaded with `hand` = 12, 18 and

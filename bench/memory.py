@@ -1,6 +1,6 @@
 """Memory a game keeps after play: traced with `tracemalloc`, after seeded random games.
 
-    python bench/memory.py splin-29g --games 5 --against /work/main
+    python bench/memory.py splin-29g --games 5 --against ../koloda-before
 
 The game is loaded, then `tracemalloc` starts and `--games` seeded random games are played (game
 `i`: engine seed `S + i`, moves chosen by `random.Random(S + i)`); the states are dropped and

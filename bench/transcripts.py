@@ -11,7 +11,7 @@ list, a move's id or text, or a score changes a digest.
     python bench/transcripts.py --games 1000 --write /tmp/digests.json   # store
     python bench/transcripts.py --games 1000 --compare /tmp/digests.json # compare with a stored file
     python bench/transcripts.py --games 100 --compare /tmp/digests.json  # with its first 100 games
-    python bench/transcripts.py --games 1000 --against /work/main        # compare with another tree
+    python bench/transcripts.py --games 1000 --against ../koloda-before        # compare with another tree
 
 `--against TREE` plays the same games with `PYTHONPATH=TREE` in a subprocess,
 game type by game type, and also prints both trees' CPU times and their ratio.

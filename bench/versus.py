@@ -1,6 +1,6 @@
 """CPU time of seeded random games, this tree against another, interleaved.
 
-    python bench/versus.py --against /work/main --games 20 --rounds 3 --only kunkin canasta
+    python bench/versus.py --against ../koloda-before --games 20 --rounds 3 --only kunkin canasta
 
 Each round plays, for each game type, the same seeded random games (game `i`: engine seed
 `S + i`, moves chosen by `random.Random(S + i)`, as bench/bench.py) once with this tree's code and
