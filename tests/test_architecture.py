@@ -157,8 +157,8 @@ def test_every_resolved_class_has_a_compile_method():
 def test_the_generator_names_its_methods_after_resolved_classes():
     # a misspelt method would never be called: its nodes would quietly be left to the closures
     from koloda.interpreter.gen_effects import EffectGen
-    expressions = [m[1:] for m in vars(ExprGen) if m.startswith("_") and m[1:2].isupper()]
-    effects = [m[4:] for m in vars(EffectGen) if m.startswith("_do_")]
+    expressions = [m[1:] for cls in ExprGen.__mro__ for m in vars(cls) if m.startswith("_") and m[1:2].isupper()]
+    effects = [m[4:] for cls in EffectGen.__mro__ for m in vars(cls) if m.startswith("_do_")]
     assert expressions and effects
     assert all(isinstance(getattr(R, name, None), type) and issubclass(getattr(R, name), R.Expr) for name in expressions)
     assert all(isinstance(getattr(R, name, None), type) and issubclass(getattr(R, name), R.Effect) for name in effects)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from koloda.interpreter.history import History
 from koloda.interpreter.state import State
 
 
@@ -31,7 +32,7 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
     d.seed = rng.randrange(1 << 40)     # future shuffles must not be the real ones
     d.shuffles = 0
     d.orders = []
-    d.history = []
+    d.history = History()
     d._legal = None
     if not hidden:
         return d

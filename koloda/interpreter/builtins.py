@@ -352,16 +352,28 @@ def reduce(name: str, items: Fn, span: Span) -> Fn:
     return extreme
 
 
+def _card_set(listed: Fn) -> Fn:
+    def cards(s, b):                 # a card named twice is still one card
+        return sorted(set(card for card in listed(s, b) if card is not None))
+    return cards
+
+
+def meld_stream(c: Context, n: R.BuiltinCall, env: Env) -> Fn:
+    """`melds_in(cards)` for a question that may be answered before all its melds are made (`any`,
+    `all`): the same plans, a group at a time, in no particular order."""
+    melds, meld_owner_of = c.melds, c.layout.meld_owner_of
+    assert melds is not None, "the checker lets meld functions through only where melds are declared"
+    cards = _card_set(c.sequence(n.args[0], env))
+    return lambda s, b: melds.each_meld(cards(s, b), meld_owner_of(s.current))
+
+
 @register(FUNCTIONS, "melds_in", "layoffs", "swaps", "best_points", "best_points_after")
 def _meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     melds, reach, layout = c.melds, c.reach, c.layout
     assert melds is not None and reach is not None, \
         "the checker lets meld functions through only where melds are declared"
     after = n.name == "best_points_after"
-    listed = c.sequence(n.args[1 if after else 0], env)
-
-    def cards(s, b):                 # a card named twice is still one card
-        return sorted(set(card for card in listed(s, b) if card is not None))
+    cards = _card_set(c.sequence(n.args[1 if after else 0], env))
     slot_zone = layout.slot_zone
 
     def occupied(s):

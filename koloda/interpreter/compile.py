@@ -10,11 +10,12 @@ names are looked up in builtins.py. A class with no method fails at load.
 """
 from __future__ import annotations
 
+import itertools
 import operator
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
-from koloda.dsl.types import BOOL, RANK, ZONE
+from koloda.dsl.types import BOOL, RANK, ZONE, is_list
 from koloda.interpreter import builtins
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.effects import EffectCompiler
@@ -91,6 +92,24 @@ class Compiler(EffectCompiler):
 
     def guard(self, n: R.Expr) -> Fn:
         return self.expr(n, Env(hoisting=True))
+
+    def action_guard(self, n: R.Expr, params: bool) -> tuple[Fn | None, Fn]:
+        """An action's guard, and the part of it that comes before anything reading the action's
+        parameters (`may_take()` in `may_take() and uses_row(m)`), or None. While that part is false
+        the action has no move and its `with:` list need not be made; it is worked out once per
+        listing of the moves, for the flow and the guard alike."""
+        parts = _chain(n, R.And)
+        k = 0
+        while params and k < len(parts) and not self._free_locals(parts[k]):
+            k += 1
+        if k == 0:
+            return None, self.guard(n)
+        first = [self.guard(part) for part in parts[:k]]
+        lead = self._once_per_decision(lambda s, b: all(f(s, b) for f in first))
+        if k == len(parts):
+            return lead, lead
+        rest = [self.guard(part) for part in parts[k:]]
+        return lead, lambda s, b: lead(s, b) and all(f(s, b) for f in rest)
 
     def sequence(self, node: R.Expr, env: Env = TOP) -> Fn:
         """A closure giving the items of a list- or zone-valued expression."""
@@ -294,6 +313,8 @@ class Compiler(EffectCompiler):
         return gen
 
     def _Aggregate(self, n: R.Aggregate, env: Env) -> Fn:
+        if n.func in ("any", "all"):
+            return self._decide(n, env)
         if n.func == "count":
             # `count(c.rank == J for c in hand)` counts the true ones; `count(c for c in hand if ...)` the items
             true: Fn = lambda s, b: True
@@ -305,6 +326,47 @@ class Compiler(EffectCompiler):
         else:
             values = self.iterate(n.var, n.iterable, n.cond, n.elem, env)
         return builtins.reduce(n.func, values, n.span)
+
+    def _decide(self, n: R.Aggregate, env: Env) -> Fn:
+        """`any`/`all` over a comprehension: stops at the first value that decides it, and a list of
+        melds in it is made only as far as that (`stream`)."""
+        items = self.stream(n.iterable, env)
+        inner = env.without(n.var)
+        test = self.expr(n.cond, inner) if n.cond is not None else None
+        elem = self.expr(n.elem, inner)
+        var, wanted = n.var, n.func == "any"
+
+        def decide(s, b):
+            saved = b.get(var, _MISSING)
+            found = not wanted
+            for x in items(s, b):
+                b[var] = x
+                if (test is None or test(s, b)) and bool(elem(s, b)) == wanted:
+                    found = wanted
+                    break
+            if saved is _MISSING:
+                b.pop(var, None)
+            else:
+                b[var] = saved
+            return found
+        return decide
+
+    def stream(self, n: R.Expr, env: Env) -> Fn:
+        """The items of a list for a question that may not need them all: the melds of `melds_in`
+        come a group at a time, and a list joined with `+` one part after the other."""
+        if isinstance(n, R.BuiltinCall) and n.name == "melds_in":
+            return builtins.meld_stream(self, n, env)
+        if isinstance(n, R.Arith) and n.op == "+" and is_list(n.type):
+            left, right = self.stream(n.left, env), self.stream(n.right, env)
+
+            def joined(s, b):
+                x, y = left(s, b), right(s, b)     # both worked out first, as `+` does
+                if x is None or y is None:
+                    raise RuleRuntimeError("`+` with none", n.span)
+                return itertools.chain(x, y)
+            return joined
+        items = self.sequence(n, env)
+        return lambda s, b: list(items(s, b))
 
     def _ListLit(self, n: R.ListLit, env: Env) -> Fn:
         items = [self.expr(i, env) for i in n.items]
@@ -380,6 +442,13 @@ class Compiler(EffectCompiler):
                 x = item(s, b)
                 return (x is not None and s.loc[x] == zone(s, b)) != negated
             return in_zone
+        if isinstance(n.container, R.PlanAttr) and n.container.name == "cards":
+            plan = self.expr(n.container.obj, env)     # `c in m.cards`: the plan's own cards, not a copy
+
+            def in_plan(s, b):
+                x, p = item(s, b), plan(s, b)
+                return (x in (None if p is None else p.cards)) != negated    # none: the same failure as before
+            return in_plan
         container = self.expr(n.container, env)
         return lambda s, b: (item(s, b) in container(s, b)) != negated
 

@@ -54,6 +54,7 @@ class Action:
     params: list[Param]
     guard: Fn | None
     run: Fn
+    lead: Fn | None = None     # the part of the guard that reads no parameter (Compiler.leading_guard)
     # generated (generate.py): runs the effects given the id less the offset, decoding the parameters itself
     run_code: Callable[[Any, int], None] | None = None
 
@@ -219,6 +220,8 @@ class Flow:
                     if action.guard is None or action.guard(s, {}):
                         found.append(action.offset)
                     continue
+                if action.lead is not None and not self._may(s, action.lead):
+                    continue
                 self._enumerate(s, action, 0, {}, 0, found)
             except RuleError:
                 raise
@@ -230,6 +233,15 @@ class Flow:
     def _too_long(action: Action) -> RuleRuntimeError:
         return RuleRuntimeError(f"listing the moves of `{action.name}` took more than {DECISION_SECONDS:.0f} s, "
                                 "so the game was stopped: its `with:` or `if:` asks too much", action.span)
+
+    @staticmethod
+    def _may(s: State, lead: Fn) -> bool:
+        """False if the part of a guard before its parameters is false. A failure in it is left to be
+        met where it always was, as the guard is worked out for each value of the parameters."""
+        try:
+            return bool(lead(s, {}))
+        except (RuleError, *PYTHON_FAILURES):
+            return True
 
     def _enumerate(self, s, action: Action, k: int, b: dict, code: int, found: list[int]) -> None:
         if k == len(action.params):

@@ -212,12 +212,14 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
             code = codec.actions[len(actions)]
             params = [Param(p.var, p.type, c.sequence(p.domain), pc.radix, copies if p.type == CARD else None)
                       for p, pc in zip(a.params, code.params)]
-            action = Action(code, params, c.guard(a.guard) if a.guard is not None else None, c.effects(a.effects))
+            lead, guard = c.action_guard(a.guard, bool(params)) if a.guard is not None else (None, None)
+            action = Action(code, params, guard, c.effects(a.effects), lead)
             actions.append(action)
             by_name[a.name] = action
         steps = {step: [by_name[name] for name in listed] for step, listed in ph.steps.items()}
         phases.append(Phase(ph.name, c.located(ph.first) if ph.first else None, ph.once,
-                            condition(ph.ends), c.effects(ph.start), c.effects(ph.after_turn), steps, next(iter(steps))))
+                            condition(ph.ends), c.effects(ph.start), c.effects(ph.after_turn), steps,
+                            next(iter(steps))))
     events = [Event(e.name, watching(e.when), c.effects(e.effects)) for e in rules.events]
     starts = [(layout.var_base[name], len(layout.owners(v)), c.located(start) if start is not None else None)
               for (name, v), start in zip(rules.spec.vars.items(), rules.var_starts.values())]

@@ -16,7 +16,8 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, ZONE, is_list
 from koloda.interpreter.env import TOP
-from koloda.interpreter.gen_expr import ExprGen, Frag, NotGenerated, Scope, _atom, is_none
+from koloda.interpreter.gen_expr import ExprGen
+from koloda.interpreter.gen_frag import Frag, NotGenerated, Scope, atom, is_none
 from koloda.interpreter.gen_source import Function
 
 _UPDATE = {"+=": "+", "-=": "-", "*=": "*"}
@@ -103,7 +104,7 @@ class EffectGen(ExprGen):
             self.fn.emit("except Exception:", indent)
             self.fn.emit(f"{t} = {closure}(s, {{{pairs}}})", indent + 1)
             text = t
-        elif not _atom(text):
+        elif not atom(text):
             t = self.fn.temp()
             self.fn.emit(f"{t} = {text}", indent)
             text = t

@@ -13,40 +13,24 @@ cost of speed. Values are worked out in the same order as the closures do.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, RANK, ZONE
 from koloda.interpreter.compile import _chain, _locals_in, _simple
 from koloda.interpreter.env import Env
+from koloda.interpreter.gen_attrs import AttrGen
+from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, atom, costly, deps_of, is_literal,
+                                         trivial)
 from koloda.interpreter.gen_source import Function, Module
-from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
-NOTHING: frozenset[str] = frozenset()
 MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is left to the closures
 _ARITH = {"+", "-", "*", "//", "%"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _COSTLY = (R.Aggregate, R.ListComp, R.BuiltinCall, R.UserCall)
-_TRIVIAL = (R.Const, R.Option, R.Local, R.ZoneRef, R.GridRef, R.VarRef, R.StateValue)
 
 
-class NotGenerated(Exception):
-    """A node the generator leaves to the closures."""
-
-
-@dataclass(frozen=True)
-class Frag:
-    text: str                       # a Python expression: an atom, or in parentheses
-    deps: frozenset[str] = NOTHING  # the generated locals it reads (parameters, loop names)
-    safe: bool = False              # cannot fail
-    nonnull: bool = False           # never none
-
-
-Scope = dict[str, Frag]     # local names of the rules -> what they stand for here
-
-
-class ExprGen:
+class ExprGen(AttrGen):
     """Expressions, generated into the function `self.fn` of the module `self.m`.
 
     listing: inside the listing of legal moves, where the state does not change, so that a
@@ -78,8 +62,8 @@ class ExprGen:
             method: Callable[[Any, Scope], Frag] | None = getattr(self, "_" + type(n).__name__, None)
             if method is None:
                 return self.fallback(n, scope)
-            if (self.hoisting and not _trivial(n) and not self.varies(n, scope)
-                    and (not self._inside_cell or (self._root and self.share and _costly(n) and self._depth > 1))):
+            if (self.hoisting and not trivial(n) and not self.varies(n, scope)
+                    and (not self._inside_cell or (self._root and self.share and costly(n) and self._depth > 1))):
                 saved = self._inside_cell, self._root
                 self._inside_cell, self._root = True, False
                 try:
@@ -88,7 +72,7 @@ class ExprGen:
                     frag = self.fallback(n, scope)
                 finally:
                     self._inside_cell, self._root = saved
-                if self.fn.is_cell(frag.text) or _literal(frag.text):     # kept already (an inlined body), or known
+                if self.fn.is_cell(frag.text) or is_literal(frag.text):     # kept already (an inlined body), or known
                     return frag
                 # a part that cannot fail and costs little is worked out before it is needed; others when first needed
                 eager = frag.safe and not self.heavy(n)
@@ -123,7 +107,7 @@ class ExprGen:
             if isinstance(x, R.UserCall):
                 if not self.inlines(x) or self.heavy(self.c.rules.functions[x.name].body):
                     return True
-            elif _costly(x):
+            elif costly(x):
                 return True
         return False
 
@@ -194,16 +178,6 @@ class ExprGen:
                         NOTHING, True, True)
         raise NotGenerated
 
-    def _MeldsOf(self, n: R.MeldsOf, scope: Scope) -> Frag:
-        """The melds on the table in the order made (all of them, or one owner's), as compile.py gives them."""
-        layout = self.c.layout
-        slot_zone = self.m.const(layout.slot_zone, "slot_zone")
-        if n.owner is None:
-            return Frag(f"_melds(s.slot_kind, None, {slot_zone}, None, True)", NOTHING, True, True)
-        player = self.gen(n.owner, scope)
-        owner = player.text if n.by_side else f"{self.m.const(layout.meld_owner_of, 'meld_owner')}({player.text})"
-        return Frag(f"_melds(s.slot_kind, s.slot_owner, {slot_zone}, {owner}, False)", player.deps, False, True)
-
     def _ZoneRef(self, n: R.ZoneRef, scope: Scope) -> Frag:
         return Frag(repr(self.c.layout.zone_base[n.name]), NOTHING, True, True)
 
@@ -234,125 +208,6 @@ class ExprGen:
         return Frag(f"{self.fn.state('_V')}[{index.text}]", index.deps, index.safe)
 
     # ------------------------------------------------------------ attributes
-    def _CardAttr(self, n: R.CardAttr, scope: Scope) -> Frag:
-        cards = self.c.cards
-        if n.name in ("rank", "suit", "color"):
-            table = self.m.const({"rank": cards.ranks, "suit": cards.suits, "color": cards.colors}[n.name], n.name)
-        elif n.name in ("face_up", "by"):
-            table = self.fn.state("_F" if n.name == "face_up" else "_B")
-        elif n.name == "deck" and self.c.card_deck is not None:
-            table = self.m.const(self.c.card_deck, "deck")
-        else:
-            raise NotGenerated
-        card = self.gen(n.obj, scope)
-        if card.nonnull:
-            return Frag(f"{table}[{card.text}]", card.deps, card.safe, n.name == "rank")
-        if _atom(card.text):
-            return Frag(f"(None if {card.text} is None else {table}[{card.text}])", card.deps, card.safe)
-        return Frag(f"_get({table}, {card.text})", card.deps, card.safe)
-
-    def _ZoneAttr(self, n: R.ZoneAttr, scope: Scope) -> Frag:
-        layout = self.c.layout
-        if n.name in ("rank", "grid", "row", "column", "owner", "side"):
-            # where a zone sits never changes; who owns one neither, where there are no melds (see builtins.py)
-            if n.name in ("rank", "grid", "row", "column"):
-                values = [None if cell is None else getattr(cell, n.name) for cell in layout.zone_cell]
-            elif layout.zone_slot:
-                raise NotGenerated
-            elif n.name == "owner":
-                values = [None if z.by_side else z.owner for z in layout.zones]
-            else:
-                values = [z.owner if z.by_side or z.owner is None else layout.side_of(z.owner) for z in layout.zones]
-            zone = self.gen(n.obj, scope)
-            return Frag(f"{self.m.const(values, 'zone_' + n.name)}[{zone.text}]", zone.deps, zone.safe)
-        if n.name in ("kind", "fresh"):
-            zone = self.gen(n.obj, scope)
-            zone_slot = self.m.const(layout.zone_slot, "zone_slot")
-            if n.name == "kind":
-                kinds = self.m.const(self.c.meld_kinds, "meld_kinds")
-                return Frag(f"_meld_kind(s.slot_kind, {zone_slot}, {kinds}, {zone.text})", zone.deps, zone.safe)
-            return Frag(f"_meld_fresh(s.slot_kind, s.slot_turn, {zone_slot}, s.turn_no, {zone.text})", zone.deps,
-                        zone.safe, True)
-        if n.name not in ("top", "bottom", "size", "cards", "free"):
-            raise NotGenerated
-        zone = self.gen(n.obj, scope)
-        cards = f"{self.fn.state('_Z')}[{zone.text}]"
-        if n.name == "size":
-            return Frag(f"len({cards})", zone.deps, zone.safe, True)
-        if n.name == "cards":
-            return Frag(f"list({cards})", zone.deps, zone.safe, True)
-        if n.name == "free":
-            return Frag(f"_free({cards}, {self.fn.state('_F')})", zone.deps, zone.safe, True)
-        return Frag(f"{'_top' if n.name == 'top' else '_bottom'}({cards})", zone.deps, zone.safe)
-
-    def _GridAttr(self, n: R.GridAttr, scope: Scope) -> Frag:
-        if n.name not in ("cells", "lines", "rows", "columns", "diagonals"):
-            raise NotGenerated
-        table = self.m.const([getattr(g, n.name) for g in self.c.layout.grids], "grid_" + n.name)
-        grid = self.gen(n.obj, scope)
-        if grid.nonnull:
-            return Frag(f"{table}[{grid.text}]", grid.deps, grid.safe, True)
-        return Frag(f"_get({table}, {grid.text})", grid.deps, grid.safe)
-
-    def _PlanAttr(self, n: R.PlanAttr, scope: Scope) -> Frag:
-        kinds, slot_zone = self.c.meld_kinds, self.c.layout.slot_zone
-        get: Callable[[Any], Any] | None = {
-            "cards": lambda p: list(p.cards), "points": lambda p: p.points, "size": lambda p: len(p.cards),
-            "kind": lambda p: kinds[p.kind], "new": lambda p: p.type == NEW, "layoff": lambda p: p.type == LAYOFF,
-            "swap": lambda p: p.type == SWAP, "target": lambda p: None if p.type == NEW else slot_zone[p.target],
-            "taken": lambda p: p.taken,
-        }.get(n.name)                       # as builtins.py reads a plan
-        if get is None:
-            raise NotGenerated
-        plan = self.gen(n.obj, scope)
-        return Frag(f"_plan({self.m.const(get, 'plan_' + n.name)}, {plan.text})", plan.deps)
-
-    def _SideAttr(self, n: R.SideAttr, scope: Scope) -> Frag:
-        if n.name != "players":
-            raise NotGenerated
-        side = self.gen(n.obj, scope)          # worked out for each player, as the closure does
-        return Frag(f"[_p for _p in range(s.n) if _p % {self.c.layout.num_sides} == {side.text}]", side.deps,
-                    side.safe, True)
-
-    def _PlayerAttr(self, n: R.PlayerAttr, scope: Scope) -> Frag:
-        player = self.gen(n.obj, scope)
-        sides = self.c.layout.num_sides
-        if player.nonnull:
-            return Frag(f"({player.text} % {sides})", player.deps, player.safe, True)
-        return Frag(f"_side({player.text}, {sides})", player.deps, player.safe)
-
-    def _ListAttr(self, n: R.ListAttr, scope: Scope) -> Frag:
-        items = self.gen(n.obj, scope)
-        return Frag(f"len({items.text})", items.deps, False, True)
-
-    # ------------------------------------------------------------ calls
-    def _BuiltinCall(self, n: R.BuiltinCall, scope: Scope) -> Frag:
-        name = n.name
-        if name in ("count", "sum", "any", "all", "max", "min"):
-            if name in ("max", "min") and len(n.args) >= 2:
-                args = [self.gen(a, scope) for a in n.args]
-                return Frag(f"{name}({', '.join(a.text for a in args)})", _deps(args))
-            items = self.sequence(n.args[0], scope)
-            return Frag(f"{'len' if name == 'count' else name}({items.text})", items.deps,
-                        items.safe and name in ("count", "any", "all"), True)
-        args = [self.gen(a, scope) for a in n.args]
-        deps = _deps(args)
-        cards = self.c.cards
-        if name == "value":
-            return Frag(f"{self.m.const(cards.values, 'value')}[{args[0].text}]", deps, False, True)
-        if name == "abs":
-            return Frag(f"abs({args[0].text})", deps, False, True)
-        if name in ("next", "prev"):
-            return Frag(f"(({args[0].text} {'+' if name == 'next' else '-'} 1) % s.n)", deps, False, True)
-        if name == "top":
-            return Frag(f"_topn({self.fn.state('_Z')}[{args[0].text}], {args[1].text})", deps, False, True)
-        if name == "winner":
-            tables = ", ".join(self.m.const(t, k) for t, k in ((cards.suits, "suit"), (cards.ranks, "rank"),
-                                                              (cards.order, "order")))
-            return Frag(f"_winner({self.fn.state('_Z')}[{args[0].text}], {args[1].text}, {tables}, "
-                        f"{self.fn.state('_B')})", deps)
-        raise NotGenerated
-
     def _UserCall(self, n: R.UserCall, scope: Scope) -> Frag:
         fn = self.c.rules.functions[n.name]
         if self.inlines(n):        # as the closures do: the body reads the arguments where it uses them
@@ -360,7 +215,7 @@ class ExprGen:
             return self.gen(fn.body, inner)
         args = [self.gen(a, scope) for a in n.args]
         name = self.function(fn)
-        return Frag(f"{name}({', '.join(['s'] + [a.text for a in args])})", _deps(args))
+        return Frag(f"{name}({', '.join(['s'] + [a.text for a in args])})", deps_of(args))
 
     def function(self, fn: R.Function) -> str:
         """A rule file's function as a generated function of its own (once per kind of caller)."""
@@ -407,6 +262,8 @@ class ExprGen:
         return f"for {local} in {items.text}", test, value, deps
 
     def _Aggregate(self, n: R.Aggregate, scope: Scope) -> Frag:
+        if n.func in ("any", "all"):
+            return self.decide(n, scope)
         if n.func == "count":
             if n.elem.type == BOOL:
                 loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
@@ -422,10 +279,17 @@ class ExprGen:
         loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
-        if n.func in ("any", "all") and value.safe and (test is None or test.safe):
-            # nothing in it can fail, so stopping at the first deciding value gives the same answer
-            return Frag(f"{n.func}({value.text} {loop}{where})", deps, False, True)
-        return Frag(f"{n.func}([{value.text} {loop}{where}])", deps, False, n.func in ("any", "all"))
+        return Frag(f"{n.func}([{value.text} {loop}{where}])", deps, False, True)
+
+    def decide(self, n: R.Aggregate, scope: Scope) -> Frag:
+        """`any`/`all` over a comprehension stops at the first value that decides it, as the closure does
+        (compile.py `_decide`); melds listed a group at a time for it are left to the closure."""
+        if any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
+            raise NotGenerated
+        loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
+        assert value is not None
+        where = f" if {test.text}" if test is not None else ""
+        return Frag(f"{n.func}({value.text} {loop}{where})", deps, False, True)
 
     def _ListComp(self, n: R.ListComp, scope: Scope) -> Frag:
         loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
@@ -435,7 +299,7 @@ class ExprGen:
 
     def _ListLit(self, n: R.ListLit, scope: Scope) -> Frag:
         items = [self.gen(i, scope) for i in n.items]
-        return Frag(f"[{', '.join(i.text for i in items)}]", _deps(items), all(i.safe for i in items), True)
+        return Frag(f"[{', '.join(i.text for i in items)}]", deps_of(items), all(i.safe for i in items), True)
 
     def _Range(self, n: R.Range, scope: Scope) -> Frag:
         low, high = self.gen(n.low, scope), self.gen(n.high, scope)
@@ -467,14 +331,20 @@ class ExprGen:
         return Frag(f"({left.text} {n.op} {right.text})", deps, False, True)
 
     def _Contains(self, n: R.Contains, scope: Scope) -> Frag:
-        item, container = self.gen(n.item, scope), self.gen(n.container, scope)
+        item = self.gen(n.item, scope)
+        if isinstance(n.container, R.PlanAttr) and n.container.name == "cards":
+            plan = self.gen(n.container.obj, scope)
+            # `c in m.cards`: the plan's own cards, not a copy (as compile.py reads it; none fails alike)
+            return Frag(f"({item.text} {'not in' if n.negated else 'in'} _plan_cards({plan.text}))",
+                        item.deps | plan.deps, False, True)
+        container = self.gen(n.container, scope)
         deps = item.deps | container.deps
         if n.container.type == ZONE:
             loc = self.fn.state("_L")
             if item.nonnull:
                 return Frag(f"({loc}[{item.text}] {'!=' if n.negated else '=='} {container.text})", deps,
                             item.safe and container.safe, True)
-            if _atom(item.text):
+            if atom(item.text):
                 test = f"({item.text} is not None and {loc}[{item.text}] == {container.text})"
             else:
                 test = f"_in_zone({loc}, {item.text}, {container.text})"
@@ -530,59 +400,5 @@ def _logic(parts: list[Frag], op: str) -> Frag:
     text = f" {op} ".join(p.text for p in parts)
     safe = all(p.safe for p in parts)
     if len(parts) == 2 and not many:
-        return Frag(f"({text})", _deps(parts), safe, all(p.nonnull for p in parts))
-    return Frag(f"(True if ({text}) else False)", _deps(parts), safe, True)
-
-
-def truth(text: str) -> str:
-    """An expression used only as true or false (an `if`): `True if x else False` is just `x` there."""
-    if text.startswith("(True if (") and text.endswith(") else False)"):
-        inner = text[len("(True if "):-len(" else False)")]
-        depth = 0
-        for i, ch in enumerate(inner):        # the parentheses must close at the end only
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0 and i < len(inner) - 1:
-                return text
-        return inner
-    return text
-
-
-def _literal(text: str) -> bool:
-    return text in ("True", "False", "None") or text.lstrip("-").isdigit()
-
-
-def _deps(frags: list[Frag]) -> frozenset[str]:
-    out: frozenset[str] = NOTHING
-    for f in frags:
-        out |= f.deps
-    return out
-
-
-def _atom(text: str) -> bool:
-    """A name or a literal number: cheap and safe to write twice."""
-    return text.isidentifier() or text.lstrip("-").isdigit() or text in ("s.current", "s.dealer", "s.n")
-
-
-def is_none(text: str) -> str:
-    """`x is None` as source (`is` with a literal number or string is a warning in Python: `==` then)."""
-    if text.isidentifier() or text.startswith("s."):
-        return f"{text} is None"
-    return f"{text} == None"
-
-
-def _costly(n: R.Node) -> bool:
-    """Worth keeping even where it is worked out once: another action's `if:` may ask the same."""
-    return isinstance(n, (R.Aggregate, R.ListComp, R.UserCall)) or (
-        isinstance(n, R.BuiltinCall) and n.name not in ("value", "abs", "next", "prev", "top"))
-
-
-def _trivial(n: R.Node) -> bool:
-    """Cheaper to work out again than to keep."""
-    if isinstance(n, _TRIVIAL):
-        return True
-    if isinstance(n, R.Owned):
-        return _trivial(n.owner)
-    if isinstance(n, (R.CardAttr, R.PlayerAttr)):
-        return _trivial(n.obj)
-    return False
+        return Frag(f"({text})", deps_of(parts), safe, all(p.nonnull for p in parts))
+    return Frag(f"(True if ({text}) else False)", deps_of(parts), safe, True)

@@ -92,10 +92,15 @@ def _plan(get: Any, plan: Any) -> Any:
     return None if plan is None else get(plan)
 
 
+def _plan_cards(plan: Any) -> Any:
+    return None if plan is None else plan.cards
+
+
 def _fail() -> None:
     """A value the rules cannot take (a parameter outside its ids): the closures tell what it is."""
     raise ValueError("the closures say what failed")
 
 
-RUNTIME: dict[str, Any] = {f.__name__: f for f in (_set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others,
-                                                    _topn, _winner, _melds, _meld_kind, _meld_fresh, _plan, _fail)}
+RUNTIME: dict[str, Any] = {f.__name__: f for f in (
+    _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others, _topn, _winner, _melds, _meld_kind,
+    _meld_fresh, _plan, _plan_cards, _fail)}

@@ -35,10 +35,11 @@ from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError
 from koloda.dsl.types import CARD, PLAN, ZONE
 from koloda.interpreter.codecache import compiled
+from koloda.interpreter.compile import _chain
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
 from koloda.interpreter.gen_effects import EffectGen
-from koloda.interpreter.gen_expr import Frag, truth
+from koloda.interpreter.gen_frag import Frag, truth
 from koloda.interpreter.gen_runtime import RUNTIME
 from koloda.interpreter.gen_source import Function, Module
 from koloda.interpreter.watch import Watch
@@ -188,6 +189,10 @@ class Generator(EffectGen):
         indent = 1
         scope: dict[str, Frag] = {}
         code: str | None = None
+        lead = self.lead(ra)
+        if lead is not None:          # while the part before the parameters is false, nothing is listed
+            emit(f"if {truth(lead)}:", indent)
+            indent += 1
         for k, (rp, param) in enumerate(zip(ra.params, action.params)):
             in_zone = rp.domain.type == ZONE
             # a range, or the players, gives each whole number once, and never none
@@ -249,6 +254,21 @@ class Generator(EffectGen):
         guard = self.root(ra.guard, scope) if not ra.params else self.gen(ra.guard, scope)
         emit(f"if {truth(guard.text)}:", indent)
         emit(found, indent + 1)
+
+
+    def lead(self, ra: R.Action) -> str | None:
+        """The part of a guard before anything that reads the parameters, as the flow asks it
+        (Compiler.action_guard): when it is false, the action is not listed at all."""
+        if not ra.params or ra.guard is None:
+            return None
+        parts = _chain(ra.guard, R.And)
+        k = 0
+        while k < len(parts) and not self.c._free_locals(parts[k]):
+            k += 1
+        if k == 0:
+            return None
+        texts = [self.root(part, {}).text for part in parts[:k]]
+        return texts[0] if k == 1 else f"({' and '.join(texts)})"
 
 
 def _setter(obj: Any, attr: str) -> Callable[[Any], None]:

@@ -1,31 +1,26 @@
 """Melds: sets and runs, wild cards standing for a declared card, layoffs and joker swaps.
 
-Only the valid plays of a hand are listed, never all subsets: sets are built
-rank by rank from the suits present, runs window by window along the rank
-sequence, with wild cards filling the gaps. Every play is a `Plan`: an int
-(its stable action code) that also carries what it does. What fits a meld on
-the table is decided on a `Laid` (what each of its cards stands for), so a
-search can ask the same of a meld it only imagines (reach.py).
+Every play is a `Plan`: an int (its stable action code) that also carries what
+it does. The new melds of a hand are listed by meldlist.py as plain records and
+made plans only when the rules ask for them, a group at a time, and kept in
+bounded caches. What fits a meld on the table is decided on a `Laid` (what each
+of its cards stands for), so a search can ask the same of a meld it only
+imagines (reach.py).
 """
 from __future__ import annotations
 
-from itertools import combinations
-from typing import NamedTuple
+from collections import OrderedDict
+from functools import lru_cache
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from koloda.dsl.model import MeldKind
+from koloda.interpreter.bounded import remember
+from koloda.interpreter.meldlist import (IDENTITIES, NO_SUIT, Group, NewMelds, Record, bits, distinct_suits, identity,
+                                         identity_parts, mask_of, run_sequences, wild_ok)
+
+__all__ = ["NEW", "LAYOFF", "SWAP", "NO_SUIT", "identity", "identity_parts", "Plan", "Laid", "MeldRules"]
 
 NEW, LAYOFF, SWAP = 0, 1, 2
-NO_SUIT = 4
-
-
-def identity(rank: int, suit: int | None) -> int:
-    """What a wild card stands for, as a small int (suit 4: any suit)."""
-    return rank * 5 + (NO_SUIT if suit is None else suit)
-
-
-def identity_parts(code: int) -> tuple[int, int | None]:
-    rank, suit = divmod(code, 5)
-    return rank, None if suit == NO_SUIT else suit
 
 
 class Plan(int):
@@ -54,7 +49,8 @@ class Laid(NamedTuple):
 class MeldRules:
     """The meld kinds of one game, its deck, and the action code layout of plans."""
 
-    def __init__(self, kinds: list[MeldKind], cards, wild: set[int], slots: int, owners: int, values):
+    def __init__(self, kinds: list[MeldKind], cards, wild: set[int], slots: int, owners: int, values: Sequence[int],
+                 cached: int = 2048):
         self.kinds = kinds
         self.cards = cards
         self.wild = wild
@@ -64,10 +60,21 @@ class MeldRules:
         self.n = cards.size
         self.target_radix = max(slots, owners, 1)
         self.rank_value = values       # rank code -> points of a card of that rank (for wild cards)
-        self.radix = 2 * 2 * 4 * self.target_radix * max(len(kinds), 1) * (2 ** self.n) * (76 ** len(self.wild_ids))
+        self.radix = 2 * 2 * 4 * self.target_radix * max(len(kinds), 1) * (2 ** self.n) * (IDENTITIES ** len(self.wild_ids))
         ranks = list(cards.deck_ranks)
-        self.sequences = {k.name: self._sequences(ranks, k.ace) for k in kinds if k.of == "suit"}
-        self._melds_cache: dict[tuple, list[Plan]] = {}
+        self.sequences = {k.name: run_sequences(ranks, k.ace) for k in kinds if k.of == "suit"}
+        self.new = NewMelds(kinds, cards, wild, values, groups=2 * cached)
+        # the plans of a group of melds for one owner, and whole listings (a hand is often asked about
+        # again in the same decision): the least recently used are forgotten
+        self.group_plans = lru_cache(maxsize=2 * cached)(self._group_plans)
+        self._listed: OrderedDict[tuple[int, int], list[Plan]] = OrderedDict()
+        self._listed_size = cached
+        self._laid: OrderedDict[tuple, Laid] = OrderedDict()
+        self._layoffs: OrderedDict[tuple, list[Plan]] = OrderedDict()
+        # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
+        wild_mask = sum(1 << c for c in wild)
+        self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
+            + [sum(1 << c for c in range(self.n) if cards.suits[c] == s) | wild_mask for s in range(4)]
 
     # ------------------------------------------------------------ codes
     def encode(self, kind: int, type_: int, cards, wild, target: int, at_start: bool) -> int:
@@ -77,7 +84,7 @@ class MeldRules:
         digits = 0
         stands = dict(wild)
         for w in self.wild_ids:
-            digits = digits * 76 + (stands[w] + 1 if w in stands else 0)
+            digits = digits * IDENTITIES + (stands[w] + 1 if w in stands else 0)
         code = digits
         code = code * (2 ** self.n) + mask
         code = code * max(len(self.kinds), 1) + kind
@@ -104,7 +111,7 @@ class MeldRules:
         digits, mask = divmod(code, 2 ** self.n)
         wild = []
         for w in reversed(self.wild_ids):
-            digits, d = divmod(digits, 76)
+            digits, d = divmod(digits, IDENTITIES)
             if d:
                 wild.append((w, d - 1))
         chosen = [c for c in range(self.n) if mask >> c & 1]
@@ -116,18 +123,6 @@ class MeldRules:
         return self.plan(kind, type_, chosen, wild, target, at_start, taken)
 
     # ------------------------------------------------------------ ranks along a run
-    @staticmethod
-    def _sequences(ranks: list[int], ace: str) -> list[list[int]]:
-        high = [r for r in ranks if r != 14] + ([14] if 14 in ranks else [])
-        low = ([14] if 14 in ranks else []) + [r for r in ranks if r != 14]
-        if ace == "high":
-            return [high]
-        if ace == "low":
-            return [low]
-        if ace == "both":
-            return [high, low]
-        return [high + high]          # wrap: the sequence joined end to start
-
     def _max_len(self, kind: MeldKind) -> int:
         ranks = len(self.cards.deck_ranks)
         return min(kind.max or ranks, ranks)
@@ -145,128 +140,46 @@ class MeldRules:
                     return sorted(cards, key=lambda c: order[rank_of[c]])
         return cards
 
-    def _wild_ok(self, kind: MeldKind, naturals: int, wilds: int) -> bool:
-        if naturals == 0:
-            return False
-        if kind.wild_max is not None:
-            return wilds <= kind.wild_max
-        return wilds < naturals
-
     # ------------------------------------------------------------ new melds
-    def melds_in(self, cards, owner: int) -> list[Plan]:
-        """Every valid new meld that can be made from `cards`, wild cards included."""
+    def melds_in(self, cards: Iterable[int], owner: int) -> list[Plan]:
+        """Every valid new meld that can be made from `cards`, wild cards included, in the order of their codes."""
         cards = list(cards)
-        key = (sum(1 << c for c in cards), owner)
-        cached = self._melds_cache.get(key)
-        if cached is not None:
-            return cached
-        if len(self._melds_cache) > 20000:      # the same hands come back often; keep memory bounded
-            self._melds_cache.clear()
-        found = self._melds_in(cards, owner)
-        self._melds_cache[key] = found
-        return found
+        key = (mask_of(cards), owner)
+        listed = self._listed
+        found = listed.get(key)
+        if found is not None:
+            listed.move_to_end(key)
+            return found
+        found = []
+        for group in self.new.groups(cards):
+            found += self.group_plans(group, owner)
+        found.sort()          # plans are their codes; no two groups share one
+        return remember(listed, key, found, self._listed_size)
 
-    def _melds_in(self, cards: list[int], owner: int) -> list[Plan]:
-        wilds = sorted(c for c in cards if c in self.wild)
-        naturals = [c for c in cards if c not in self.wild]
-        found: dict[int, Plan] = {}
-        for ki, kind in enumerate(self.kinds):
-            plans = self._sets(kind, ki, naturals, wilds, owner) if kind.of == "rank" else \
-                self._runs(kind, ki, naturals, wilds, owner)
-            for p in plans:
-                found.setdefault(int(p), p)
-        return [found[k] for k in sorted(found)]
+    def each_meld(self, cards: Iterable[int], owner: int) -> Iterator[Plan]:
+        """The same melds, a group at a time and in no particular order: for a question that may be
+        answered before all of them are made."""
+        cards = list(cards)
+        listed = self._listed.get((mask_of(cards), owner))
+        if listed is not None:
+            yield from listed
+            return
+        for group in self.new.groups(cards):
+            yield from self.group_plans(group, owner)
 
-    def _by_rank_suit(self, naturals) -> dict:
-        table: dict[tuple[int, int], list[int]] = {}
-        for c in naturals:
-            table.setdefault((self.cards.ranks[c], self.cards.suits[c]), []).append(c)
-        for v in table.values():
-            v.sort()
-        return table
+    def _group_plans(self, group: Group, owner: int) -> list[Plan]:
+        return [self._new_plan(record, owner) for record in self.new.group(group)]
+
+    def _new_plan(self, record: Record, owner: int) -> Plan:
+        code, kind, cards, wild, points = record
+        p = Plan(((code * self.target_radix + owner) * 4 + NEW) * 2)
+        p.kind, p.type, p.cards, p.wild, p.target, p.at_start, p.points, p.taken = \
+            kind, NEW, cards, wild, owner, False, points, None
+        return p
 
     def distinct(self, kind: MeldKind, size: int) -> bool:
         """Must a set of this kind and size hold no suit twice?"""
-        return kind.suits == "distinct" and (kind.repeat_from is None or size < kind.repeat_from)
-
-    def _sets(self, kind: MeldKind, ki: int, naturals, wilds, owner) -> list[Plan]:
-        table = self._by_rank_suit(naturals)
-        plans = []
-        for rank in sorted({r for r, _ in table}):
-            per_suit = {s: table[(rank, s)] for s in range(4) if (rank, s) in table}
-            choices: list[list[tuple[int, int]]] = []
-            if kind.suits == "distinct":
-                choices += [[(s, 1) for s in combo] for k in range(1, len(per_suit) + 1)
-                            for combo in combinations(sorted(per_suit), k)]
-            if kind.suits == "any" or kind.repeat_from is not None:
-                # suits do not matter: only how many of the rank (the lowest ids, so copies make one play)
-                pool = sorted((c, s) for s in per_suit for c in per_suit[s])
-                for k in range(1, len(pool) + 1):
-                    taken: dict[int, int] = {}
-                    for _, s in pool[:k]:
-                        taken[s] = taken.get(s, 0) + 1
-                    choices.append(sorted(taken.items()))
-            for choice in choices:
-                chosen = [c for s, k in choice for c in per_suit[s][:k]]
-                present = {s for s, _ in choice}
-                for j in range(0, len(wilds) + 1):
-                    size = len(chosen) + j
-                    if size < kind.min or (kind.max is not None and size > kind.max):
-                        continue
-                    if not self._wild_ok(kind, len(chosen), j):
-                        continue
-                    if self.distinct(kind, size):
-                        missing = [s for s in range(4) if s not in present]
-                        if j > len(missing) or len(present) < len(chosen):     # a suit twice
-                            continue
-                        for suits in combinations(missing, j):
-                            wild = [(w, identity(rank, s)) for w, s in zip(wilds[:j], suits)]
-                            plans.append(self.plan(ki, NEW, chosen + wilds[:j], wild, owner))
-                    else:
-                        wild = [(w, identity(rank, None)) for w in wilds[:j]]
-                        plans.append(self.plan(ki, NEW, chosen + wilds[:j], wild, owner))
-        return plans
-
-    def _runs(self, kind: MeldKind, ki: int, naturals, wilds, owner) -> list[Plan]:
-        table = self._by_rank_suit(naturals)
-        longest = self._max_len(kind)
-        plans = []
-        for suit in range(4):
-            held = {r: table[(r, suit)][0] for r in self.cards.deck_ranks if (r, suit) in table}
-            if not held:
-                continue
-            for seq in self.sequences[kind.name]:
-                span = len(seq) if kind.ace != "wrap" else len(seq) // 2
-                for start in range(span):
-                    window: list[int] = []
-                    missing = 0
-                    for length in range(1, longest + 1):
-                        if start + length > len(seq):
-                            break
-                        rank = seq[start + length - 1]
-                        if rank in window:
-                            break
-                        window.append(rank)
-                        if rank not in held:
-                            missing += 1
-                            if missing > len(wilds):
-                                break
-                        if length < kind.min:
-                            continue
-                        natural = [held[r] for r in window if r in held]
-                        if not self._wild_ok(kind, len(natural), missing):
-                            continue
-                        w = iter(wilds)
-                        order, wild = [], []
-                        for r in window:
-                            if r in held:
-                                order.append(held[r])
-                            else:
-                                card = next(w)
-                                order.append(card)
-                                wild.append((card, identity(r, suit)))
-                        plans.append(self.plan(ki, NEW, order, wild, owner))
-        return plans
+        return distinct_suits(kind, size)
 
     # ------------------------------------------------------------ onto melds on the table
     def meld_ranks(self, state, slot_zone: int) -> list[int]:
@@ -287,9 +200,23 @@ class MeldRules:
     def laid(self, state, slot: int) -> Laid:
         """The meld in `slot` as it lies on the table."""
         zone = state.layout.slot_zone[slot]
-        naturals = sum(1 for c in state.zones[zone] if state.stands[c] is None)
-        return Laid(state.slot_kind[slot], tuple(self.meld_ranks(state, zone)),
-                    tuple(self.meld_suits(state, zone)), naturals)
+        cards = state.zones[zone]
+        key = (state.slot_kind[slot], tuple(cards), tuple([state.stands[c] for c in cards]))
+        found = self._laid.get(key)
+        if found is not None:
+            self._laid.move_to_end(key)
+            return found
+        naturals = sum(1 for c in cards if state.stands[c] is None)
+        found = Laid(state.slot_kind[slot], tuple(self.meld_ranks(state, zone)), tuple(self.meld_suits(state, zone)),
+                     naturals)
+        return remember(self._laid, key, found, self._listed_size)
+
+    def fitting(self, laid: Laid) -> int:
+        """The mask of the cards that might be added to `laid`: the wild ones, and those of its rank
+        (a set) or suit (a run)."""
+        if self.kinds[laid.kind].of == "rank":
+            return self._fitting[laid.ranks[0]]
+        return self._fitting[15 + next(s for s in laid.suits if s is not None)]
 
     def laid_after(self, laid: Laid | None, plan: Plan) -> Laid:
         """The meld a plan makes (`laid` None) or leaves (`laid`: its target) on the table."""
@@ -317,11 +244,18 @@ class MeldRules:
     def layoffs(self, state, cards, slots) -> list[Plan]:
         """Every single card of `cards` that can be added to one of the melds in `slots`."""
         found: dict[int, Plan] = {}
-        cards = self.one_of_each(cards)
+        mask = mask_of(cards)
         for slot, _ in slots:
             laid = self.laid(state, slot)
-            for card, code, at_start in self.fits(laid, cards):
-                p = self.plan(laid.kind, LAYOFF, [card], [] if code is None else [(card, code)], slot, at_start)
+            key = (slot, laid, mask & self.fitting(laid))
+            plans = self._layoffs.get(key)
+            if plans is None:
+                plans = [self.plan(laid.kind, LAYOFF, [card], [] if code is None else [(card, code)], slot, at_start)
+                         for card, code, at_start in self.fits(laid, self.one_of_each(bits(key[2])))]
+                remember(self._layoffs, key, plans, self._listed_size)
+            else:
+                self._layoffs.move_to_end(key)
+            for p in plans:
                 found.setdefault(int(p), p)
         return [found[k] for k in sorted(found)]
 
@@ -339,7 +273,7 @@ class MeldRules:
             suits = {s for s in laid.suits if s is not None}
             for c in cards:
                 if c in self.wild:
-                    if self._wild_ok(kind, laid.naturals, wilds_in + 1):
+                    if wild_ok(kind, laid.naturals, wilds_in + 1):
                         options = [s for s in range(4) if s not in suits] if distinct else [None]
                         out.extend((c, identity(rank, s), False) for s in options)
                 elif self.cards.ranks[c] == rank and (not distinct or self.cards.suits[c] not in suits):
@@ -351,7 +285,7 @@ class MeldRules:
         for at_start, rank in self._run_ends(kind, list(laid.ranks)):
             for c in cards:
                 if c in self.wild:
-                    if self._wild_ok(kind, laid.naturals, wilds_in + 1):
+                    if wild_ok(kind, laid.naturals, wilds_in + 1):
                         out.append((c, identity(rank, suit), at_start))
                 elif self.cards.ranks[c] == rank and self.cards.suits[c] == suit:
                     out.append((c, None, at_start))

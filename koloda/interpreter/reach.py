@@ -11,28 +11,44 @@ The search is branch and bound over disjoint plays. A play is a new meld of the 
 laying single cards with the same rules as `layoffs` (`MeldRules.fits`). Each meld on the table
 takes at most one extension. Plays name their cards by name, not by id, so a second copy of a
 card can stand in for the first.
+
+Hands are bit masks of card ids; what is left of a hand during the search is a count of each
+name packed into one int (a field of a few bits per name), so that whether a play still fits is
+one subtraction: a field that would go below zero clears the guard bit at its top.
 """
 from __future__ import annotations
 
-from koloda.interpreter.melds import NEW, Laid, MeldRules, Plan
+from collections import OrderedDict
+from typing import Hashable, TypeVar
 
-Names = tuple[str, ...]              # the names of a play's cards, sorted (copies of a card are alike)
-# a play: its cards, its points, the table meld it extends (-1: a new meld), how many of each name it needs
-Play = tuple[Names, int, int, tuple[tuple[str, int], ...]]
+from koloda.interpreter.melds import NEW, Laid, MeldRules, Plan
+from koloda.interpreter.bounded import remember
+from koloda.interpreter.meldlist import bits, mask_of
+from koloda.interpreter.plays import Counts, NamedMelds, Names, Play
+
+V = TypeVar("V")
 
 
 class Reach:
     """The most points a turn can still put down; one per game, with its caches."""
 
-    def __init__(self, rules: MeldRules, limit: int = 4000, relist: int = 14, states: int = 2000):
+    def __init__(self, rules: MeldRules, limit: int = 4000, relist: int = 14, states: int = 2000,
+                 cached: int = 4096):
         self.rules = rules
         self.limit = limit            # positions the search looks at, at most
         self.relist = relist          # hands up to this size have their melds listed afresh at each step
         self.states = states          # extensions of one meld looked at, at most
-        self._best: dict[tuple, tuple[int, bool]] = {}
-        self._laid: dict[tuple, Laid] = {}
-        self._extensions: dict[tuple, list[tuple[Names, int]]] = {}
-        self._plays: dict[int, list[Play]] = {}
+        self.counts = counts = Counts(rules.cards.names)
+        self.name_of, self.unit, self.guard = counts.name_of, counts.unit, counts.guard
+        self.plays = NamedMelds(rules.new, counts, cached)
+        self.cached = cached
+        self._best: OrderedDict[Hashable, tuple[int, bool]] = OrderedDict()
+        self._extensions: OrderedDict[Hashable, list[Play]] = OrderedDict()
+        self._fitting: OrderedDict[Hashable, bool] = OrderedDict()
+        self._table_at: tuple[int, list[tuple[int, Laid]]] = (0, [])
+
+    def _remember(self, cache: OrderedDict, key: Hashable, value: V) -> V:
+        return remember(cache, key, value, self.cached)
 
     # ------------------------------------------------------------ the questions
     def best_points(self, cards, keep: int = 0, enough: int | None = None) -> int:
@@ -45,61 +61,81 @@ class Reach:
         the table as the plan leaves it (its own new meld among them), leaving at least `keep`."""
         rules = self.rules
         table = []
-        for slot, kind in enumerate(state.slot_kind):
-            if kind is None:
-                continue
-            laid = self._on_table(state, slot)
+        for slot, laid in self._table(state):
             if plan.type != NEW and slot == plan.target:
                 laid = rules.laid_after(laid, plan)
             table.append(laid)
         if plan.type == NEW:
             table.append(rules.laid_after(None, plan))
-        return self.best(cards, keep, tuple(table), enough)
+        whole = 0                 # the hand the plan is made from: its melds are listed once for all plans
+        for c in plan.cards:
+            whole |= 1 << c
+        return self.best(cards, keep, tuple(table), enough, whole)
 
-    def best(self, cards, keep: int, table: tuple[Laid, ...], enough: int | None = None) -> int:
+    def _table(self, state) -> list[tuple[int, Laid]]:
+        """The melds on the table, by slot: the same for every plan of one listing of the moves."""
+        if state.listing and self._table_at[0] == state.listing:
+            return self._table_at[1]
+        found = [(slot, self.rules.laid(state, slot)) for slot, kind in enumerate(state.slot_kind) if kind is not None]
+        self._table_at = (state.listing, found)
+        return found
+
+    def best(self, cards, keep: int, table: tuple[Laid, ...], enough: int | None = None, whole: int = 0) -> int:
         if enough is not None and enough <= 0:
             return enough
         cards = sorted(set(cards))
         room = len(cards) - keep      # how many cards may go down
         if room <= 0:
             return 0
+        mask = mask_of(cards)
         # only the melds some of these cards can go on matter: the same answer serves another table
-        table = tuple(laid for laid in table if self._extensions_of(laid, cards))
-        key = (tuple(cards), room, table)
+        table = tuple(laid for laid in table if self._fits_any(laid, mask))
+        key = (mask, room, table)
         found = self._best.get(key)   # (the best found, whether the search went to the end)
         if found is None or not (found[1] or (enough is not None and found[0] >= enough)):
-            found = self._search(cards, room, table, enough)
-            if len(self._best) > 50000:        # the same questions come back often; keep memory bounded
-                self._best.clear()
-            self._best[key] = found
+            found = self._remember(self._best, key, self._search(cards, mask, room, table, enough, whole | mask))
+        else:
+            self._best.move_to_end(key)
         return found[0] if enough is None else min(found[0], enough)
 
     # ------------------------------------------------------------ the search
-    def _search(self, cards: list[int], room: int, table: tuple[Laid, ...], enough: int | None) -> tuple[int, bool]:
+    def _search(self, cards: list[int], mask: int, room: int, table: tuple[Laid, ...],
+                enough: int | None, whole: int) -> tuple[int, bool]:
         """The most points found, and False if the search stopped at `enough` before the end."""
-        names = self.rules.cards.names
-        ids: dict[str, list[int]] = {}
-        for c in cards:
-            ids.setdefault(names[c], []).append(c)
-        left = {n: len(v) for n, v in ids.items()}
-        extensions = [(n, points, i, _needs(n)) for i, laid in enumerate(table)
-                      for n, points in self._extensions_of(laid, cards)]
-        listed = self._new_melds(cards)
-        if enough is not None:       # one play alone is often enough: no search at all
-            alone = max((p[1] for p in listed + extensions if len(p[0]) <= room), default=0)
+        if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
+            alone = self.plays.richest(mask, room, whole)
             if alone >= enough:
                 return alone, False
+        listed = self.plays.of(mask, whole)
+        extensions = [(n, points, i, need) for i, laid in enumerate(table)
+                      for n, points, _, need in self._extensions_of(laid, mask)]
+        if enough is not None:       # or one play with its layoffs
+            alone = max((p[1] for p in extensions if len(p[0]) <= room), default=0)
+            if alone >= enough:
+                return alone, False
+        name_of, unit, guard = self.name_of, self.unit, self.guard
+        ids: dict[int, list[int]] = {}
+        for c in cards:
+            ids.setdefault(name_of[c], []).append(c)
+        left = [0] * len(unit)
+        avail = 0
+        for name, copies in ids.items():
+            left[name] = len(copies)
+            avail += len(copies) * unit[name]
         # the most a card of this name can add: its share of its best play (a card in no play of the
         # whole hand is in none of a part of it either)
-        share: dict[str, float] = {}
+        share: dict[int, float] = {}
         for n, points, _, _ in listed + extensions:
             for name in n:
                 share[name] = max(share.get(name, 0.0), points / len(n))
+        share_of = [0.0] * len(unit)
+        for name, value in share.items():
+            share_of[name] = value
         small = len(cards) <= self.relist
         best, budget = [0], [self.limit]
         richest = sorted(share, key=lambda name: -share[name])
         order = sorted(share)
-        by_name: dict[str, list[Play]] = {name: [] for name in order}
+        by_name: dict[int, list[Play]] = {name: [] for name in order}
         if not small:
             for play in listed + extensions:
                 for name in set(play[0]):
@@ -110,7 +146,7 @@ class Reach:
             total = 0.0
             for name in richest:
                 k = min(left[name], room)
-                total += k * share[name]
+                total += k * share_of[name]
                 room -= k
                 if room == 0:
                     break
@@ -118,7 +154,7 @@ class Reach:
 
         goal = float("inf") if enough is None else enough
 
-        def search(acc: int, bound: float, room: int, extended: int, count: int) -> None:
+        def search(acc: int, bound: float, room: int, extended: int, count: int, avail: int, here: int) -> None:
             if acc > best[0]:
                 best[0] = acc
                 if acc >= goal:
@@ -127,82 +163,71 @@ class Reach:
             if budget[0] < 0 or room <= 0 or acc + bound <= best[0] + 1e-9 \
                     or (room < count and acc + most(room) <= best[0] + 1e-9):
                 return
-            def can(p: Play) -> bool:
-                return len(p[0]) <= room and not (p[2] >= 0 and extended >> p[2] & 1) \
-                    and all(left[n] >= k for n, k in p[3])
+            spare = avail | guard
             if small:       # listed afresh from the cards left: every one can be made
-                here = [c for name, k in left.items() for c in ids[name][:k]]
-                plays = [p for p in self._new_melds(here) if len(p[0]) <= room]
-                plays += [p for p in extensions if can(p)]
+                plays = [p for p in self.plays.of(here, mask) if len(p[0]) <= room]
+                plays += [p for p in extensions if len(p[0]) <= room and not extended >> p[2] & 1
+                          and (spare - p[3]) & guard == guard]
                 if not plays:
                     return
-                first = min(name for p in plays for name in p[0])
+                first = min(p[0][0] for p in plays)
                 holding = [p for p in plays if first in p[0]]
             else:           # the lowest card with a play left: only the plays of each card are looked at
                 holding = []
                 for first in order:
                     if left[first]:
-                        holding = [p for p in by_name[first] if can(p)]
+                        holding = [p for p in by_name[first] if len(p[0]) <= room
+                                   and not (p[2] >= 0 and extended >> p[2] & 1) and (spare - p[3]) & guard == guard]
                         if holding:
                             break
                 if not holding:
                     return
-            for n, points, meld, _ in sorted(holding, key=lambda p: -p[1]):
+            for n, points, meld, need in sorted(holding, key=lambda p: -p[1]):
+                rest = here
                 for name in n:
                     left[name] -= 1
-                search(acc + points, bound - sum(share.get(name, 0.0) for name in n), room - len(n),
-                       extended | (1 << meld if meld >= 0 else 0), count - len(n))
+                    if small:
+                        rest &= ~(1 << ids[name][left[name]])
+                search(acc + points, bound - sum(share_of[name] for name in n), room - len(n),
+                       extended | (1 << meld if meld >= 0 else 0), count - len(n), avail - need, rest)
                 for name in n:
                     left[name] += 1
             copies = left[first]       # or no copy of it goes down (one copy going down is a branch above)
             left[first] = 0
-            search(acc, bound - copies * share.get(first, 0.0), room, extended, count - copies)
+            rest = here
+            if small:
+                for c in ids[first][:copies]:
+                    rest &= ~(1 << c)
+            search(acc, bound - copies * share_of[first], room, extended, count - copies, avail - copies * unit[first],
+                   rest)
             left[first] = copies
-        search(0, sum(share.get(names[c], 0.0) for c in cards), room, 0, len(cards))
+        search(0, sum(share_of[name_of[c]] for c in cards), room, 0, len(cards), avail, mask)
         return best[0], best[0] < goal
 
-    def _new_melds(self, cards: list[int]) -> list[Play]:
-        """The new melds of the cards as plays (the meld list itself is cached by the meld rules)."""
-        key = sum(1 << c for c in cards)
-        found = self._plays.get(key)
-        if found is None:
-            if len(self._plays) > 20000:
-                self._plays.clear()
-            names = self.rules.cards.names
-            found = []
-            for p in self.rules.melds_in(cards, 0):
-                n = tuple(sorted(names[c] for c in p.cards))
-                found.append((n, p.points, -1, _needs(n)))
-            self._plays[key] = found
-        return found
-
     # ------------------------------------------------------------ plays
-    def _on_table(self, state, slot: int) -> Laid:
-        key = (state.slot_kind[slot], tuple(state.zones[state.layout.slot_zone[slot]]))
-        found = self._laid.get(key)
+    def _fits_any(self, laid: Laid, mask: int) -> bool:
+        """Can a card of `mask` be laid off on `laid`? (Has it any extension at all?)"""
+        mask &= self.rules.fitting(laid)
+        if not mask:
+            return False
+        key = (laid, mask)
+        found = self._fitting.get(key)
         if found is None:
-            if len(self._laid) > 20000:
-                self._laid.clear()
-            found = self._laid[key] = self.rules.laid(state, slot)
+            found = self._remember(self._fitting, key, bool(self.rules.fits(laid, bits(mask))))
         return found
 
-    def _extensions_of(self, laid: Laid, cards: list[int]) -> list[tuple[Names, int]]:
-        """Every handful of `cards` that can be laid off on `laid`, one card after another, and its
-        best points: breadth first over the single layoffs, each state of the meld met once."""
+    def _extensions_of(self, laid: Laid, mask: int) -> list[Play]:
+        """Every handful of the cards in `mask` that can be laid off on `laid`, one card after another,
+        and its best points: breadth first over the single layoffs, each state of the meld met once."""
         rules = self.rules
-        kind = rules.kinds[laid.kind]
-        wild = rules.wild
-        if kind.of == "rank":
-            rank = laid.ranks[0]
-            cards = [c for c in cards if c in wild or rules.cards.ranks[c] == rank]
-        else:
-            suit = next(s for s in laid.suits if s is not None)
-            cards = [c for c in cards if c in wild or rules.cards.suits[c] == suit]
-        key = (laid, tuple(cards))
+        mask &= rules.fitting(laid)
+        key = (laid, mask)
         found = self._extensions.get(key)
         if found is not None:
+            self._extensions.move_to_end(key)
             return found
-        names = rules.cards.names
+        cards = bits(mask)
+        name_of = self.name_of
         best: dict[Names, int] = {}
         seen: set[tuple] = set()
         frontier: list[tuple[Laid, tuple[int, ...], int]] = [(laid, (), 0)]
@@ -214,7 +239,7 @@ class Reach:
                     looked += 1
                     bigger = rules.extended(meld, card, code, at_start)
                     now = tuple(sorted(used + (card,)))
-                    n = tuple(sorted(names[c] for c in now))
+                    n = tuple(sorted(name_of[c] for c in now))
                     total = points + rules.worth(card, code)
                     state = (self._shape(bigger), n, total)
                     if state in seen:
@@ -224,11 +249,8 @@ class Reach:
                         best[n] = total
                     after.append((bigger, now, total))
             frontier = after
-        found = sorted(best.items())
-        if len(self._extensions) > 20000:
-            self._extensions.clear()
-        self._extensions[key] = found
-        return found
+        plays = [(n, points, -1, sum(self.unit[name] for name in n)) for n, points in sorted(best.items())]
+        return self._remember(self._extensions, key, plays)
 
     def _shape(self, laid: Laid) -> tuple:
         """What decides what else fits a meld: a set's cards in any order, a run's in table order."""
@@ -236,7 +258,3 @@ class Reach:
             cards = sorted((r, -1 if s is None else s) for r, s in zip(laid.ranks, laid.suits))
             return laid.kind, tuple(cards), laid.naturals
         return laid
-
-
-def _needs(names: Names) -> tuple[tuple[str, int], ...]:
-    return tuple((n, names.count(n)) for n in sorted(set(names)))

@@ -14,6 +14,7 @@ from koloda.interpreter.cards import CardTable
 from koloda.interpreter.codec import ActionCodec
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
 from koloda.interpreter.flow import Flow
+from koloda.interpreter.history import History
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 from koloda.interpreter.movetext import action_named
@@ -98,7 +99,7 @@ class State:
         self.seed = seed
         self.shuffles = 0
         self.orders = [list(o) for o in (orders or [])]
-        self.history: list[tuple[int, int]] = []
+        self.history = History()           # shared with clones, never copied
         self.actor: int | None = None      # the player whose action is running, for `c.by`
         self.asked: tuple[int, str] | None = None     # set by `ask` while an action runs
         # for each question being answered: [asker, step to return to, players still to answer, their step]
@@ -122,13 +123,13 @@ class State:
         c = State.__new__(State)
         c.game, c.layout, c.flow, c.n = self.game, self.layout, self.flow, self.n
         c.listing = 0
-        c.zones = [z[:] for z in self.zones]
+        c.zones = list(map(list.copy, self.zones))
         c.loc, c.by, c.face, c.known, c.vars = self.loc[:], self.by[:], self.face[:], self.known[:], self.vars[:]
         c.dealer, c.current, c.phase, c.step, c.turns = self.dealer, self.current, self.phase, self.step, self.turns
         c.deal_number, c.moves, c.skips = self.deal_number, self.moves, self.skips[:]
         c.next_player, c.goto, c.deal_over, c.terminal = self.next_player, self.goto, self.deal_over, self.terminal
         c.seed, c.shuffles, c.orders = self.seed, self.shuffles, [o[:] for o in self.orders]
-        c.history = self.history[:]
+        c.history = self.history.copy()
         c.actor = self.actor
         c.asked = self.asked
         c.waiting = [[a, back, list(queue), step] for a, back, queue, step in self.waiting]
@@ -344,7 +345,7 @@ class State:
             "deal_number": self.deal_number, "moves": self.moves, "skips": self.skips,
             "next_player": self.next_player, "goto": self.goto, "deal_over": self.deal_over,
             "terminal": self.terminal, "seed": self.seed, "shuffles": self.shuffles, "orders": self.orders,
-            "history": self.history, "waiting": self.waiting, "slot_kind": self.slot_kind,
+            "history": list(self.history), "waiting": self.waiting, "slot_kind": self.slot_kind,
             "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no, "last_meld": self.last_meld,
             "moved": self.moved,
         }
@@ -366,7 +367,7 @@ class State:
             setattr(s, key, data[key])
         s.skips = list(data["skips"])
         s.orders = [list(o) for o in data["orders"]]
-        s.history = [tuple(h) for h in data["history"]]
+        s.history = History(tuple(h) for h in data["history"])
         s.waiting = [[a, back, list(queue), step] for a, back, queue, step in data.get("waiting", [])]
         for key in ("slot_kind", "slot_owner", "slot_turn", "stands"):
             if key in data:

@@ -1,0 +1,28 @@
+"""Bounded caches: an OrderedDict that forgets the entry used least recently.
+
+The meld listings, plans and searches of a game are kept to be asked again (the same hands come
+back in the same decision and the next), but never more than a fixed number of each, so that a
+long match or many of them cannot grow the memory without end.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Hashable, TypeVar
+
+V = TypeVar("V")
+
+
+def recall(cache: OrderedDict, key: Hashable):
+    """The value kept under `key` (now the most recently used), or None."""
+    found = cache.get(key)
+    if found is not None:
+        cache.move_to_end(key)
+    return found
+
+
+def remember(cache: OrderedDict, key: Hashable, value: V, size: int) -> V:
+    """Keep `value` under `key`, forgetting the entry used least recently past `size` entries."""
+    cache[key] = value
+    if len(cache) > size:
+        cache.popitem(last=False)
+    return value

@@ -1,0 +1,156 @@
+"""Attributes and built-in calls of the resolved tree -> Python expression text (part of gen_expr.py).
+
+Each method writes what the implementation of the same name in builtins.py
+works out, reading the same tables; a name it does not know is left to the
+closures (NotGenerated).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from koloda.dsl import resolved as R
+from koloda.interpreter.gen_frag import NOTHING, Frag, NotGenerated, Scope, atom, deps_of
+from koloda.interpreter.gen_source import Function, Module
+from koloda.interpreter.melds import LAYOFF, NEW, SWAP
+
+
+class AttrGen:
+    """Provided by ExprGen: the compiler, the module and function written into, and the expressions."""
+    c: Any
+    m: Module
+    fn: Function
+
+    def gen(self, n: R.Expr, scope: Scope) -> Frag:
+        raise NotImplementedError
+
+    def sequence(self, n: R.Expr, scope: Scope) -> Frag:
+        raise NotImplementedError
+
+    def _MeldsOf(self, n: R.MeldsOf, scope: Scope) -> Frag:
+        """The melds on the table in the order made (all of them, or one owner's), as compile.py gives them."""
+        layout = self.c.layout
+        slot_zone = self.m.const(layout.slot_zone, "slot_zone")
+        if n.owner is None:
+            return Frag(f"_melds(s.slot_kind, None, {slot_zone}, None, True)", NOTHING, True, True)
+        player = self.gen(n.owner, scope)
+        owner = player.text if n.by_side else f"{self.m.const(layout.meld_owner_of, 'meld_owner')}({player.text})"
+        return Frag(f"_melds(s.slot_kind, s.slot_owner, {slot_zone}, {owner}, False)", player.deps, False, True)
+
+    def _CardAttr(self, n: R.CardAttr, scope: Scope) -> Frag:
+        cards = self.c.cards
+        if n.name in ("rank", "suit", "color"):
+            table = self.m.const({"rank": cards.ranks, "suit": cards.suits, "color": cards.colors}[n.name], n.name)
+        elif n.name in ("face_up", "by"):
+            table = self.fn.state("_F" if n.name == "face_up" else "_B")
+        elif n.name == "deck" and self.c.card_deck is not None:
+            table = self.m.const(self.c.card_deck, "deck")
+        else:
+            raise NotGenerated
+        card = self.gen(n.obj, scope)
+        if card.nonnull:
+            return Frag(f"{table}[{card.text}]", card.deps, card.safe, n.name == "rank")
+        if atom(card.text):
+            return Frag(f"(None if {card.text} is None else {table}[{card.text}])", card.deps, card.safe)
+        return Frag(f"_get({table}, {card.text})", card.deps, card.safe)
+
+    def _ZoneAttr(self, n: R.ZoneAttr, scope: Scope) -> Frag:
+        layout = self.c.layout
+        if n.name in ("rank", "grid", "row", "column", "owner", "side"):
+            # where a zone sits never changes; who owns one neither, where there are no melds (see builtins.py)
+            if n.name in ("rank", "grid", "row", "column"):
+                values = [None if cell is None else getattr(cell, n.name) for cell in layout.zone_cell]
+            elif layout.zone_slot:
+                raise NotGenerated
+            elif n.name == "owner":
+                values = [None if z.by_side else z.owner for z in layout.zones]
+            else:
+                values = [z.owner if z.by_side or z.owner is None else layout.side_of(z.owner) for z in layout.zones]
+            zone = self.gen(n.obj, scope)
+            return Frag(f"{self.m.const(values, 'zone_' + n.name)}[{zone.text}]", zone.deps, zone.safe)
+        if n.name in ("kind", "fresh"):
+            zone = self.gen(n.obj, scope)
+            zone_slot = self.m.const(layout.zone_slot, "zone_slot")
+            if n.name == "kind":
+                kinds = self.m.const(self.c.meld_kinds, "meld_kinds")
+                return Frag(f"_meld_kind(s.slot_kind, {zone_slot}, {kinds}, {zone.text})", zone.deps, zone.safe)
+            return Frag(f"_meld_fresh(s.slot_kind, s.slot_turn, {zone_slot}, s.turn_no, {zone.text})", zone.deps,
+                        zone.safe, True)
+        if n.name not in ("top", "bottom", "size", "cards", "free"):
+            raise NotGenerated
+        zone = self.gen(n.obj, scope)
+        cards = f"{self.fn.state('_Z')}[{zone.text}]"
+        if n.name == "size":
+            return Frag(f"len({cards})", zone.deps, zone.safe, True)
+        if n.name == "cards":
+            return Frag(f"list({cards})", zone.deps, zone.safe, True)
+        if n.name == "free":
+            return Frag(f"_free({cards}, {self.fn.state('_F')})", zone.deps, zone.safe, True)
+        return Frag(f"{'_top' if n.name == 'top' else '_bottom'}({cards})", zone.deps, zone.safe)
+
+    def _GridAttr(self, n: R.GridAttr, scope: Scope) -> Frag:
+        if n.name not in ("cells", "lines", "rows", "columns", "diagonals"):
+            raise NotGenerated
+        table = self.m.const([getattr(g, n.name) for g in self.c.layout.grids], "grid_" + n.name)
+        grid = self.gen(n.obj, scope)
+        if grid.nonnull:
+            return Frag(f"{table}[{grid.text}]", grid.deps, grid.safe, True)
+        return Frag(f"_get({table}, {grid.text})", grid.deps, grid.safe)
+
+    def _PlanAttr(self, n: R.PlanAttr, scope: Scope) -> Frag:
+        kinds, slot_zone = self.c.meld_kinds, self.c.layout.slot_zone
+        get: Callable[[Any], Any] | None = {
+            "cards": lambda p: list(p.cards), "points": lambda p: p.points, "size": lambda p: len(p.cards),
+            "kind": lambda p: kinds[p.kind], "new": lambda p: p.type == NEW, "layoff": lambda p: p.type == LAYOFF,
+            "swap": lambda p: p.type == SWAP, "target": lambda p: None if p.type == NEW else slot_zone[p.target],
+            "taken": lambda p: p.taken,
+        }.get(n.name)                       # as builtins.py reads a plan
+        if get is None:
+            raise NotGenerated
+        plan = self.gen(n.obj, scope)
+        return Frag(f"_plan({self.m.const(get, 'plan_' + n.name)}, {plan.text})", plan.deps)
+
+    def _SideAttr(self, n: R.SideAttr, scope: Scope) -> Frag:
+        if n.name != "players":
+            raise NotGenerated
+        side = self.gen(n.obj, scope)          # worked out for each player, as the closure does
+        return Frag(f"[_p for _p in range(s.n) if _p % {self.c.layout.num_sides} == {side.text}]", side.deps,
+                    side.safe, True)
+
+    def _PlayerAttr(self, n: R.PlayerAttr, scope: Scope) -> Frag:
+        player = self.gen(n.obj, scope)
+        sides = self.c.layout.num_sides
+        if player.nonnull:
+            return Frag(f"({player.text} % {sides})", player.deps, player.safe, True)
+        return Frag(f"_side({player.text}, {sides})", player.deps, player.safe)
+
+    def _ListAttr(self, n: R.ListAttr, scope: Scope) -> Frag:
+        items = self.gen(n.obj, scope)
+        return Frag(f"len({items.text})", items.deps, False, True)
+
+    # ------------------------------------------------------------ calls
+    def _BuiltinCall(self, n: R.BuiltinCall, scope: Scope) -> Frag:
+        name = n.name
+        if name in ("count", "sum", "any", "all", "max", "min"):
+            if name in ("max", "min") and len(n.args) >= 2:
+                args = [self.gen(a, scope) for a in n.args]
+                return Frag(f"{name}({', '.join(a.text for a in args)})", deps_of(args))
+            items = self.sequence(n.args[0], scope)
+            return Frag(f"{'len' if name == 'count' else name}({items.text})", items.deps,
+                        items.safe and name in ("count", "any", "all"), True)
+        args = [self.gen(a, scope) for a in n.args]
+        deps = deps_of(args)
+        cards = self.c.cards
+        if name == "value":
+            return Frag(f"{self.m.const(cards.values, 'value')}[{args[0].text}]", deps, False, True)
+        if name == "abs":
+            return Frag(f"abs({args[0].text})", deps, False, True)
+        if name in ("next", "prev"):
+            return Frag(f"(({args[0].text} {'+' if name == 'next' else '-'} 1) % s.n)", deps, False, True)
+        if name == "top":
+            return Frag(f"_topn({self.fn.state('_Z')}[{args[0].text}], {args[1].text})", deps, False, True)
+        if name == "winner":
+            tables = ", ".join(self.m.const(t, k) for t, k in ((cards.suits, "suit"), (cards.ranks, "rank"),
+                                                              (cards.order, "order")))
+            return Frag(f"_winner({self.fn.state('_Z')}[{args[0].text}], {args[1].text}, {tables}, "
+                        f"{self.fn.state('_B')})", deps)
+        raise NotGenerated

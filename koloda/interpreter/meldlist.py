@@ -1,0 +1,254 @@
+"""The new melds a handful of cards can make, listed as plain records.
+
+Only valid melds are listed, never all subsets: sets rank by rank from the suits present, runs
+window by window along the rank sequence, wild cards filling the gaps. A meld is listed as a
+`Record` — its action code without the owner, its kind, its cards in table order, the wild cards
+with what each stands for, and its points — built up card by card, so that no object is made for
+a meld nobody asks about; melds.py turns the records the rules read into plans, and reach.py
+searches over them as they are.
+
+The code of a record is the plan's action code before the owner and the kind of play are
+written in (`MeldRules.encode`): the identities of the wild cards as digits, then the mask of
+the cards, then the kind.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from koloda.dsl.model import MeldKind
+from koloda.interpreter.cards import CardTable
+
+NO_SUIT = 4
+IDENTITIES = 76      # rank * 5 + suit < 75, and 0 for a wild card that stands for nothing
+
+# (code without owner, kind, cards in table order, (wild card, identity) pairs, points)
+Record = tuple[int, int, tuple[int, ...], tuple[tuple[int, int], ...], int]
+# (kind, natural cards of one rank or suit, wild cards): the cards a group of melds is made of
+Group = tuple[int, tuple[int, ...], tuple[int, ...]]
+
+
+def identity(rank: int, suit: int | None) -> int:
+    """What a wild card stands for, as a small int (suit 4: any suit)."""
+    return rank * 5 + (NO_SUIT if suit is None else suit)
+
+
+def identity_parts(code: int) -> tuple[int, int | None]:
+    rank, suit = divmod(code, 5)
+    return rank, None if suit == NO_SUIT else suit
+
+
+def bits(mask: int) -> list[int]:
+    """The card ids in a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def run_sequences(ranks: list[int], ace: str) -> list[list[int]]:
+    """The rank orders a run may follow: ace high, low, either, or round the corner (joined end to start)."""
+    high = [r for r in ranks if r != 14] + ([14] if 14 in ranks else [])
+    low = ([14] if 14 in ranks else []) + [r for r in ranks if r != 14]
+    if ace == "high":
+        return [high]
+    if ace == "low":
+        return [low]
+    if ace == "both":
+        return [high, low]
+    return [high + high]
+
+
+def distinct_suits(kind: MeldKind, size: int) -> bool:
+    """Must a set of this kind and size hold no suit twice?"""
+    return kind.suits == "distinct" and (kind.repeat_from is None or size < kind.repeat_from)
+
+
+def wild_ok(kind: MeldKind, naturals: int, wilds: int) -> bool:
+    if naturals == 0:
+        return False
+    if kind.wild_max is not None:
+        return wilds <= kind.wild_max
+    return wilds < naturals
+
+
+class NewMelds:
+    """Lists the new melds of a set of cards for the meld kinds of one game."""
+
+    def __init__(self, kinds: list[MeldKind], cards: CardTable, wild: set[int], rank_value: Sequence[int], groups: int = 4096):
+        self.kinds = kinds
+        self.wild = frozenset(wild)
+        self.ranks, self.suits, self.values = cards.ranks, cards.suits, cards.values
+        self.rank_value = rank_value
+        self.kind_radix = max(len(kinds), 1)
+        wild_ids = sorted(wild)
+        # a wild card's identity is a base-76 digit above the card mask: its weight in the code
+        self.digit = {w: IDENTITIES ** (len(wild_ids) - 1 - i) * (1 << cards.size) * self.kind_radix
+                      for i, w in enumerate(wild_ids)}
+        deck_ranks = list(cards.deck_ranks)
+        self.sequences = [run_sequences(deck_ranks, k.ace) if k.of == "suit" else [] for k in kinds]
+        self.longest = [min(k.max or len(deck_ranks), len(deck_ranks)) for k in kinds]
+        self._suit_combos: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        # a hand's groups are mostly those of the hands before it; each is kept until `groups` others
+        # have been used since
+        self.group = lru_cache(maxsize=groups)(self._group)
+
+    def listing(self, cards: Iterable[int]) -> list[Record]:
+        """Every valid new meld of `cards` (ids, each once), in the order of their codes."""
+        out: list[Record] = []
+        for key in self.groups(cards):
+            out += self.group(key)
+        out.sort()            # by code: no two melds of different groups have the same code
+        return out
+
+    def groups(self, cards: Iterable[int]) -> list[Group]:
+        """The groups the melds of `cards` fall in: one kind, and the natural cards of one rank (a set)
+        or one suit (a run), with the wild cards. A group's melds depend on its cards only, and a
+        hand's groups are mostly those of the hand before it, so each is worked out once (`group`)."""
+        wild, ranks, suits = self.wild, self.ranks, self.suits
+        wilds: list[int] = []
+        by_rank: dict[int, list[int]] = {}
+        by_suit: list[dict[int, int]] = [{}, {}, {}, {}]
+        for c in sorted(cards):
+            if c in wild:
+                wilds.append(c)
+                continue
+            suit = suits[c]
+            if suit is not None:        # a card of no suit that is not wild is in no meld
+                by_rank.setdefault(ranks[c], []).append(c)
+                by_suit[suit].setdefault(ranks[c], c)       # runs take the first copy of a card
+        spare = tuple(wilds)
+        out: list[Group] = []
+        for ki, kind in enumerate(self.kinds):
+            if kind.of == "rank":
+                out += [(ki, tuple(by_rank[rank]), spare) for rank in sorted(by_rank)]
+            else:
+                out += [(ki, tuple(sorted(held.values())), spare) for held in by_suit if held]
+        return out
+
+    def _group(self, key: Group) -> list[Record]:
+        ki, naturals, wilds = key
+        return self._sets(ki, naturals, wilds) if self.kinds[ki].of == "rank" else self._runs(ki, naturals, wilds)
+
+    # ------------------------------------------------------------ sets
+    def _choices(self, kind: MeldKind, per_suit: dict[int, list[int]]) -> list[tuple[tuple[int, int], ...]]:
+        """The natural cards a set of one rank may take, as (suit, how many) pairs."""
+        present = tuple(sorted(per_suit))
+        choices: list[tuple[tuple[int, int], ...]] = []
+        if kind.suits == "distinct":
+            combos = self._suit_combos.get(present)
+            if combos is None:
+                combos = self._suit_combos[present] = [c for k in range(1, len(present) + 1)
+                                                       for c in combinations(present, k)]
+            choices += [tuple((s, 1) for s in combo) for combo in combos]
+        if kind.suits == "any" or kind.repeat_from is not None:
+            # suits do not matter: only how many of the rank (the lowest ids, so copies make one play)
+            taken: dict[int, int] = {}
+            for _, s in sorted((c, s) for s in per_suit for c in per_suit[s]):
+                taken[s] = taken.get(s, 0) + 1
+                choices.append(tuple(sorted(taken.items())))
+        return choices
+
+    def _sets(self, ki: int, naturals: tuple[int, ...], wilds: tuple[int, ...]) -> list[Record]:
+        """The sets of kind `ki` of one rank: `naturals` are the hand's cards of that rank."""
+        kind = self.kinds[ki]
+        values, digit, radix, suits = self.values, self.digit, self.kind_radix, self.suits
+        low, high, most = kind.min, kind.max, kind.wild_max
+        rank = self.ranks[naturals[0]]
+        worth = self.rank_value[rank]
+        per_suit: dict[int, list[int]] = {}
+        for c in naturals:
+            per_suit.setdefault(suits[c], []).append(c)        # type: ignore[arg-type]
+        found: dict[int, Record] = {}
+        for choice in self._choices(kind, per_suit):
+            chosen = [c for s, k in choice for c in per_suit[s][:k]]
+            count = len(chosen)
+            top = min(len(wilds), count - 1 if most is None else most)
+            if high is not None:
+                top = min(top, high - count)
+            if top < low - count:
+                continue
+            mask = points = 0
+            for c in chosen:
+                mask |= 1 << c
+                points += values[c]
+            for j in range(max(0, low - count), top + 1):
+                used = wilds[:j]
+                cards = tuple(chosen) + used
+                code = mask
+                for w in used:
+                    code |= 1 << w
+                code = code * radix + ki
+                total = points + j * worth
+                if distinct_suits(kind, count + j):
+                    if len(choice) < count:        # a suit twice
+                        continue
+                    present = {s for s, _ in choice}
+                    missing = [s for s in range(4) if s not in present]
+                    for chosen_suits in combinations(missing, j):     # none when j > len(missing)
+                        wild = tuple((w, rank * 5 + s) for w, s in zip(used, chosen_suits))
+                        key = code
+                        for w, stands in wild:
+                            key += digit[w] * (stands + 1)
+                        found.setdefault(key, (key, ki, cards, wild, total))
+                else:
+                    stands = rank * 5 + NO_SUIT
+                    key = code
+                    for w in used:
+                        key += digit[w] * (stands + 1)
+                    found.setdefault(key, (key, ki, cards, tuple((w, stands) for w in used), total))
+        return list(found.values())
+
+    # ------------------------------------------------------------ runs
+    def _runs(self, ki: int, held: tuple[int, ...], wilds: tuple[int, ...]) -> list[Record]:
+        """The runs of kind `ki` in one suit: `held` is the first copy of each card of that suit in the hand."""
+        kind = self.kinds[ki]
+        values, digit, radix, rank_value = self.values, self.digit, self.kind_radix, self.rank_value
+        low, most, longest = kind.min, kind.wild_max, self.longest[ki]
+        suit = self.suits[held[0]]
+        assert suit is not None
+        at = {self.ranks[c]: c for c in held}
+        spare = len(wilds)
+        found: dict[int, Record] = {}
+        for seq in self.sequences[ki]:
+            span = len(seq) if kind.ace != "wrap" else len(seq) // 2
+            for start in range(span):
+                if spare == 0 and seq[start] not in at:
+                    continue
+                order: list[int] = []
+                wild: list[tuple[int, int]] = []
+                missing = mask = points = code = 0
+                for length in range(1, min(longest, len(seq) - start) + 1):
+                    rank = seq[start + length - 1]
+                    c = at.get(rank)
+                    if c is None:
+                        if missing == spare:
+                            break
+                        c = wilds[missing]
+                        missing += 1
+                        stands = rank * 5 + suit
+                        wild.append((c, stands))
+                        points += rank_value[rank]
+                        code += digit[c] * (stands + 1)
+                    else:
+                        points += values[c]
+                    order.append(c)
+                    mask |= 1 << c
+                    if length < low:
+                        continue
+                    naturals = length - missing
+                    if naturals == 0 or missing > (naturals - 1 if most is None else most):
+                        continue
+                    key = code + mask * radix + ki
+                    found.setdefault(key, (key, ki, tuple(order), tuple(wild), points))
+        return list(found.values())

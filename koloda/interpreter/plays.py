@@ -1,0 +1,172 @@
+"""The new melds of a hand as the search of reach.py sees them: the names of their cards and their points.
+
+A play names its cards by name, not by id (a second copy of a card can stand in for the first),
+and says what it takes from a hand as packed counts of each name (`Names.counts`), so that
+whether a hand still holds it is one subtraction. The plays of a group of melds (meldlist.py)
+depend only on the names of the group's cards, so they are kept by those names: a group met again
+in another hand, with other copies or other jokers, is not listed again.
+
+A part of a hand whose whole has been listed is listed by keeping the plays of the whole that the
+part still holds: a run or a set of distinct suits of the part is one of the whole. Only a set
+that takes the first copies of its rank (`suits: any`, or suits repeated from some size) depends
+on which copies there are, so the groups of those sets that lost a card are listed afresh.
+"""
+from __future__ import annotations
+
+from collections import Counter, OrderedDict
+from typing import Hashable, Sequence
+
+from koloda.interpreter.bounded import remember
+from koloda.interpreter.meldlist import Group, NewMelds, bits, mask_of
+
+Names = tuple[int, ...]   # a play's cards as indices of their names in name order, sorted (copies alike)
+# a play: its cards, its points, the table meld it extends (-1: a new meld), and what it takes from
+# the hand as packed counts of each name
+Play = tuple[Names, int, int, int]
+
+
+class Counts:
+    """Counts of each card name packed into one int: a field of a few bits per name, its top bit a
+    guard that a subtraction clears when the field would go below zero."""
+
+    def __init__(self, names: Sequence[str]):
+        order = sorted(set(names))
+        index = {name: i for i, name in enumerate(order)}
+        self.name_of = [index[name] for name in names]           # card id -> its name's index
+        width = max(Counter(names).values()).bit_length() + 1
+        self.unit = [1 << (i * width) for i in range(len(order))]
+        self.guard = sum(u << (width - 1) for u in self.unit)     # the top bit of every field
+
+    def of(self, mask: int) -> int:
+        """The counts of the cards in `mask`."""
+        unit, name_of = self.unit, self.name_of
+        total = 0
+        while mask:
+            low = mask & -mask
+            total += unit[name_of[low.bit_length() - 1]]
+            mask ^= low
+        return total
+
+    def need(self, names: Names) -> int:
+        return sum(self.unit[name] for name in names)
+
+
+class NamedMelds:
+    """The new melds of hands as plays, with bounded caches."""
+
+    def __init__(self, new: NewMelds, counts: Counts, cached: int = 4096):
+        self.new = new
+        self.counts = counts
+        self.cached = cached
+        # set kinds that take the first copies of a rank: their groups depend on the copies held
+        self.by_copies = {ki for ki, k in enumerate(new.kinds)
+                          if k.of == "rank" and (k.suits == "any" or k.repeat_from is not None)}
+        self._hands: OrderedDict[int, list[Play]] = OrderedDict()
+        self._grouped: OrderedDict[int, list[tuple[Group, list[Play], int]]] = OrderedDict()
+        self._named: OrderedDict[Hashable, list[Play]] = OrderedDict()
+        self._ranks: OrderedDict[int, list[tuple[int, int, int, int]]] = OrderedDict()
+        self._counts: OrderedDict[int, int] = OrderedDict()
+
+    def of(self, mask: int, within: int = 0) -> list[Play]:
+        """The plays of the cards in `mask`; `within`, if given, a hand that holds them all, whose
+        listing (made once) the part's is taken from."""
+        found = self._hands.get(mask)
+        if found is not None:
+            self._hands.move_to_end(mask)
+            return found
+        if within and within != mask and not mask & ~within:
+            found = self._part(mask, within)
+        else:
+            found = [p for _, plays, _ in self._groups(mask) for p in plays]
+        return remember(self._hands, mask, found, self.cached)
+
+    def _groups(self, mask: int) -> list[tuple[Group, list[Play], int]]:
+        """The groups of a hand, each with its plays and the mask of its cards."""
+        found = self._grouped.get(mask)
+        if found is not None:
+            self._grouped.move_to_end(mask)
+            return found
+        found = [(group, self._group_plays(group), mask_of(group[1] + group[2]))
+                 for group in self.new.groups(bits(mask))]
+        return remember(self._grouped, mask, found, self.cached // 4)
+
+    def richest(self, mask: int, room: int, within: int = 0) -> int:
+        """The most points of one play of the cards in `mask` that takes at most `room` cards: the
+        same as the best of `of(mask, within)`, found without listing the part when `within` is
+        given, by going down the whole hand's plays from the richest to the first the part holds."""
+        if not within or within == mask or mask & ~within or mask in self._hands:
+            return max((p[1] for p in self.of(mask, within) if len(p[0]) <= room), default=0)
+        groups = self._groups(within)
+        relisted = self._relisted(mask, within, groups)
+        guard = self.counts.guard
+        spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
+        best = 0
+        for plays in relisted.values():
+            best = max(best, max((p[1] for p in plays if len(p[0]) <= room), default=0))
+        for points, size, need, index in self._ranked(within, groups):
+            if points <= best:
+                break
+            if size <= room and index not in relisted and (spare - need) & guard == guard:
+                best = points
+                break
+        return best
+
+    def _counts_of(self, within: int) -> int:
+        found = self._counts.get(within)
+        if found is None:
+            found = remember(self._counts, within, self.counts.of(within), self.cached // 4)
+        return found
+
+    def _ranked(self, within: int, groups: list[tuple[Group, list[Play], int]]) -> list[tuple[int, int, int, int]]:
+        """The plays of a hand, the richest first: (points, cards, counts, index of its group)."""
+        found = self._ranks.get(within)
+        if found is None:
+            found = sorted(((p[1], len(p[0]), p[3], i) for i, (_, plays, _) in enumerate(groups) for p in plays),
+                           key=lambda r: -r[0])
+            remember(self._ranks, within, found, self.cached // 4)
+        else:
+            self._ranks.move_to_end(within)
+        return found
+
+    def _relisted(self, mask: int, within: int, groups: list[tuple[Group, list[Play], int]]) -> dict[int, list[Play]]:
+        """The groups of a part whose plays are not those of the whole that it holds: sets that take
+        the first copies of a rank that lost a card. By the index of the whole's group."""
+        ranks, wild = self.new.ranks, self.new.wild
+        touched = {ranks[c] for c in bits(within & ~mask) if c not in wild} if self.by_copies else set()
+        out: dict[int, list[Play]] = {}
+        for i, (group, _, _) in enumerate(groups):
+            ki, naturals, wilds = group
+            if ki in self.by_copies and ranks[naturals[0]] in touched:
+                left = tuple(c for c in naturals if mask >> c & 1)
+                out[i] = self._group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1))) if left else []
+        return out
+
+    def _part(self, mask: int, within: int) -> list[Play]:
+        gone = within & ~mask
+        groups = self._groups(within)
+        relisted = self._relisted(mask, within, groups)
+        guard = self.counts.guard
+        spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
+        out: list[Play] = []
+        for i, (group, plays, cards) in enumerate(groups):
+            if i in relisted:
+                out += relisted[i]
+            elif not gone & cards:            # the part holds all of the group's cards
+                out += plays
+            else:
+                out += [p for p in plays if (spare - p[3]) & guard == guard]
+        return out
+
+    def _group_plays(self, group: Group) -> list[Play]:
+        name_of = self.counts.name_of
+        ki, naturals, wilds = group
+        key = (ki, tuple([name_of[c] for c in naturals]), tuple([name_of[w] for w in wilds]))
+        found = self._named.get(key)
+        if found is not None:
+            self._named.move_to_end(key)
+            return found
+        out: dict[tuple[Names, int], Play] = {}
+        for _, _, meld, _, points in self.new.group(group):
+            n = tuple(sorted(name_of[c] for c in meld))
+            out.setdefault((n, points), (n, points, -1, self.counts.need(n)))
+        return remember(self._named, key, list(out.values()), self.cached)

@@ -1,0 +1,109 @@
+"""The parts that keep play fast: a history shared between clones, bounded meld caches, melds
+listed a group at a time, and guards that skip an action's parameters."""
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import koloda
+from koloda.interpreter.history import History
+from koloda.interpreter.meldlist import bits, mask_of
+
+
+def _play(state, moves: int, seed: int = 1):
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_history_reads_like_a_list():
+    h = History([(0, 5), (1, 7)])
+    h.append((0, 9))
+    assert len(h) == 3 and list(h) == [(0, 5), (1, 7), (0, 9)]
+    assert h == [(0, 5), (1, 7), (0, 9)] and h != [(0, 5)]
+    assert h[0] == (0, 5) and h[-1] == (0, 9) and h[-2:] == [(1, 7), (0, 9)] and h[:1] == [(0, 5)]
+    assert History() == [] and History([(1, 2)]) == History([(1, 2)])
+    assert pickle.loads(pickle.dumps(h)) == h
+
+
+def test_a_clone_shares_the_history_and_goes_on_alone():
+    s = _play(koloda.load("kunkin").new_initial_state(seed=2), 40)
+    before = list(s.history)
+    c = s.clone()
+    assert c.history == s.history
+    _play(c, 10, seed=3)
+    _play(s, 5, seed=4)
+    assert list(c.history)[:40] == before and list(s.history)[:40] == before
+    assert len(c.history) == 50 and len(s.history) == 45 and c.history != s.history
+
+
+def test_a_long_history_survives_json_and_clones():
+    game = koloda.load("funken")
+    s = _play(game.new_initial_state(seed=1), 600)
+    for _ in range(50):
+        s = s.clone()
+    data = json.loads(json.dumps(s.to_json()))
+    r = game.state_from_json(data)
+    assert r.history == s.history and len(r.history) == s.moves
+
+
+def test_meld_caches_stay_bounded():
+    game = koloda.load("splin-29g")
+    melds = game.melds
+    reach = game.compiler.reach
+    assert melds is not None and reach is not None
+    for seed in range(3):
+        _play(game.new_initial_state(seed=seed), 10_000, seed=seed)
+    assert len(melds._listed) <= melds._listed_size
+    assert melds.group_plans.cache_info().currsize <= melds.group_plans.cache_info().maxsize
+    assert melds.new.group.cache_info().currsize <= melds.new.group.cache_info().maxsize
+    for cache in (reach._best, reach._extensions, reach.plays._hands, reach.plays._named):
+        assert len(cache) <= reach.cached
+
+
+def test_melds_a_group_at_a_time_are_the_listed_ones():
+    game = koloda.load("kunkin-big")
+    melds = game.melds
+    assert melds is not None
+    rng = random.Random(5)
+    for _ in range(200):
+        hand = sorted(rng.sample(range(melds.n), rng.randint(3, 24)))
+        listed = melds.melds_in(hand, 1)
+        streamed = list(melds.each_meld(hand, 1))
+        assert sorted(streamed) == listed
+        assert [p.cards for p in sorted(streamed)] == [p.cards for p in listed]
+        fresh = list(melds.each_meld(hand + [h for h in range(melds.n) if h not in hand][:1], 0))
+        assert all(int(p) % 2 == 0 for p in fresh)
+
+
+def test_masks():
+    assert bits(mask_of([0, 5, 63, 64, 100])) == [0, 5, 63, 64, 100]
+    assert bits(0) == [] and mask_of([]) == 0
+
+
+def test_an_action_whose_guard_starts_false_lists_nothing():
+    """Splin 29.г before a player's first meld: `meld_row`'s guard starts with `may_take()`, false,
+    so the melds of the hand and the row are not listed for it at all."""
+    game = koloda.load("splin-29g")
+    s = game.new_initial_state(seed=1)
+    s.apply_action(s.legal_actions()[0])          # the draw: now the main step, with nothing melded
+    assert s.step == "main" and any("meld_row" == a.name for a in game.flow.phases[s.phase].steps["main"])
+    calls = []
+    melds = game.melds
+    assert melds is not None
+    real = melds.melds_in
+
+    def counted(cards, owner):
+        calls.append(len(list(cards)))
+        return real(cards, owner)
+    melds.melds_in = counted            # type: ignore[method-assign]
+    try:
+        s.legal_actions()
+    finally:
+        del melds.melds_in
+    hand_and_row = len(s.zones[game.layout.zone_base["hand"] + s.current]) + len(s.zones[game.layout.zone_base["row"]])
+    assert hand_and_row not in calls
