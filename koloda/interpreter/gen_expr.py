@@ -240,7 +240,7 @@ class ExprGen(AttrGen):
 
     # ------------------------------------------------------------ lists
     def comprehension(self, var: str, iterable: R.Expr, cond: R.Expr | None, elem: R.Expr | None,
-                      scope: Scope) -> tuple[str, Frag | None, Frag | None, frozenset[str]]:
+                      scope: Scope) -> tuple[str, Frag | None, Frag | None, frozenset[str], bool]:
         """`for v in items if cond` as text, with the element's and the condition's frags."""
         self._in_iterable += 1
         try:
@@ -259,24 +259,25 @@ class ExprGen(AttrGen):
         finally:
             self._inside_cell = saved
         deps = items.deps | ((test.deps if test else NOTHING) | (value.deps if value else NOTHING)) - {local}
-        return f"for {local} in {items.text}", test, value, deps
+        safe = items.safe and (test is None or test.safe) and (value is None or value.safe)
+        return f"for {local} in {items.text}", test, value, deps, safe
 
     def _Aggregate(self, n: R.Aggregate, scope: Scope) -> Frag:
         if n.func in ("any", "all"):
             return self.decide(n, scope)
         if n.func == "count":
             if n.elem.type == BOOL:
-                loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
+                loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
                 assert value is not None
                 cond = value.text if test is None else f"({test.text} and {value.text})"
                 return Frag(f"len([1 {loop} if {cond}])", deps, False, True)
             if n.cond is None:      # each item counts, and the element is never worked out
                 items = self.sequence(n.iterable, scope)
                 return Frag(f"len({items.text})", items.deps, items.safe, True)
-            loop, test, _, deps = self.comprehension(n.var, n.iterable, n.cond, None, scope)
+            loop, test, _, deps, safe = self.comprehension(n.var, n.iterable, n.cond, None, scope)
             assert test is not None
             return Frag(f"len([1 {loop} if {test.text}])", deps, False, True)
-        loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
+        loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
         return Frag(f"{n.func}([{value.text} {loop}{where}])", deps, False, True)
@@ -286,13 +287,13 @@ class ExprGen(AttrGen):
         (compile.py `_decide`); melds listed a group at a time for it are left to the closure."""
         if any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
             raise NotGenerated
-        loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
+        loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
-        return Frag(f"{n.func}({value.text} {loop}{where})", deps, False, True)
+        return Frag(f"{n.func}({value.text} {loop}{where})", deps, safe, True, True)
 
     def _ListComp(self, n: R.ListComp, scope: Scope) -> Frag:
-        loop, test, value, deps = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
+        loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
         return Frag(f"[{value.text} {loop}{where}]", deps, False, True)
@@ -323,12 +324,12 @@ class ExprGen(AttrGen):
         deps = left.deps | right.deps
         if n.op in ("==", "!="):
             if right.text == "None" and not isinstance(n.left, (R.Const, R.Option)):
-                return Frag(f"({left.text} is {'' if n.op == '==' else 'not '}None)", deps, left.safe, True)
-            return Frag(f"({left.text} {n.op} {right.text})", deps, left.safe and right.safe, True)
+                return Frag(f"({left.text} is {'' if n.op == '==' else 'not '}None)", deps, left.safe, True, True)
+            return Frag(f"({left.text} {n.op} {right.text})", deps, left.safe and right.safe, True, True)
         if n.left.type == RANK:
             order = self.m.const(self.c.cards.order, "order")
-            return Frag(f"({order}[{left.text}] {n.op} {order}[{right.text}])", deps, False, True)
-        return Frag(f"({left.text} {n.op} {right.text})", deps, False, True)
+            return Frag(f"({order}[{left.text}] {n.op} {order}[{right.text}])", deps, False, True, True)
+        return Frag(f"({left.text} {n.op} {right.text})", deps, False, True, True)
 
     def _Contains(self, n: R.Contains, scope: Scope) -> Frag:
         item = self.gen(n.item, scope)
@@ -343,13 +344,13 @@ class ExprGen(AttrGen):
             loc = self.fn.state("_L")
             if item.nonnull:
                 return Frag(f"({loc}[{item.text}] {'!=' if n.negated else '=='} {container.text})", deps,
-                            item.safe and container.safe, True)
+                            item.safe and container.safe, True, True)
             if atom(item.text):
                 test = f"({item.text} is not None and {loc}[{item.text}] == {container.text})"
             else:
                 test = f"_in_zone({loc}, {item.text}, {container.text})"
-            return Frag(f"(not {test})" if n.negated else test, deps, False, True)
-        return Frag(f"({item.text} {'not in' if n.negated else 'in'} {container.text})", deps, False, True)
+            return Frag(f"(not {test})" if n.negated else test, deps, False, True, True)
+        return Frag(f"({item.text} {'not in' if n.negated else 'in'} {container.text})", deps, False, True, True)
 
     def _And(self, n: R.And, scope: Scope) -> Frag:
         parts = [self.gen(x, scope) for x in _chain(n, R.And)]
@@ -369,7 +370,7 @@ class ExprGen(AttrGen):
         operand = self.gen(n.operand, scope)
         if operand.text in ("True", "False"):
             return Frag("False" if operand.text == "True" else "True", NOTHING, True, True)
-        return Frag(f"(not {operand.text})", operand.deps, operand.safe, True)
+        return Frag(f"(not {operand.text})", operand.deps, operand.safe, True, True)
 
     def _Neg(self, n: R.Neg, scope: Scope) -> Frag:
         operand = self.gen(n.operand, scope)
@@ -397,8 +398,11 @@ def _logic(parts: list[Frag], op: str) -> Frag:
         return Frag(go, NOTHING, True, True)
     if len(parts) == 1 and not many:
         return parts[0]
-    text = f" {op} ".join(p.text for p in parts)
     safe = all(p.safe for p in parts)
+    if safe and all(p.boolean for p in parts):
+        # true or false each, and none can fail: the order changes nothing but the time, so loops go last
+        parts = sorted(parts, key=lambda p: " for " in p.text)
+    text = f" {op} ".join(p.text for p in parts)
     if len(parts) == 2 and not many:
-        return Frag(f"({text})", deps_of(parts), safe, all(p.nonnull for p in parts))
-    return Frag(f"(True if ({text}) else False)", deps_of(parts), safe, True)
+        return Frag(f"({text})", deps_of(parts), safe, all(p.nonnull for p in parts), all(p.boolean for p in parts))
+    return Frag(f"(True if ({text}) else False)", deps_of(parts), safe, True, True)

@@ -20,6 +20,7 @@ class Frag:
     deps: frozenset[str] = NOTHING  # the generated locals it reads (parameters, loop names)
     safe: bool = False              # cannot fail
     nonnull: bool = False           # never none
+    boolean: bool = False           # Python's True or False, never another value
 
 
 Scope = dict[str, Frag]     # local names of the rules -> what they stand for here
