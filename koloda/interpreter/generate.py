@@ -24,6 +24,7 @@ Generation that fails in any way leaves the closures in place.
 """
 from __future__ import annotations
 
+import hashlib
 import linecache
 import os
 import sys
@@ -79,7 +80,8 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str
         gen = Generator(compiler, Module(NAMESPACE), watch)
         done = gen.flow(flow, rules)
         source = gen.m.source()
-        filename = f"<koloda generated {label!r}>"
+        # one name per text (options and players change it), so that tracebacks and profiles show its lines
+        filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
         compiling = time.perf_counter()
         code = compiled(source, filename)
         done.compile_seconds = time.perf_counter() - compiling
@@ -89,7 +91,7 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str
         return None
     for install, name in done.installs:
         install(namespace[name])
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)   # for tracebacks, profiles
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     done.installs.clear()
     done.source, done.namespace = source, namespace
     done.fallbacks = gen.fallbacks
