@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import koloda
-import koloda.cli.main as cli
+import koloda.cli.table_run as cli
 from koloda.agents.human import match_move
 from koloda.cli.main import main
 from koloda.ui.moves import listed_moves
