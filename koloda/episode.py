@@ -1,0 +1,287 @@
+"""One match as the research tools see it: what the OpenSpiel, PettingZoo and Gymnasium adapters share.
+
+An `Episode` wraps a state of the compact view (koloda/compact.py: every move spelt as a few
+tokens below a finite `num_distinct_actions`) and adds what those tools ask of a state and
+koloda's own State does not keep:
+
+* a cap on the number of steps: the tools want a bounded game (`max_game_length`), and a
+  match cut there is scored as a draw (every side the same share), so the sum of the returns
+  stays the same as in a finished match;
+* each seat's record of the moves it saw, for information-state keys. A move is recorded
+  with a copy of who knew each card *after* it (cheap: one list of ints), and told as that
+  seat saw it only when asked (`describe` hides the cards it could not place);
+* resampling: a state drawn from what one seat has seen (koloda's `determinize`) whose
+  information-state string for that seat is exactly the one it came from. The moves before the
+  resampling are kept as that seat told them, for every seat of the drawn world: the drawn world
+  has no true history, and the other seats' own records would carry the real hidden cards.
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Protocol
+
+from koloda.agents.sampling import determinize
+
+try:
+    from koloda.compact import CompactGame
+except ImportError:       # the compact view is not there yet: games whose own ids are small still play
+    CompactGame = None    # type: ignore[assignment,misc]
+from koloda.interpreter.game import Game
+from koloda.interpreter.state import State
+
+# A move as recorded: (player, native action id, who knew each card just after it, as bits per card).
+Record = tuple[int, int, tuple[int, ...]]
+
+DEFAULT_MAX_STEPS = 10_000
+
+
+class Spelt(Protocol):
+    """A state of the compact view, as the adapters use it (see koloda/compact.py)."""
+    native: State
+
+    def current_player(self) -> int: ...
+
+    def legal_actions(self) -> list[int]: ...
+
+    def apply_action(self, token: int) -> None: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def returns(self) -> list[float]: ...
+
+    def clone(self) -> "Spelt": ...
+
+    def action_to_string(self, token: int) -> str: ...
+
+    def observation_tensor(self, player: int) -> list[float]: ...
+
+    def information_state_tensor(self, player: int) -> list[float]: ...
+
+
+class Spelling(Protocol):
+    """The compact view of a game."""
+    game: Game
+
+    def num_distinct_actions(self) -> int: ...
+
+    def new_initial_state(self, seed: int = 0) -> Spelt: ...
+
+    def wrap(self, native: State, like: Spelt) -> Spelt: ...
+
+    def observation_tensor_shape(self) -> tuple[int, ...]: ...
+
+    def information_state_tensor_shape(self) -> tuple[int, ...]: ...
+
+
+TENSORS = CompactGame is not None
+
+
+def spelling_of(game: Game) -> Spelling:
+    return CompactGame(game) if CompactGame is not None else NativeSpelling(game)
+
+
+class Table:
+    """A loaded game and its compact view, shared by every episode played on it."""
+
+    def __init__(self, spelling: Spelling):
+        self.spelling = spelling
+        self.game = spelling.game
+        # who knew each card when the last deal was scored, and in which state: a move that ends a
+        # deal is told as the table was then, not after the next deal's shuffle (as at the table)
+        self.scored: tuple[State, tuple[int, ...]] | None = None
+        self.game.on_deal_scored(self._deal_scored)
+
+    def _deal_scored(self, state: State) -> None:
+        self.scored = (state, tuple(state.known))
+
+
+class Episode:
+    """A match under way, with the records and cap above. Cloning shares the compiled game and
+    copies only lists of ints and references to immutable records."""
+    __slots__ = ("table", "spelling", "state", "steps", "max_steps", "records", "told", "_cache")
+
+    def __init__(self, table: Table, seed: int, max_steps: int = DEFAULT_MAX_STEPS):
+        self.table = table
+        self.spelling = spelling = table.spelling
+        self.state: Spelt = spelling.new_initial_state(seed=seed)
+        self.steps = 0
+        self.max_steps = max_steps
+        self.records: list[Record] = []
+        # the moves before a resampling, as the resampling seat told them (None: never resampled)
+        self.told: str | None = None
+        self._cache: dict[int, tuple[int, str]] = {}     # seat -> (records told, their text)
+
+    # ------------------------------------------------------------ play
+    @property
+    def game(self) -> Game:
+        return self.spelling.game
+
+    @property
+    def native(self) -> State:
+        return self.state.native
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    def is_terminal(self) -> bool:
+        return self.steps >= self.max_steps or self.state.is_terminal()
+
+    def truncated(self) -> bool:
+        """Cut by the cap, not ended by the rules."""
+        return self.steps >= self.max_steps and not self.state.is_terminal()
+
+    def current_player(self) -> int:
+        return -4 if self.is_terminal() else self.state.current_player()
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.is_terminal() else sorted(self.state.legal_actions())
+
+    def apply_action(self, token: int) -> None:
+        native = self.state.native
+        moves = native.moves
+        table = self.table
+        table.scored = None
+        self.state.apply_action(token)
+        self.steps += 1
+        native = self.state.native
+        if native.moves != moves:
+            player, action = native.history[-1]
+            scored = table.scored
+            known = scored[1] if scored is not None and scored[0] is native else tuple(native.known)
+            self.records.append((player, action, known))
+
+    def returns(self) -> list[float]:
+        if self.truncated():
+            layout = self.game.layout
+            return [1.0 / layout.num_sides] * self.num_players
+        return self.state.returns()
+
+    def action_to_string(self, token: int) -> str:
+        return self.state.action_to_string(token)
+
+    def clone(self) -> "Episode":
+        other = Episode.__new__(Episode)
+        other.table, other.spelling = self.table, self.spelling
+        other.max_steps, other.steps = self.max_steps, self.steps
+        other.state = self.state.clone()
+        other.records = self.records[:]
+        other.told = self.told
+        other._cache = dict(self._cache)
+        return other
+
+    def __deepcopy__(self, memo: dict) -> "Episode":
+        # OpenSpiel clones a state by deep-copying its attributes: share the game, copy the match
+        return self.clone()
+
+    # ------------------------------------------------------------ what a seat knows
+    def observation_string(self, player: int) -> str:
+        """What `player` sees now, and the last move as they saw it."""
+        last = self._tell(self.records[-1], player) if self.records else ""
+        return f"{self._now(player)}\nlast: {last}"
+
+    def information_state_string(self, player: int) -> str:
+        """What `player` sees now, the cards they know the place of, and every move as they saw it."""
+        return f"{self._now(player)}\nmoves:\n{self._history(player)}"
+
+    def _now(self, player: int) -> str:
+        native = self.native
+        seen = native.observation(player)
+        # the observation's own history is told from the state's; ours covers the whole match
+        seen.pop("history", None)
+        bit = 1 << player
+        known = [[native.game.cards.names[c] for c in zone if native.known[c] & bit] for zone in native.zones]
+        seen["known"] = known
+        text = json.dumps(seen, separators=(",", ":"), sort_keys=True)
+        return f"P{player + 1}: {text}"
+
+    def _history(self, player: int) -> str:
+        done, text = self._cache.get(player, (0, self.told or ""))
+        if done < len(self.records):
+            text += "".join(self._tell(r, player) + "\n" for r in self.records[done:])
+            self._cache[player] = (len(self.records), text)
+        return text
+
+    def _tell(self, record: Record, viewer: int) -> str:
+        player, action, known = record
+        bit = 1 << viewer
+        text = self.game.action_to_string(action, hide=lambda c: not known[c] & bit)
+        return f"P{player + 1} {text}"
+
+    def observation_tensor(self, player: int) -> list[float]:
+        return self.state.observation_tensor(player)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        return self.state.information_state_tensor(player)
+
+    # ------------------------------------------------------------ resampling
+    def resample(self, player: int, rng: random.Random) -> "Episode":
+        """A state `player` cannot tell from this one, with the cards they cannot place dealt anew."""
+        told = self._history(player)
+        world = self.clone()
+        world.state = self.spelling.wrap(determinize(self.native, player, rng), self.state)
+        world.records = []
+        world.told = told
+        world._cache = {}
+        return world
+
+
+def seed_of(rng: Any) -> int:
+    """A match seed from a numpy or `random` generator (or an int)."""
+    if isinstance(rng, int):
+        return rng
+    if hasattr(rng, "integers"):
+        return int(rng.integers(0, 1 << 62))
+    return int(rng.randrange(1 << 62))
+
+
+class NativeSpelt:
+    """A native state spelt with its own action ids: for games whose ids are already small."""
+    __slots__ = ("native",)
+
+    def __init__(self, native: State):
+        self.native = native
+
+    def current_player(self) -> int:
+        return self.native.current_player()
+
+    def legal_actions(self) -> list[int]:
+        return self.native.legal_actions()
+
+    def apply_action(self, token: int) -> None:
+        self.native.apply_action(token)
+
+    def is_terminal(self) -> bool:
+        return self.native.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.native.returns()
+
+    def clone(self) -> "NativeSpelt":
+        return NativeSpelt(self.native.clone())
+
+    def action_to_string(self, token: int) -> str:
+        return self.native.action_to_string(token)
+
+
+class NativeSpelling:
+    def __init__(self, game: Game):
+        if game.num_distinct_actions > 2 ** 31 - 1:
+            raise ValueError(f"{game.name}'s action ids go up to {game.num_distinct_actions:.3g}")
+        self.game = game
+
+    def num_distinct_actions(self) -> int:
+        return self.game.num_distinct_actions
+
+    def new_initial_state(self, seed: int = 0) -> NativeSpelt:
+        return NativeSpelt(self.game.new_initial_state(seed=seed))
+
+    def wrap(self, native: State, like: Spelt) -> NativeSpelt:
+        return NativeSpelt(native)
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        raise NotImplementedError("tensors come with the compact view")
+
+    def information_state_tensor_shape(self) -> tuple[int, ...]:
+        raise NotImplementedError("tensors come with the compact view")

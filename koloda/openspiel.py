@@ -1,0 +1,242 @@
+"""koloda games as OpenSpiel games (the `koloda[openspiel]` extra).
+
+    import koloda.openspiel             # registers the game "koloda" with pyspiel
+    game = pyspiel.load_game("koloda", {"rules": "kunkin", "players": 2, "options": "limit=50"})
+
+or, with a rule file's options as parameters of their own:
+
+    name = koloda.openspiel.register("kunkin")          # "koloda_kunkin"
+    game = pyspiel.load_game(name, {"limit": 50})
+
+The game is sequential, of imperfect information, with one explicit chance node at the start
+that picks the match's seed among `seeds` equally likely ones (every later shuffle is decided by
+that seed). Actions are the tokens of koloda's compact view, so every game's
+`num_distinct_actions` fits. The returns are koloda's shares of the win (1 for a sole winner,
+split among tied winners, 0 otherwise; partners share their side's), so the utility lies in
+[0, 1] and the sum of the returns is the number of players of a side. A match still going after
+`max_moves` steps is cut and scored as a draw.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from koloda.api import load
+from koloda.episode import DEFAULT_MAX_STEPS, TENSORS, Episode, Table, spelling_of
+from koloda.interpreter.game import Game
+
+__all__ = ["register", "load_game", "KolodaGame", "KolodaState", "parse_options"]
+
+DEFAULT_SEEDS = 1 << 16
+_MAX_PLAYERS = 64
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """`"hand=7, limit=50"` -> {"hand": "7", "limit": "50"}: the table's options in one parameter."""
+    options = {}
+    for item in filter(None, (part.strip() for part in text.replace(";", ",").split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"options are written `name=value, name=value`, not `{item}`")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low: int, high: int,
+               tensors: bool) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name, long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        # the returns always add up to the number of players of a side (sides are equal)
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high, min_num_players=low,
+        provides_information_state_string=True, provides_information_state_tensor=tensors,
+        provides_observation_string=True, provides_observation_tensor=tensors,
+        parameter_specification=parameters)
+
+
+_PARAMETERS = {"rules": "pony", "players": 0, "options": "", "seeds": DEFAULT_SEEDS, "max_moves": DEFAULT_MAX_STEPS}
+
+
+class KolodaGame(pyspiel.Game):
+    """A rule file at a table: its options and number of players are the game's parameters."""
+
+    def __init__(self, params: dict[str, Any] | None = None, game_type: pyspiel.GameType | None = None,
+                 rules: str | None = None):
+        given: dict[str, Any] = dict(_PARAMETERS)
+        given.update(params or {})
+        options = parse_options(str(given.pop("options", "")))
+        rules = rules or str(given.pop("rules"))
+        given.pop("rules", None)
+        players = int(given.pop("players")) or None
+        self.seeds = int(given.pop("seeds"))
+        self.max_moves = int(given.pop("max_moves"))
+        if self.seeds < 1 or self.max_moves < 1:
+            raise ValueError("`seeds` and `max_moves` are at least 1")
+        options.update({k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in given.items()})
+        game = load(rules, options, players)
+        self.koloda: Game = game
+        self.table = Table(spelling_of(game))
+        layout = game.layout
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.table.spelling.num_distinct_actions(),
+            max_chance_outcomes=self.seeds, num_players=game.num_players, min_utility=0.0, max_utility=1.0,
+            utility_sum=game.num_players / layout.num_sides, max_game_length=self.max_moves)
+        super().__init__(game_type or _GENERIC, info, params or {})
+
+    def new_initial_state(self) -> "KolodaState":
+        return KolodaState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "KolodaObserver":
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return KolodaObserver(self, recall, params)
+
+
+class _Shared:
+    """The game as a state's attribute. OpenSpiel clones a Python state by deep-copying its
+    attributes: the game (and the compiled rules) must be shared, not copied (or reloaded)."""
+    __slots__ = ("game",)
+
+    def __init__(self, game: KolodaGame):
+        self.game = game
+
+    def __deepcopy__(self, memo: dict) -> "_Shared":
+        return self
+
+
+class KolodaState(pyspiel.State):
+    """Before the chance node a match has no seed yet; after it, an Episode of koloda's compact view.
+    Its attributes are all that OpenSpiel copies to clone it: the shared game and the episode,
+    whose own copy shares the compiled rules (koloda/episode.py)."""
+
+    def __init__(self, game: KolodaGame, episode: Episode | None = None):
+        super().__init__(game)
+        self._shared = _Shared(game)
+        self.episode = episode
+
+    @property
+    def _koloda_game(self) -> KolodaGame:
+        return self._shared.game
+
+    def current_player(self) -> int:
+        if self.episode is None:
+            return pyspiel.PlayerId.CHANCE
+        if self.episode.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return self.episode.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.episode is not None
+        return self.episode.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        seeds = self._koloda_game.seeds
+        p = 1.0 / seeds
+        return [(s, p) for s in range(seeds)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.episode is None:
+            self.episode = Episode(self._koloda_game.table, action, self._koloda_game.max_moves)
+        else:
+            self.episode.apply_action(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE or self.episode is None:
+            return f"seed {action}"
+        return self.episode.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self.episode is not None and self.episode.is_terminal()
+
+    def returns(self) -> list[float]:
+        if self.episode is None or not self.episode.is_terminal():
+            return [0.0] * self._koloda_game.num_players()
+        return self.episode.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "KolodaState":
+        """A state `player_id` cannot tell from this one: the cards they cannot place dealt anew.
+        The sampler (a uniform number in [0, 1) each call) decides the deal."""
+        if self.episode is None:
+            return self.clone()
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        return KolodaState(self._koloda_game, self.episode.resample(player_id, rng))
+
+    def clone(self) -> "KolodaState":
+        return KolodaState(self._koloda_game, None if self.episode is None else self.episode.clone())
+
+    def __str__(self) -> str:
+        return "(no seed yet)" if self.episode is None else str(self.episode.native)
+
+
+class KolodaObserver:
+    """What a seat sees, as OpenSpiel's observers give it: a flat tensor and a string.
+
+    With perfect recall: the information state (koloda's information-state tensor; the string
+    adds every move as the seat saw it); without: the observation."""
+
+    def __init__(self, game: KolodaGame, recall: bool, params: Any):
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.recall = recall
+        spelling = game.table.spelling
+        if not TENSORS:
+            shape: tuple[int, ...] = (0,)
+        else:
+            shape = spelling.information_state_tensor_shape() if recall else spelling.observation_tensor_shape()
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: KolodaState, player: int) -> None:
+        episode = state.episode
+        if episode is None or not TENSORS:
+            self.tensor.fill(0)
+            return
+        values = episode.information_state_tensor(player) if self.recall else episode.observation_tensor(player)
+        self.tensor[:] = values
+
+    def string_from(self, state: KolodaState, player: int) -> str:
+        episode = state.episode
+        if episode is None:
+            return f"P{player + 1}: before the deal"
+        return episode.information_state_string(player) if self.recall else episode.observation_string(player)
+
+
+_GENERIC = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS, TENSORS)
+pyspiel.register_game(_GENERIC, KolodaGame)
+
+
+def register(rules: str) -> str:
+    """Register one rule file (a shipped name or a path) as the OpenSpiel game "koloda_<name>",
+    whose parameters are its options (with their defaults), `players`, `seeds` and `max_moves`.
+    Returns the name to give `pyspiel.load_game`."""
+    sample = load(rules)
+    spec = sample.spec
+    short = "koloda_" + "".join(ch if ch.isalnum() else "_" for ch in spec.name)
+    parameters: dict[str, Any] = {"players": sample.num_players, "seeds": DEFAULT_SEEDS,
+                                  "max_moves": DEFAULT_MAX_STEPS}
+    for name, option in spec.options.items():
+        parameters[name] = option.default
+    game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players, TENSORS)
+
+    class Registered(KolodaGame):
+        def __init__(self, params: dict[str, Any] | None = None):
+            super().__init__(params, game_type, rules)
+
+    Registered.__name__ = Registered.__qualname__ = f"KolodaGame_{short}"
+    pyspiel.register_game(game_type, Registered)
+    return short
+
+
+def load_game(rules: str, players: int | None = None, seeds: int = DEFAULT_SEEDS,
+              max_moves: int = DEFAULT_MAX_STEPS, **options: Any) -> pyspiel.Game:
+    """`load_game("kunkin", players=2, limit=50)`: the same as pyspiel.load_game("koloda", {...})."""
+    text = ", ".join(f"{k}={v}" for k, v in options.items())
+    return pyspiel.load_game("koloda", {"rules": rules, "players": players or 0, "options": text,
+                                        "seeds": seeds, "max_moves": max_moves})
+
