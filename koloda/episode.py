@@ -264,6 +264,12 @@ class NativeSpelt:
     def action_to_string(self, token: int) -> str:
         return self.native.action_to_string(token)
 
+    def observation_tensor(self, player: int) -> list[float]:
+        raise NotImplementedError("tensors come with the compact view")
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        raise NotImplementedError("tensors come with the compact view")
+
 
 class NativeSpelling:
     def __init__(self, game: Game):
