@@ -17,7 +17,7 @@ not tell copies apart, as the players cannot. The blocks, in order (docs/compact
   colour, player, side or zone; counts for a list); zeros where the seat may not see it;
   the unknown plane: for each name, the copies whose place the seat does not know;
   where moves take more than one token: the tokens typed so far (counts over the vocabulary)
-  and how many.
+  and how many, for the seat spelling the move only (until it is played, a move is its own).
 The information state adds the last `2 x players` moves, oldest first, each as its player,
 its action, the names of its cards the seat knows, how many it does not, and its other
 parameters' values.
@@ -199,7 +199,8 @@ class Observer:
                 x[at] = 1.0
             else:
                 encode(x, at + 1, value)
-        if self.spelled and prefix:
+        # the move being spelled is the speller's own until it is played: others see none of it
+        if self.spelled and prefix and player == s.current:
             for token in prefix:
                 x[self.prefix_at + token] += 1.0
             x[self.prefix_at + self.spelling.size] = float(len(prefix))
