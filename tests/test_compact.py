@@ -150,3 +150,15 @@ def test_an_illegal_token_is_refused_with_its_text():
         cs.apply_action(cg.num_distinct_actions())
     with pytest.raises(ValueError, match="vocabulary"):
         cg.token_to_string(-1)
+
+
+def test_the_examples_of_the_docs_run():
+    from pathlib import Path
+    text = (Path(__file__).parent.parent / "docs" / "compact.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert len(blocks) == 2
+    scope: dict = {}
+    for block in blocks:
+        exec(compile(block, "docs/compact.md", "exec"), scope)
+    assert scope["cg"].num_distinct_actions() == 536 and scope["cg"].observation_tensor_shape() == [3411]
+    assert scope["tokens"] == (0,) and sum(scope["returns"]) == 1.0
