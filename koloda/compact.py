@@ -17,7 +17,8 @@ The API (stable; the OpenSpiel and PettingZoo adapters are built on it):
     cg.spell(native_id) -> tuple[int, ...];  cg.native(tokens) -> native id or None
     cg.token_to_string(token)
     cs = cg.new_initial_state(seed=0)  # a CompactState
-    cs.current_player(); cs.legal_actions(); cs.apply_action(token); cs.is_terminal(); cs.returns()
+    cs.current_player(); cs.legal_actions(); cs.legal_actions_mask(); cs.apply_action(token)
+    cs.is_terminal(); cs.returns()
     cs.clone(); cs.prefix (the tokens of the move being spelled); cs.native (the engine's State)
     cs.observation_tensor(player); cs.information_state_tensor(player); cs.action_to_string(token)
     cs.apply_native(native_id)         # a whole engine move at once (replaying a transcript)
@@ -99,15 +100,24 @@ Spelled = tuple[tuple[tuple[int, ...], int], ...]
 
 
 class CompactState:
-    __slots__ = ("game", "native", "prefix", "_spelled")
+    __slots__ = ("game", "native", "prefix", "_spelled", "_legal", "_at")
 
     def __init__(self, game: CompactGame, native: State, prefix: tuple[int, ...] = ()):
         self.game = game
         self.native = native
         self.prefix = prefix
         self._spelled: Spelled | None = None       # never changed in place: shared by clones
+        self._legal: tuple[tuple[int, ...], list[int]] | None = None     # (prefix, its legal tokens)
+        self._at = native.moves       # the engine move the two above were worked out at
+
+    def _fresh(self) -> None:
+        """Forget what was worked out at another engine move (the engine state was played on directly)."""
+        if self._at != self.native.moves:
+            self._spelled = self._legal = None
+            self._at = self.native.moves
 
     def _moves(self) -> Spelled:
+        self._fresh()
         if self._spelled is None:
             spell = self.game.spelling.spell
             self._spelled = tuple((spell(a), a) for a in self.native.legal_actions())
@@ -126,9 +136,21 @@ class CompactState:
     def legal_actions(self, player: int | None = None) -> list[int]:
         if self.native.is_terminal() or (player is not None and player != self.native.current_player()):
             return []
-        at = len(self.prefix)
         prefix = self.prefix
-        return sorted({tokens[at] for tokens, _ in self._moves() if tokens[:at] == prefix})
+        self._fresh()
+        if self._legal is not None and self._legal[0] == prefix:
+            return self._legal[1]
+        at = len(prefix)
+        legal = sorted({tokens[at] for tokens, _ in self._moves() if tokens[:at] == prefix})
+        self._legal = (prefix, legal)
+        return legal
+
+    def legal_actions_mask(self) -> list[int]:
+        """1 for each legal token, 0 for the others, over the whole vocabulary."""
+        mask = [0] * self.game.spelling.size
+        for token in self.legal_actions():
+            mask[token] = 1
+        return mask
 
     def legal_native_actions(self) -> list[int]:
         """The engine moves that begin with the tokens typed so far."""
@@ -142,7 +164,7 @@ class CompactState:
         for tokens, native in self._moves():
             if tokens == typed:
                 self.prefix = ()
-                self._spelled = None
+                self._spelled = self._legal = None
                 self.native.apply_action(native)
                 return
         self.prefix = typed
@@ -152,11 +174,11 @@ class CompactState:
         if self.prefix:
             raise IllegalAction(f"a move is being spelled ({self.prefix_text()}); finish it first")
         self.native.apply_action(native)
-        self._spelled = None
+        self._spelled = self._legal = None
 
     def clone(self) -> "CompactState":
         c = CompactState(self.game, self.native.clone(), self.prefix)
-        c._spelled = self._spelled
+        c._spelled, c._legal, c._at = self._spelled, self._legal, self._at
         return c
 
     # ------------------------------------------------------------ text

@@ -46,6 +46,8 @@ def test_random_tokens_play_legal_moves(name):
             legal = cs.legal_actions()
             assert legal and all(0 <= t < size for t in legal)
             assert legal == sorted(set(legal))
+            mask = cs.legal_actions_mask()
+            assert len(mask) == size and sum(mask) == len(legal) and all(mask[t] for t in legal)
             for t in legal:
                 assert cs.action_to_string(t)
             token = rng.choice(legal)
