@@ -31,6 +31,7 @@ ALLOWED = {
     "session": {"dsl", "interpreter", "api", "agents"},     # a save's seats are checked as agent kinds
     "sim": {"dsl", "interpreter", "api", "agents"},
     "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim"},
+    "compact": {"dsl", "interpreter", "api"},     # the research tools' view: loads a game, spells its moves
     "__init__": {"dsl", "api"},
 }
 

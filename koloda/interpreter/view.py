@@ -135,10 +135,10 @@ class View:
             zones.append(entry)
         variables = []
         for vi, name in enumerate(layout.var_names):
-            visible, per_side, t = self.var_view[name]
-            owner = layout.var_owner[vi]
-            if visible == "nobody" or (visible == "owner" and not layout.sees(player, owner, per_side)):
+            if not self.sees_var(player, vi):
                 continue
+            _, per_side, t = self.var_view[name]
+            owner = layout.var_owner[vi]
             var: dict[str, Any] = {"var": name, "owner": owner, "value": self.render(s.vars[vi], t)}
             if per_side:
                 var["side"] = True
@@ -151,6 +151,11 @@ class View:
             "moved": [self._observe_moved(m) for m in s.moved],
             "show": {label: self._show(f(s, {}), self.show_types[label]) for label, f in self.show.items()},
         }
+
+    def sees_var(self, player: int, var: int) -> bool:
+        """May `player` see the variable at index `var` (of layout.var_names)?"""
+        visible, per_side, _ = self.var_view[self.layout.var_names[var]]
+        return visible == "all" or (visible == "owner" and self.layout.sees(player, self.layout.var_owner[var], per_side))
 
     def _observe_moved(self, m: Moved) -> dict:
         """Cards that left a public zone in the last action: seen by all, so told to all (a card

@@ -1,0 +1,213 @@
+"""koloda's games as research tools want them: a small, fixed action space and observation tensors.
+
+The engine's own action ids are plan codes (up to ~10^47 where melds are declared). This is a
+view on top of the engine that leaves it, its ids, the table, saves, transcripts and bots as they are:
+a move is spelled as a short sequence of tokens from a vocabulary built from the rule file and
+the layout alone (koloda/interpreter/spelling.py), and a seat's view of the state is a flat list
+of floats (koloda/interpreter/tensors.py). See docs/compact.md.
+
+The API (stable; the OpenSpiel and PettingZoo adapters are built on it):
+
+    from koloda.compact import CompactGame
+    cg = CompactGame(koloda.load("kunkin", players=2))     # or CompactGame.load("kunkin", players=2)
+    cg.num_distinct_actions()          # the vocabulary's size, at most 2**31 - 1
+    cg.max_move_length()               # the most tokens one move takes
+    cg.observation_tensor_shape()      # [length]
+    cg.information_state_tensor_shape()
+    cg.spell(native_id) -> tuple[int, ...];  cg.native(tokens) -> native id or None
+    cg.token_to_string(token)
+    cs = cg.new_initial_state(seed=0)  # a CompactState
+    cs.current_player(); cs.legal_actions(); cs.legal_actions_mask(); cs.apply_action(token)
+    cs.is_terminal(); cs.returns()
+    cs.clone(); cs.prefix (the tokens of the move being spelled); cs.native (the engine's State)
+    cs.observation_tensor(player); cs.information_state_tensor(player); cs.action_to_string(token)
+    cs.apply_native(native_id)         # a whole engine move at once (replaying a transcript)
+
+One player spells all the tokens of a move: the state keeps the tokens typed so far (its
+`prefix`), and each legal token is the next token of some legal engine move that begins with it.
+The last token of a move plays that move on the engine's state. Nothing is random here: the
+engine's seed decides every shuffle, so there are no chance nodes.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from koloda.api import load
+from koloda.interpreter.errors import IllegalAction
+from koloda.interpreter.game import Game
+from koloda.interpreter.spelling import Spelling
+from koloda.interpreter.state import TERMINAL, State
+from koloda.interpreter.tensors import Observer
+
+__all__ = ["CompactGame", "CompactState", "TERMINAL"]
+
+INT32_MAX = 2 ** 31 - 1
+
+
+class CompactGame:
+    """A loaded game with the compact action space and the tensors. Shares the game: cheap to make."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.spelling = Spelling(game.codec, game.layout, game.cards, game.melds, [k.name for k in game.spec.meld_kinds],
+                                 game.view.render, game.action_to_string)
+        if self.spelling.size > INT32_MAX:
+            raise ValueError(f"{game.name}: {self.spelling.size} tokens do not fit a 32-bit action id")
+        self.observer = Observer(game, self.spelling)
+
+    @classmethod
+    def load(cls, name_or_path: str, players: int | None = None, **options: Any) -> "CompactGame":
+        return cls(load(name_or_path, options or None, players))
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    def num_distinct_actions(self) -> int:
+        return self.spelling.size
+
+    def max_move_length(self) -> int:
+        return self.spelling.longest()
+
+    def spell(self, native: int) -> tuple[int, ...]:
+        """The tokens of an engine move."""
+        return self.spelling.spell(native)
+
+    def native(self, tokens: tuple[int, ...] | list[int]) -> int | None:
+        """The engine move a whole spelling stands for (None: not a whole move)."""
+        return self.spelling.native(tokens)
+
+    def token_to_string(self, token: int) -> str:
+        return self.spelling.token_to_string(token)
+
+    def observation_tensor_shape(self) -> list[int]:
+        return [self.observer.observation_size]
+
+    def information_state_tensor_shape(self) -> list[int]:
+        return [self.observer.information_size]
+
+    def new_initial_state(self, seed: int = 0, **position: Any) -> "CompactState":
+        """A new match (the keywords are those of Game.new_initial_state: dealer, hands, deck)."""
+        return CompactState(self, self.game.new_initial_state(seed=seed, **position))
+
+    def wrap(self, native: State) -> "CompactState":
+        """A compact view of an engine state, at the start of a move."""
+        return CompactState(self, native)
+
+
+# (tokens, native id) of each legal engine move of a decision
+Spelled = tuple[tuple[tuple[int, ...], int], ...]
+
+
+class CompactState:
+    __slots__ = ("game", "native", "prefix", "_spelled", "_legal", "_at")
+
+    def __init__(self, game: CompactGame, native: State, prefix: tuple[int, ...] = ()):
+        self.game = game
+        self.native = native
+        self.prefix = prefix
+        self._spelled: Spelled | None = None       # never changed in place: shared by clones
+        self._legal: tuple[tuple[int, ...], list[int]] | None = None     # (prefix, its legal tokens)
+        self._at = native.moves       # the engine move the two above were worked out at
+
+    def _fresh(self) -> None:
+        """Forget what was worked out at another engine move (the engine state was played on directly)."""
+        if self._at != self.native.moves:
+            self._spelled = self._legal = None
+            self._at = self.native.moves
+
+    def _moves(self) -> Spelled:
+        self._fresh()
+        if self._spelled is None:
+            spell = self.game.spelling.spell
+            self._spelled = tuple((spell(a), a) for a in self.native.legal_actions())
+        return self._spelled
+
+    # ------------------------------------------------------------ the State API
+    def current_player(self) -> int:
+        return self.native.current_player()
+
+    def is_terminal(self) -> bool:
+        return self.native.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.native.returns()
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.native.is_terminal() or (player is not None and player != self.native.current_player()):
+            return []
+        prefix = self.prefix
+        self._fresh()
+        if self._legal is not None and self._legal[0] == prefix:
+            return self._legal[1]
+        at = len(prefix)
+        legal = sorted({tokens[at] for tokens, _ in self._moves() if tokens[:at] == prefix})
+        self._legal = (prefix, legal)
+        return legal
+
+    def legal_actions_mask(self) -> list[int]:
+        """1 for each legal token, 0 for the others, over the whole vocabulary."""
+        mask = [0] * self.game.spelling.size
+        for token in self.legal_actions():
+            mask[token] = 1
+        return mask
+
+    def legal_native_actions(self) -> list[int]:
+        """The engine moves that begin with the tokens typed so far."""
+        at, prefix = len(self.prefix), self.prefix
+        return [a for tokens, a in self._moves() if tokens[:at] == prefix]
+
+    def apply_action(self, token: int) -> None:
+        if token not in self.legal_actions():
+            raise IllegalAction(f"token {token} ({self._token_text(token)}) is not legal now")
+        typed = self.prefix + (token,)
+        for tokens, native in self._moves():
+            if tokens == typed:
+                self.prefix = ()
+                self._spelled = self._legal = None
+                self.native.apply_action(native)
+                return
+        self.prefix = typed
+
+    def apply_native(self, native: int) -> None:
+        """Play a whole engine move; only between moves (no token typed yet)."""
+        if self.prefix:
+            raise IllegalAction(f"a move is being spelled ({self.prefix_text()}); finish it first")
+        self.native.apply_action(native)
+        self._spelled = self._legal = None
+
+    def clone(self) -> "CompactState":
+        c = CompactState(self.game, self.native.clone(), self.prefix)
+        c._spelled, c._legal, c._at = self._spelled, self._legal, self._at
+        return c
+
+    # ------------------------------------------------------------ text
+    def _token_text(self, token: int) -> str:
+        try:
+            return self.game.token_to_string(token)
+        except ValueError:
+            return "not in the vocabulary"
+
+    def action_to_string(self, token: int) -> str:
+        return self.game.token_to_string(token)
+
+    def prefix_text(self) -> str:
+        return " ".join(self.game.token_to_string(t) for t in self.prefix)
+
+    def __str__(self) -> str:
+        text = str(self.native)
+        return text + (f"\n  spelling: {self.prefix_text()}" if self.prefix else "")
+
+    # ------------------------------------------------------------ tensors
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return self.game.observer.observation(self.native, self._seat(player), self.prefix)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        return self.game.observer.information_state(self.native, self._seat(player), self.prefix)
+
+    def _seat(self, player: int | None) -> int:
+        if player is None:
+            player = self.native.current_player()
+        if not 0 <= player < self.game.num_players:
+            raise ValueError(f"there is no player {player}: the players are 0..{self.game.num_players - 1}")
+        return player

@@ -1,0 +1,152 @@
+"""Observation tensors: a seat's tensor reads only what that seat knows, and changes with what it sees."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import koloda
+from koloda.agents.sampling import determinize
+from koloda.compact import CompactGame, CompactState
+from koloda.dsl.types import CARD, PLAN
+from koloda.interpreter.history import History
+
+GAMES = koloda.shipped_games()
+_loaded: dict[str, CompactGame] = {}
+
+
+def compact(name: str) -> CompactGame:
+    if name not in _loaded:
+        _loaded[name] = CompactGame.load(name)
+    return _loaded[name]
+
+
+def positions(cg: CompactGame, seed: int, every: int = 12, most: int = 96):
+    """States along a seeded random playout, every `every` engine moves."""
+    cs = cg.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for k in range(most):
+        if cs.is_terminal():
+            return
+        if k % every == 0:
+            yield cs.clone()
+        cs.apply_native(rng.choice(cs.native.legal_actions()))
+
+
+def tensors(cs: CompactState, player: int) -> tuple[list[float], list[float]]:
+    return cs.observation_tensor(player), cs.information_state_tensor(player)
+
+
+def unknown_places(state, player: int) -> list[tuple[int, int]]:
+    bit = 1 << player
+    return [(zi, k) for zi, zone in enumerate(state.zones) for k, c in enumerate(zone) if not state.known[c] & bit]
+
+
+def renamed_history(cg: CompactGame, before, after):
+    """The moves of `before` told of the cards of `after`: each card named in a move is the card now lying
+    where it lay, so that a re-dealt state has a history that fits it (a hidden card picked is another one)."""
+    now = {c: after.zones[zi][k] for zi, zone in enumerate(before.zones) for k, c in enumerate(zone)}
+    codec, melds = cg.game.codec, cg.game.melds
+    moves = []
+    for player, native in before.history:
+        action, b = codec.decode(native)
+        code = 0
+        for p in action.params:
+            v = b[p.var]
+            if p.type == CARD:
+                digit = now[v]
+            elif p.type == PLAN:
+                digit = melds.encode(v.kind, v.type, [now[c] for c in v.cards], [(now[w], i) for w, i in v.wild],
+                                     v.target, v.at_start)
+            else:
+                digit = int(v)
+            code = code * p.radix + digit
+        moves.append((player, action.offset + code))
+    return History(moves)
+
+
+def swapped(state, a: tuple[int, int], b: tuple[int, int]):
+    """A copy with the cards at two places exchanged; what belongs to a place (who put the card there,
+    which way up, who knows it) stays with the place."""
+    d = state.clone()
+    (za, ka), (zb, kb) = a, b
+    ca, cb = state.zones[za][ka], state.zones[zb][kb]
+    d.zones[za][ka], d.zones[zb][kb] = cb, ca
+    d.loc[ca], d.loc[cb] = zb, za
+    for attr in ("by", "face", "known"):
+        values = getattr(d, attr)
+        values[ca], values[cb] = getattr(state, attr)[cb], getattr(state, attr)[ca]
+    d.forget()
+    return d
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_cards_a_seat_cannot_place_do_not_change_its_tensors(name):
+    cg = compact(name)
+    shape = cg.observation_tensor_shape()[0], cg.information_state_tensor_shape()[0]
+    names = cg.game.cards.names
+    redealt = swaps = 0
+    for seed in (0, 1):
+        for cs in positions(cg, seed):
+            for player in range(cg.num_players):
+                seen = tensors(cs, player)
+                assert (len(seen[0]), len(seen[1])) == shape
+                # a whole re-deal of what the seat does not know, as its bots imagine the table
+                d = determinize(cs.native, player, random.Random(seed * 7 + player))
+                d.history = renamed_history(cg, cs.native, d)
+                if d.zones != cs.native.zones:
+                    redealt += 1
+                assert tensors(cg.wrap(d), player) == seen
+                # two unknown cards of different names trade places
+                places = unknown_places(cs.native, player)
+                pair = next(((a, b) for a in places[:1] for b in places[1:]
+                             if names[cs.native.zones[a[0]][a[1]]] != names[cs.native.zones[b[0]][b[1]]]), None)
+                if pair is not None:
+                    swaps += 1
+                    other = swapped(cs.native, *pair)
+                    other.history = renamed_history(cg, cs.native, other)
+                    assert tensors(cg.wrap(other), player) == seen
+    assert redealt and swaps           # the test did compare states that differ
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_card_the_seat_knows_changes_its_tensor(name):
+    cg = compact(name)
+    names = cg.game.cards.names
+    changed = 0
+    for cs in positions(cg, 0, every=20, most=60):
+        s = cs.native
+        for player in range(cg.num_players):
+            bit = 1 << player
+            known = [(zi, k) for zi, zone in enumerate(s.zones) for k, c in enumerate(zone) if s.known[c] & bit]
+            hidden = unknown_places(s, player)
+            pair = next(((a, b) for a in known for b in hidden
+                         if names[s.zones[a[0]][a[1]]] != names[s.zones[b[0]][b[1]]]), None)
+            if pair is None:
+                continue
+            other = swapped(s, *pair)
+            # the card now lying where the seat looks is one it knows: it sees the new card
+            other.known[s.zones[pair[1][0]][pair[1][1]]] |= bit
+            seen, now = tensors(cs, player), tensors(cg.wrap(other), player)
+            assert seen[0] != now[0] and seen[1] != now[1]
+            changed += 1
+    assert changed
+
+
+def test_a_secret_variable_is_shown_to_its_owner_only():
+    """Pony's `drawn` (visible: owner) is in its owner's tensor, not in the other seat's."""
+    cg = compact("pony")
+    cs = cg.new_initial_state(seed=0)
+    layout = cg.game.layout
+    drawn = layout.var_base["drawn"]
+    s = cs.native
+    before = [cs.observation_tensor(p) for p in range(2)]
+    s.vars[drawn] = s.zones[layout.zone_base["hand"]][0]         # P1's first card
+    assert cs.observation_tensor(0) != before[0]
+    assert cs.observation_tensor(1) == before[1]
+
+
+def test_a_seat_outside_the_table_is_refused():
+    cs = compact("pony").new_initial_state(seed=0)
+    with pytest.raises(ValueError, match="no player 5"):
+        cs.observation_tensor(5)
