@@ -19,14 +19,11 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Protocol
+from typing import Any
 
 from koloda.agents.sampling import determinize
+from koloda.compact import CompactGame, CompactState
 
-try:
-    from koloda.compact import CompactGame
-except ImportError:       # the compact view is not there yet: games whose own ids are small still play
-    CompactGame = None    # type: ignore[assignment,misc]
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import State
 
@@ -36,55 +33,14 @@ Record = tuple[int, int, tuple[int, ...]]
 DEFAULT_MAX_STEPS = 10_000
 
 
-class Spelt(Protocol):
-    """A state of the compact view, as the adapters use it (see koloda/compact.py)."""
-    native: State
-
-    def current_player(self) -> int: ...
-
-    def legal_actions(self) -> list[int]: ...
-
-    def apply_action(self, token: int) -> None: ...
-
-    def is_terminal(self) -> bool: ...
-
-    def returns(self) -> list[float]: ...
-
-    def clone(self) -> "Spelt": ...
-
-    def action_to_string(self, token: int) -> str: ...
-
-    def observation_tensor(self, player: int) -> list[float]: ...
-
-    def information_state_tensor(self, player: int) -> list[float]: ...
-
-
-class Spelling(Protocol):
-    """The compact view of a game."""
-    game: Game
-
-    def num_distinct_actions(self) -> int: ...
-
-    def new_initial_state(self, seed: int = 0) -> Spelt: ...
-
-    def wrap(self, native: State, like: Spelt) -> Spelt: ...
-
-    def observation_tensor_shape(self) -> tuple[int, ...]: ...
-
-    def information_state_tensor_shape(self) -> tuple[int, ...]: ...
-
-
-TENSORS = CompactGame is not None
-
-
-def spelling_of(game: Game) -> Spelling:
-    return CompactGame(game) if CompactGame is not None else NativeSpelling(game)
+def spelling_of(game: Game) -> CompactGame:
+    return CompactGame(game)
 
 
 class Table:
     """A loaded game and its compact view, shared by every episode played on it."""
 
-    def __init__(self, spelling: Spelling):
+    def __init__(self, spelling: CompactGame):
         self.spelling = spelling
         self.game = spelling.game
         # who knew each card when the last deal was scored, and in which state: a move that ends a
@@ -104,7 +60,7 @@ class Episode:
     def __init__(self, table: Table, seed: int, max_steps: int = DEFAULT_MAX_STEPS):
         self.table = table
         self.spelling = spelling = table.spelling
-        self.state: Spelt = spelling.new_initial_state(seed=seed)
+        self.state: CompactState = spelling.new_initial_state(seed=seed)
         self.steps = 0
         self.max_steps = max_steps
         self.records: list[Record] = []
@@ -194,6 +150,10 @@ class Episode:
         known = [[native.game.cards.names[c] for c in zone if native.known[c] & bit] for zone in native.zones]
         seen["known"] = known
         text = json.dumps(seen, separators=(",", ":"), sort_keys=True)
+        prefix = self.state.prefix
+        if prefix and player == native.current_player():
+            # the move being spelled is its speller's own until it is played
+            text += "\nspelling: " + " ".join(self.spelling.token_to_string(t) for t in prefix)
         return f"P{player + 1}: {text}"
 
     def _history(self, player: int) -> str:
@@ -220,7 +180,7 @@ class Episode:
         """A state `player` cannot tell from this one, with the cards they cannot place dealt anew."""
         told = self._history(player)
         world = self.clone()
-        world.state = self.spelling.wrap(determinize(self.native, player, rng), self.state)
+        world.state = CompactState(self.spelling, determinize(self.native, player, rng), self.state.prefix)
         world.records = []
         world.told = told
         world._cache = {}
@@ -235,59 +195,3 @@ def seed_of(rng: Any) -> int:
         return int(rng.integers(0, 1 << 62))
     return int(rng.randrange(1 << 62))
 
-
-class NativeSpelt:
-    """A native state spelt with its own action ids: for games whose ids are already small."""
-    __slots__ = ("native",)
-
-    def __init__(self, native: State):
-        self.native = native
-
-    def current_player(self) -> int:
-        return self.native.current_player()
-
-    def legal_actions(self) -> list[int]:
-        return self.native.legal_actions()
-
-    def apply_action(self, token: int) -> None:
-        self.native.apply_action(token)
-
-    def is_terminal(self) -> bool:
-        return self.native.is_terminal()
-
-    def returns(self) -> list[float]:
-        return self.native.returns()
-
-    def clone(self) -> "NativeSpelt":
-        return NativeSpelt(self.native.clone())
-
-    def action_to_string(self, token: int) -> str:
-        return self.native.action_to_string(token)
-
-    def observation_tensor(self, player: int) -> list[float]:
-        raise NotImplementedError("tensors come with the compact view")
-
-    def information_state_tensor(self, player: int) -> list[float]:
-        raise NotImplementedError("tensors come with the compact view")
-
-
-class NativeSpelling:
-    def __init__(self, game: Game):
-        if game.num_distinct_actions > 2 ** 31 - 1:
-            raise ValueError(f"{game.name}'s action ids go up to {game.num_distinct_actions:.3g}")
-        self.game = game
-
-    def num_distinct_actions(self) -> int:
-        return self.game.num_distinct_actions
-
-    def new_initial_state(self, seed: int = 0) -> NativeSpelt:
-        return NativeSpelt(self.game.new_initial_state(seed=seed))
-
-    def wrap(self, native: State, like: Spelt) -> NativeSpelt:
-        return NativeSpelt(native)
-
-    def observation_tensor_shape(self) -> tuple[int, ...]:
-        raise NotImplementedError("tensors come with the compact view")
-
-    def information_state_tensor_shape(self) -> tuple[int, ...]:
-        raise NotImplementedError("tensors come with the compact view")

@@ -25,7 +25,7 @@ import numpy as np
 import pyspiel
 
 from koloda.api import load
-from koloda.episode import DEFAULT_MAX_STEPS, TENSORS, Episode, Table, spelling_of
+from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table, spelling_of
 from koloda.interpreter.game import Game
 
 __all__ = ["register", "load_game", "KolodaGame", "KolodaState", "parse_options"]
@@ -185,16 +185,13 @@ class KolodaObserver:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.recall = recall
         spelling = game.table.spelling
-        if not TENSORS:
-            shape: tuple[int, ...] = (0,)
-        else:
-            shape = spelling.information_state_tensor_shape() if recall else spelling.observation_tensor_shape()
+        shape = tuple(spelling.information_state_tensor_shape() if recall else spelling.observation_tensor_shape())
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: KolodaState, player: int) -> None:
         episode = state.episode
-        if episode is None or not TENSORS:
+        if episode is None:
             self.tensor.fill(0)
             return
         values = episode.information_state_tensor(player) if self.recall else episode.observation_tensor(player)
@@ -207,7 +204,7 @@ class KolodaObserver:
         return episode.information_state_string(player) if self.recall else episode.observation_string(player)
 
 
-_GENERIC = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS, TENSORS)
+_GENERIC = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS, True)
 pyspiel.register_game(_GENERIC, KolodaGame)
 
 
@@ -222,7 +219,7 @@ def register(rules: str) -> str:
                                   "max_moves": DEFAULT_MAX_STEPS}
     for name, option in spec.options.items():
         parameters[name] = option.default
-    game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players, TENSORS)
+    game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players, True)
 
     class Registered(KolodaGame):
         def __init__(self, params: dict[str, Any] | None = None):

@@ -32,6 +32,11 @@ ALLOWED = {
     "sim": {"dsl", "interpreter", "api", "agents"},
     "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim"},
     "compact": {"dsl", "interpreter", "api"},     # the research tools' view: loads a game, spells its moves
+    # the research tools' adapters, each on the compact view and one match's record (episode)
+    "episode": {"dsl", "interpreter", "api", "agents", "compact"},
+    "openspiel": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
+    "pettingzoo": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
+    "gymnasium": {"dsl", "interpreter", "api", "agents", "compact", "episode", "pettingzoo"},
     "__init__": {"dsl", "api"},
 }
 
