@@ -95,18 +95,26 @@ class Episode:
         return [] if self.is_terminal() else sorted(self.state.legal_actions())
 
     def apply_action(self, token: int) -> None:
-        native = self.state.native
-        moves = native.moves
-        table = self.table
-        table.scored = None
+        moves = self.state.native.moves
+        self.table.scored = None
         self.state.apply_action(token)
         self.steps += 1
+        if self.state.native.moves != moves:
+            self._record()
+
+    def apply_native(self, action: int) -> None:
+        """A whole engine move at once (a koloda bot's), between moves: one step."""
+        self.table.scored = None
+        self.state.apply_native(action)
+        self.steps += 1
+        self._record()
+
+    def _record(self) -> None:
         native = self.state.native
-        if native.moves != moves:
-            player, action = native.history[-1]
-            scored = table.scored
-            known = scored[1] if scored is not None and scored[0] is native else tuple(native.known)
-            self.records.append((player, action, known))
+        player, action = native.history[-1]
+        scored = self.table.scored
+        known = scored[1] if scored is not None and scored[0] is native else tuple(native.known)
+        self.records.append((player, action, known))
 
     def returns(self) -> list[float]:
         if self.truncated():

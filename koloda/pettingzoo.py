@@ -1,0 +1,141 @@
+"""koloda games as PettingZoo AEC environments (the `koloda[pettingzoo]` extra).
+
+    env = koloda.pettingzoo.env("kunkin", players=2, render_mode="ansi")
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        mask = observation["action_mask"]
+        action = None if termination or truncation else env.action_space(agent).sample(mask)
+        env.step(action)
+
+Agents are "player_0", "player_1", …; an action is a token of koloda's compact view (a move
+may take a few tokens, all by the same agent). The observation is a dict: "observation", the
+seat's observation tensor, and "action_mask", 1 for each legal token. Rewards come at the end:
+each agent's share of the win (1 for a sole winner, 0 for the others; see docs/ai.md). A match
+still going after `max_moves` tokens is truncated and scored as a draw. `render_mode="ansi"`
+draws the table as the agent to move sees it (`reveal=True`: every card).
+"""
+from __future__ import annotations
+
+import io
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from rich.console import Console
+
+from koloda.api import load
+from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table, spelling_of
+from koloda.ui.table import render
+
+__all__ = ["env", "raw_env"]
+
+
+def env(rules: str, players: int | None = None, render_mode: str | None = None, **kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual checks around it (an illegal token is an error)."""
+    inner: AECEnv = raw_env(rules, players, render_mode, **kwargs)
+    inner = wrappers.AssertOutOfBoundsWrapper(inner)
+    return wrappers.OrderEnforcingWrapper(inner)
+
+
+class raw_env(AECEnv):
+    metadata = {"render_modes": ["ansi"], "name": "koloda_v0", "is_parallelizable": False}
+    RENDER_MODES = ("ansi",)
+
+    def __init__(self, rules: str, players: int | None = None, render_mode: str | None = None,
+                 max_moves: int = DEFAULT_MAX_STEPS, reveal: bool = False, **options: Any):
+        """`rules`: a shipped game's name or a rule file's path; the table's options as keywords."""
+        super().__init__()
+        if render_mode is not None and render_mode not in self.RENDER_MODES:
+            raise ValueError(f"render_mode is one of {', '.join(self.RENDER_MODES)}, not {render_mode!r}")
+        self.game = load(rules, {k: str(v) for k, v in options.items()} or None, players)
+        self.table = Table(spelling_of(self.game))
+        self.render_mode = render_mode
+        self.max_moves = max_moves
+        self.reveal = reveal
+        self.metadata = dict(self.metadata, name=f"koloda_{self.game.name}_v0")
+        self.possible_agents = [f"player_{p}" for p in range(self.game.num_players)]
+        spelling = self.table.spelling
+        size = spelling.num_distinct_actions()
+        shape = tuple(spelling.observation_tensor_shape())
+        self._action_space = spaces.Discrete(size)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8)})
+        self._seeds = random.Random()
+        self.episode: Episode | None = None
+
+    # ------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    # ------------------------------------------------------------ play
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new match: `seed` decides every shuffle (without it, the next of the seeds drawn
+        from the last one given)."""
+        if seed is not None:
+            self._seeds.seed(seed)
+        self.episode = Episode(self.table, self._seeds.randrange(1 << 62), self.max_moves)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.episode.current_player()]
+
+    def _match(self) -> Episode:
+        if self.episode is None:
+            raise RuntimeError("call reset() before playing")
+        return self.episode
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        episode = self._match()
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(self._action_space.n, dtype=np.int8)
+        if agent == self.agent_selection and not episode.is_terminal():
+            mask[episode.legal_actions()] = 1
+        return {"observation": np.asarray(episode.observation_tensor(seat), dtype=np.float32), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        episode = self._match()
+        if action is None or int(action) not in episode.legal_actions():
+            raise ValueError(f"{agent} cannot play token {action} now: it is not legal "
+                             f"(the observation's action_mask shows the legal tokens)")
+        self._cumulative_rewards[agent] = 0.0
+        episode.apply_action(int(action))
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if episode.is_terminal():
+            ended = "truncations" if episode.truncated() else "terminations"
+            setattr(self, ended, dict.fromkeys(self.agents, True))
+            self.rewards = dict(zip(self.possible_agents, episode.returns()))
+        else:
+            self.agent_selection = self.possible_agents[episode.current_player()]
+        self._accumulate_rewards()
+
+    # ------------------------------------------------------------ the table
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        episode = self._match()
+        viewer = None if episode.native.is_terminal() else episode.native.current_player()
+        text = render(self.game, episode.native, viewer, reveal=self.reveal)
+        out = io.StringIO()
+        Console(file=out, force_terminal=True, color_system="standard", width=100).print(text, end="")
+        if episode.state.prefix:
+            out.write("\n  spelling: " + " ".join(self.table.spelling.token_to_string(t)
+                                                   for t in episode.state.prefix))
+        return out.getvalue()
+
+    def close(self) -> None:
+        pass
