@@ -35,8 +35,9 @@ ALLOWED = {
     # the research tools' adapters, each on the compact view and one match's record (episode)
     "episode": {"dsl", "interpreter", "api", "agents", "compact"},
     "openspiel": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
-    "pettingzoo": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
-    "gymnasium": {"dsl", "interpreter", "api", "agents", "compact", "episode", "pettingzoo"},
+    # (the environments draw the table as the terminal does)
+    "pettingzoo": {"dsl", "interpreter", "api", "ui", "agents", "compact", "episode"},
+    "gymnasium": {"dsl", "interpreter", "api", "ui", "agents", "compact", "episode"},
     "__init__": {"dsl", "api"},
 }
 
