@@ -76,12 +76,15 @@ class SimulationResult:
                  + (f", {self.unfinished} stopped at the move limit" if self.unfinished else "")
                  + (f", {len(self.failures)} stopped by a rule error" if self.failures else ""),
                  f"mean moves per game: {mean_moves:.1f}",
-                 "seat  agent                 win share   mean score"]
+                 ]
+        agents = [self.seats[p] if p < len(self.seats) else "random" for p in range(n)]
+        # as wide as the longest seat (a program's command can be long)
+        width = max([20, *map(len, agents)])
+        lines.append(f"seat  {'agent':<{width}}  win share   mean score")
         for p in range(n):
             share = self.wins[p] / max(self.finished, 1)
             mean = self.score_sum[p] / max(self.finished, 1)
-            agent = self.seats[p] if p < len(self.seats) else "random"
-            lines.append(f"P{p + 1:<4} {agent:<20} {share:>9.3f}   {mean:>10.2f}")
+            lines.append(f"P{p + 1:<4} {agents[p]:<{width}} {share:>9.3f}   {mean:>10.2f}")
         if self.failures:
             lines.append("games stopped by a rule error (play one again with `koloda play ... --seed SEED`):")
             for number, seed, message in sorted(self.failures):

@@ -1,4 +1,4 @@
-"""Seats by name: `--seat human --seat ismcts:iterations=400 --seat greedy`."""
+"""Seats by name: `--seat human --seat ismcts:iterations=400 --seat greedy --seat "cmd:python my_bot.py"`."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -8,6 +8,7 @@ from koloda.agents.base import Agent
 from koloda.agents.greedy import GreedyAgent
 from koloda.agents.human import HumanAgent
 from koloda.agents.ismcts import IsmctsAgent
+from koloda.agents.outside import DEFAULT_SECONDS, OutsideAgent
 from koloda.agents.random_agent import RandomAgent
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def _text(x: float) -> str:
     return f"{int(x):,}" if x == int(x) else str(x)
 
 
-AGENT_KINDS = ("human", "random", "greedy", "ismcts")
+AGENT_KINDS = ("human", "random", "greedy", "ismcts", "cmd:COMMAND")
 _SECONDS = _within(float, 0.001, 3600)
 _SETTINGS: dict[str, dict[str, Callable[[str], int | float]]] = {
     "random": {},
@@ -48,10 +49,17 @@ _SETTINGS: dict[str, dict[str, Callable[[str], int | float]]] = {
 }
 
 
-def parse_seat(spec: str) -> tuple[str, dict[str, Any]]:
-    """`ismcts:iterations=200,depth=20` -> ("ismcts", {"iterations": 200, "depth": 20})."""
+def parse_seat(spec: str, commands: bool = True) -> tuple[str, dict[str, Any]]:
+    """`ismcts:iterations=200,depth=20` -> ("ismcts", {"iterations": 200, "depth": 20});
+    `cmd:time=3:python my_bot.py` -> ("cmd", {"command": "python my_bot.py", "seconds": 3.0}).
+    commands=False: a seat that runs a program is refused (a save, which anyone could edit, names it)."""
     kind, _, rest = spec.partition(":")
     kind = kind.strip().lower()
+    if kind == "cmd":
+        if not commands:
+            raise UnknownAgent(f"seat `{spec}` runs a program, and a saved game does not start programs: "
+                               "start the game again with `koloda play --seat \"cmd:…\"`")
+        return kind, _command(spec, rest)
     if kind not in _SETTINGS:
         raise UnknownAgent(f"unknown seat `{spec}`: choose from {', '.join(AGENT_KINDS)}")
     # Any: each value is a keyword argument of the agent, of the type its converter above gives
@@ -71,6 +79,24 @@ def parse_seat(spec: str) -> tuple[str, dict[str, Any]]:
     return kind, settings
 
 
+def _command(spec: str, rest: str) -> dict[str, Any]:
+    """`time=3:python my_bot.py`: the seconds the program has for each move, then its command."""
+    seconds: float = DEFAULT_SECONDS
+    head, sep, tail = rest.partition(":")
+    if sep and head.strip().lower().startswith("time="):
+        try:
+            seconds = _SECONDS(head.strip()[5:])
+        except _OutOfRange as exc:
+            raise UnknownAgent(f"seat `{spec}`: `time` is a number of seconds {exc}") from None
+        except ValueError:
+            raise UnknownAgent(f"seat `{spec}`: `time` takes a number of seconds, not `{head.strip()[5:]}`") from None
+        rest = tail
+    if not rest.strip():
+        raise UnknownAgent(f"seat `{spec}`: `cmd:` needs the command that starts the program, "
+                           "as in `cmd:python my_bot.py`")
+    return {"command": rest.strip(), "seconds": seconds}
+
+
 def make_agent(spec: str, seed: int, console: Console | None = None, interactive: bool = False) -> Agent:
     """An agent from a seat description such as `random`, `human` or `ismcts:iterations=200`."""
     kind, settings = parse_seat(spec)
@@ -82,4 +108,6 @@ def make_agent(spec: str, seed: int, console: Console | None = None, interactive
         if interactive and "seconds" not in settings and "cap" not in settings:
             settings["cap"] = 2.0       # at the table, a bot never keeps a person waiting long
         return IsmctsAgent(seed, **settings)
+    if kind == "cmd":
+        return OutsideAgent(settings["command"], settings["seconds"])
     return HumanAgent(console)

@@ -224,7 +224,8 @@ def position_options(f):
 @main.command()
 @click.argument("game")
 @click.option("--seat", "seats", multiple=True, metavar="KIND",
-              help="human, random, greedy or ismcts[:iterations=N], one per seat in order.")
+              help="human, random, greedy, ismcts[:iterations=N] or \"cmd:COMMAND\" (a program, see docs/ai.md), "
+                   "one per seat in order.")
 @click.option("--save", "save_file", default=None, metavar="FILE",
               help="Autosave after every move to FILE (default: the koloda state folder).")
 @click.option("--log", "log_file", default=None, metavar="FILE", help="Write a JSON Lines transcript of the game.")
@@ -396,7 +397,8 @@ def _seat_count(game: str, seats: int) -> int:
 @click.argument("game")
 @click.option("-n", "--games", "count", type=click.IntRange(min=1), default=100, help="Games to play.")
 @click.option("--seat", "seats", multiple=True, metavar="KIND",
-              help="random, greedy or ismcts[:iterations=N,depth=D], one per seat in order (default random).")
+              help="random, greedy, ismcts[:iterations=N,depth=D] or \"cmd:COMMAND\" (a program, see docs/ai.md), "
+                   "one per seat in order (default random).")
 @click.option("--max-moves", type=int, default=100_000, help="Give up on a game after this many moves.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1,
               help="Processes to play on (0: one per core).")
@@ -406,6 +408,7 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
              players: int | None, seed: int | None, dealer: str | None, hands_file: str | None,
              deck_file: str | None) -> None:
     """Play N games between bots and print what happened."""
+    from koloda.agents.outside import AgentFailure
     from koloda.agents.registry import UnknownAgent, parse_seat
     from koloda.sim import duration_text, simulate_timed
     for seat in seats:
@@ -436,6 +439,8 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
                                     max_moves, list(seats), jobs, position, lambda k: bar.advance(task, k), estimate)
     except RuleError as exc:
         raise Failure(exc.format()) from None
+    except AgentFailure as exc:       # a program playing a seat failed: no result can be trusted
+        raise Failure(str(exc)) from None
     console.print(plain(result.report(g)), markup=False)
     if result.unfinished or result.failures:
         sys.exit(1)

@@ -37,6 +37,7 @@ def run(session: Session, save_path: Path | None, log_file: str | None, delay: f
     from koloda.ui import names
     from koloda.ui.table import taken_lines
     from koloda.agents.human import QuitGame
+    from koloda.agents.outside import AgentFailure
     from koloda.agents.registry import make_agent
     from koloda.ui.table import deal_summary, render
     g, state, seats = session.game, session.state, session.seats
@@ -97,6 +98,8 @@ def run(session: Session, save_path: Path | None, log_file: str | None, delay: f
         sys.exit(0 if isinstance(stop, QuitGame) else 130)
     except RuleError as exc:
         raise Failure(exc.format()) from None
+    except AgentFailure as exc:       # a program playing a seat failed: the game cannot go on
+        raise Failure(str(exc)) from None
     finally:
         stop_listening()
         if log:

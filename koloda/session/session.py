@@ -104,6 +104,11 @@ class Session:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise source.invalid(foreign(data, "save", (SAVE_FORMAT,)))
         check(data, source, "save")
+        for i, seat in enumerate(data["seats"], 1):
+            try:
+                parse_seat(seat, commands=False)     # anyone could have written a command into the file
+            except UnknownAgent as exc:
+                raise source.invalid(f"seat {i}: {exc}") from None
         session = cls.from_header(data, source, same_rules=False)
         if session.game.fingerprint == data["fingerprint"]:
             session.replay(data["moves"], source)
