@@ -17,15 +17,19 @@ koloda's own State does not keep:
 """
 from __future__ import annotations
 
+import io
 import json
 import random
 from typing import Any
+
+from rich.console import Console
 
 from koloda.agents.sampling import determinize
 from koloda.compact import CompactGame, CompactState
 
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import State
+from koloda.ui.table import render
 
 # A move as recorded: (player, native action id, who knew each card just after it, as bits per card).
 Record = tuple[int, int, tuple[int, ...]]
@@ -182,6 +186,16 @@ class Episode:
 
     def information_state_tensor(self, player: int) -> list[float]:
         return self.state.information_state_tensor(player)
+
+    def ansi(self, viewer: int | None, reveal: bool = False) -> str:
+        """The table as `viewer` sees it (None: the match is over; reveal: every card), as at the
+        terminal, in ANSI colours; and the move being spelled, if any."""
+        out = io.StringIO()
+        Console(file=out, force_terminal=True, color_system="standard", width=100).print(
+            render(self.game, self.native, viewer, reveal=reveal), end="")
+        if self.state.prefix:
+            out.write("\n  spelling: " + " ".join(self.spelling.token_to_string(t) for t in self.state.prefix))
+        return out.getvalue()
 
     # ------------------------------------------------------------ resampling
     def resample(self, player: int, rng: random.Random) -> "Episode":

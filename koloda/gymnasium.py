@@ -16,20 +16,17 @@ reward is the seat's share of the win, given at the end.
 """
 from __future__ import annotations
 
-import io
 import random
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from rich.console import Console
 
 from koloda.agents.base import Agent
 from koloda.agents.registry import make_agent
 from koloda.api import load
 from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table, spelling_of
-from koloda.ui.table import render
 
 __all__ = ["env", "SeatEnv"]
 
@@ -113,7 +110,4 @@ class SeatEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = render(self.game, self._match().native, self.seat)
-        out = io.StringIO()
-        Console(file=out, force_terminal=True, color_system="standard", width=100).print(text, end="")
-        return out.getvalue()
+        return self._match().ansi(self.seat)

@@ -17,7 +17,6 @@ draws the table as the agent to move sees it (`reveal=True`: every card).
 """
 from __future__ import annotations
 
-import io
 import random
 from typing import Any
 
@@ -25,11 +24,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
-from rich.console import Console
 
 from koloda.api import load
 from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table, spelling_of
-from koloda.ui.table import render
 
 __all__ = ["env", "raw_env"]
 
@@ -129,13 +126,7 @@ class raw_env(AECEnv):
             return None
         episode = self._match()
         viewer = None if episode.native.is_terminal() else episode.native.current_player()
-        text = render(self.game, episode.native, viewer, reveal=self.reveal)
-        out = io.StringIO()
-        Console(file=out, force_terminal=True, color_system="standard", width=100).print(text, end="")
-        if episode.state.prefix:
-            out.write("\n  spelling: " + " ".join(self.table.spelling.token_to_string(t)
-                                                   for t in episode.state.prefix))
-        return out.getvalue()
+        return episode.ansi(viewer, self.reveal)
 
     def close(self) -> None:
         pass

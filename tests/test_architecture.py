@@ -32,12 +32,12 @@ ALLOWED = {
     "sim": {"dsl", "interpreter", "api", "agents"},
     "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim"},
     "compact": {"dsl", "interpreter", "api"},     # the research tools' view: loads a game, spells its moves
-    # the research tools' adapters, each on the compact view and one match's record (episode)
-    "episode": {"dsl", "interpreter", "api", "agents", "compact"},
+    # the research tools' adapters, each on the compact view and one match's record (episode),
+    # which draws the table as the terminal does
+    "episode": {"dsl", "interpreter", "api", "ui", "agents", "compact"},
     "openspiel": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
-    # (the environments draw the table as the terminal does)
-    "pettingzoo": {"dsl", "interpreter", "api", "ui", "agents", "compact", "episode"},
-    "gymnasium": {"dsl", "interpreter", "api", "ui", "agents", "compact", "episode"},
+    "pettingzoo": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
+    "gymnasium": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
     "__init__": {"dsl", "api"},
 }
 
