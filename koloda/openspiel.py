@@ -204,6 +204,7 @@ class KolodaObserver:
         return episode.information_state_string(player) if self.recall else episode.observation_string(player)
 
 
+_REGISTERED: dict[str, str] = {}      # the games `register` made: short name -> rule file
 _GENERIC = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS, True)
 pyspiel.register_game(_GENERIC, KolodaGame)
 
@@ -215,9 +216,16 @@ def register(rules: str) -> str:
     sample = load(rules)
     spec = sample.spec
     short = "koloda_" + "".join(ch if ch.isalnum() else "_" for ch in spec.name)
+    if short in _REGISTERED:
+        if _REGISTERED[short] != rules:
+            raise ValueError(f"`{short}` is already registered, for {_REGISTERED[short]}")
+        return short
     parameters: dict[str, Any] = {"players": sample.num_players, "seeds": DEFAULT_SEEDS,
                                   "max_moves": DEFAULT_MAX_STEPS}
     for name, option in spec.options.items():
+        if name in parameters:
+            raise ValueError(f"{spec.name}'s option `{name}` has the name of a parameter of every koloda game: "
+                             f"load it as pyspiel.load_game(\"koloda\", {{\"rules\": ..., \"options\": \"{name}=...\"}})")
         parameters[name] = option.default
     game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players, True)
 
@@ -227,6 +235,7 @@ def register(rules: str) -> str:
 
     Registered.__name__ = Registered.__qualname__ = f"KolodaGame_{short}"
     pyspiel.register_game(game_type, Registered)
+    _REGISTERED[short] = rules
     return short
 
 

@@ -62,7 +62,7 @@ def test_options_and_a_registered_rule_file():
     game = load("pony", options="hand=7")
     assert game.koloda.options["hand"] == 7
     name = kos.register("pony")
-    assert name == "koloda_pony"
+    assert name == "koloda_pony" and kos.register("pony") == name       # once is enough
     game = pyspiel.load_game(name, {"hand": 7, "players": 3})
     assert game.koloda.options["hand"] == 7 and game.num_players() == 3
     with pytest.raises(Exception, match="unknown option `colour`"):
@@ -141,7 +141,7 @@ def test_outcome_sampling_mccfr_learns_a_policy():
     from open_spiel.python.algorithms import outcome_sampling_mccfr
     game = load("pony", max_moves=40, seeds=4)
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
-    for _ in range(30):
+    for _ in range(15):
         solver.iteration()
     policy = solver.average_policy()
     state = game.new_initial_state()
@@ -149,4 +149,4 @@ def test_outcome_sampling_mccfr_learns_a_policy():
     probabilities = policy.action_probabilities(state)
     assert set(probabilities) == set(state.legal_actions())
     assert sum(probabilities.values()) == pytest.approx(1.0)
-    assert len(solver._infostates) > 30      # it visited and learnt at many information states
+    assert len(solver._infostates) > 15      # it visited and learnt at many information states
