@@ -64,6 +64,7 @@ for line in sys.stdin:
                      "seat": 0, "options": game.options, "time": 10.0}
     assert first["seat"] == 0 and [m["id"] for m in first["legal"]] == legal
     assert first["legal"][0]["text"] == game.action_to_string(legal[0])
+    assert first["legal"][0]["plain"] == game.action_to_string(legal[0], plain=True)
     hand = next(z for z in first["observation"]["zones"] if z["zone"] == "hand" and z["owner"] == 0)
     other = next(z for z in first["observation"]["zones"] if z["zone"] == "hand" and z["owner"] == 1)
     assert len(hand["cards"]) == 5 and "cards" not in other      # its own hand, not the other's
@@ -76,16 +77,33 @@ for line in sys.stdin:
     ("for line in sys.stdin:\n    print(json.dumps({'move': 99999}), flush=True)", r"move 99999, which is not one of the legal ids"),
     ("for line in sys.stdin:\n    print(json.dumps({'move': 'two'}), flush=True)", r"the answer is \{\"move\": ID\}"),
     ("for line in sys.stdin:\n    print(json.dumps({'text': 'fly away'}), flush=True)", r"`\{\"text\": \"fly away\"\}`, which is not a legal move"),
-    ("for line in sys.stdin:\n    time.sleep(5)", r"did not answer within 0.3 seconds"),
 ])
 def test_a_failing_program_is_told_plainly(tmp_path, body, message):
-    agent = make_agent(seat(bot(tmp_path, body), time=0.3 if "sleep" in body else None), 0)
+    agent = make_agent(seat(bot(tmp_path, body)), 0)
     state = koloda.load("pony").new_initial_state(seed=1)
     with pytest.raises(AgentFailure, match=message):
         agent.choose(state)
     assert isinstance(agent, OutsideAgent)
     agent.close()
     assert agent.process is not None and agent.process.poll() is not None     # nothing left running
+
+
+def test_a_program_that_does_not_answer_in_time(tmp_path):
+    # the first answer has 30 seconds more (to load a model, say); the others `time` seconds
+    slow = bot(tmp_path, """
+for n, line in enumerate(sys.stdin):
+    message = json.loads(line)
+    if message["type"] == "move":
+        time.sleep(0.5 if n == 1 else 5)
+        print(json.dumps({"move": message["legal"][0]["id"]}), flush=True)
+""")
+    agent = make_agent(seat(slow, time=0.3), 0)
+    state = koloda.load("pony").new_initial_state(seed=1)
+    assert agent.choose(state) == state.legal_actions()[0]
+    with pytest.raises(AgentFailure, match="P1's program .* did not answer within 0.3 seconds"):
+        agent.choose(state)
+    agent.close()
+    assert agent.process is not None and agent.process.poll() is not None
 
 
 def test_a_program_that_cannot_start():

@@ -7,12 +7,12 @@ would split it) once for the game, and asks it for each of the seat's moves (doc
     {"type": "start", "protocol": "koloda-agent/1", "game": "pony", "title": "Pony", "players": 2,
      "seat": 0, "options": {...}, "time": 10.0}
   koloda -> program, at each of the seat's moves:
-    {"type": "move", "seat": 0, "observation": {what the seat sees}, "legal": [{"id": 2, "text": "play 9♣"}, ...],
-     "time": 10.0}
+    {"type": "move", "seat": 0, "observation": {what the seat sees},
+     "legal": [{"id": 2, "text": "play 9♣", "plain": "play 9C"}, ...], "time": 10.0}
   program -> koloda, one line:
     {"move": 2}          (or {"text": "play 9C"}: a move written as at the table)
 
-The program has `time` seconds for each answer. When the game is over (or koloda stops), its
+The program has `time` seconds for each answer (30 more for its first, to get ready). When the game is over (or koloda stops), its
 standard input is closed and it should end. A program that ends, answers what is not JSON or not
 a legal move, or does not answer in time stops the game with an AgentFailure that says so.
 """
@@ -32,6 +32,8 @@ from koloda.interpreter.state import State
 
 PROTOCOL = "koloda-agent/1"
 DEFAULT_SECONDS = 10.0
+# the first answer may take this much longer: a program may load a model or start a server first
+STARTUP_SECONDS = 30.0
 _LONGEST_ANSWER = 1 << 20        # a line longer than this is not a move
 
 
@@ -98,17 +100,22 @@ class OutsideAgent:
     # ------------------------------------------------------------ a move
     def choose(self, state: State) -> int:
         legal = state.legal_actions()
+        seconds = self.seconds
         if self.process is None:
             self.seat = state.current_player()
             self._start(state)
-        self._send({"type": "move", "seat": state.current_player(), "observation": state.observation(state.current_player()),
-                    "legal": [{"id": a, "text": state.action_to_string(a)} for a in legal], "time": self.seconds})
+            seconds += STARTUP_SECONDS
+        seat = state.current_player()
+        self._send({"type": "move", "seat": seat, "observation": state.observation(seat),
+                    "legal": [{"id": a, "text": state.action_to_string(a), "plain": state.action_to_string(a, plain=True)}
+                              for a in legal],
+                    "time": self.seconds})
         try:
-            line = self.lines.get(timeout=self.seconds)
+            line = self.lines.get(timeout=seconds)
         except queue.Empty:
             assert self.process is not None
             self.process.kill()          # it may be stuck: it is not waited for again
-            raise AgentFailure(f"{self._who()} did not answer within {self.seconds:g} seconds") from None
+            raise AgentFailure(f"{self._who()} did not answer within {seconds:g} seconds") from None
         if line is None:
             raise self._ended()
         return self._move(line, state, legal)
