@@ -94,6 +94,10 @@ class KolodaGame(pyspiel.Game):
         return KolodaState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "KolodaObserver":
+        if iig_obs_type is not None and (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+                                         or not iig_obs_type.public_info):
+            # a view of the public cards alone, or of every seat's, is not built
+            raise ValueError("koloda games observe for one seat: its own cards and the public ones")
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return KolodaObserver(self, recall, params)
 

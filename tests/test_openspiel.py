@@ -41,6 +41,10 @@ def test_the_game_declares_what_openspiel_needs():
     state.apply_action(7)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
     assert len(state.information_state_tensor(1)) == game.information_state_tensor_size()
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(Exception, match="observe for one seat"):
+        game.make_py_observer(public)
 
 
 def test_a_match_through_openspiel_is_the_engine_s_match():
@@ -150,3 +154,25 @@ def test_outcome_sampling_mccfr_learns_a_policy():
     assert set(probabilities) == set(state.legal_actions())
     assert sum(probabilities.values()) == pytest.approx(1.0)
     assert len(solver._infostates) > 15      # it visited and learnt at many information states
+
+
+def test_tabular_q_learning_through_openspiel_s_rl_environment():
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+    game = load("pony", max_moves=40)
+    env = rl_environment.Environment(game, seed=1)
+    size = env.action_spec()["num_actions"]
+    assert size == game.num_distinct_actions()
+    agents = [tabular_qlearner.QLearner(player_id=p, num_actions=size) for p in range(2)]
+    for _ in range(3):
+        time_step = env.reset()
+        while not time_step.last():
+            player = time_step.observations["current_player"]
+            assert len(time_step.observations["info_state"][player]) == game.information_state_tensor_size()
+            time_step = env.step([agents[player].step(time_step).action])
+        for agent in agents:
+            agent.step(time_step)
+    # the cut matches are draws: every seat was paid 0.5 and learnt values for what it did
+    assert time_step.rewards == [0.5, 0.5]
+    learnt = [value for agent in agents for actions in agent._q_values.values() for value in actions.values()]
+    assert len(learnt) > 20 and any(value > 0 for value in learnt)
