@@ -28,7 +28,10 @@ from koloda.agents.registry import make_agent
 from koloda.api import load
 from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table, spelling_of
 
-__all__ = ["env", "SeatEnv"]
+__all__ = ["env", "SeatEnv", "ENV_ID"]
+
+# gymnasium.make(ENV_ID, rules="kunkin", seat=0, others="greedy") makes the same environment
+ENV_ID = "koloda/Seat-v0"
 
 
 def env(rules: str, seat: int = 0, others: str | list[str] = "random", players: int | None = None,
@@ -111,3 +114,7 @@ class SeatEnv(gymnasium.Env):
         if self.render_mode is None:
             return None
         return self._match().ansi(self.seat)
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point=SeatEnv, disable_env_checker=True)

@@ -120,6 +120,14 @@ def test_gymnasium_one_seat_against_koloda_bots():
     assert reward == finished.episode.native.returns()[0]
 
 
+def test_gymnasium_make_knows_the_environment():
+    import gymnasium
+    env = gymnasium.make(kgym.ENV_ID, rules="pony", seat=1, others="greedy", max_moves=20)
+    observation, _ = env.reset(seed=2)
+    assert env.unwrapped.episode.current_player() == 1
+    assert observation["action_mask"].sum() == len(env.unwrapped.episode.legal_actions()) > 0
+
+
 def test_gymnasium_refuses_a_bad_table():
     with pytest.raises(ValueError, match="no seat 5"):
         kgym.env("pony", seat=5)
