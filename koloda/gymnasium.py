@@ -117,4 +117,4 @@ class SeatEnv(gymnasium.Env):
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point=SeatEnv, disable_env_checker=True)
+    gymnasium.register(id=ENV_ID, entry_point="koloda.gymnasium:SeatEnv", disable_env_checker=True)
