@@ -136,6 +136,8 @@ class CompactState:
     def legal_actions(self, player: int | None = None) -> list[int]:
         if self.native.is_terminal() or (player is not None and player != self.native.current_player()):
             return []
+        if self.game.spelling.identity:
+            return self.native.legal_actions()
         prefix = self.prefix
         self._fresh()
         if self._legal is not None and self._legal[0] == prefix:
@@ -158,8 +160,14 @@ class CompactState:
         return [a for tokens, a in self._moves() if tokens[:at] == prefix]
 
     def apply_action(self, token: int) -> None:
+        spelling = self.game.spelling
+        if not (isinstance(token, int) and 0 <= token < spelling.size):
+            raise IllegalAction(f"token {token!r} is not in the vocabulary (0..{spelling.size - 1})")
+        if spelling.identity:       # the token is the engine's id, checked by the engine
+            self.native.apply_action(token)
+            return
         if token not in self.legal_actions():
-            raise IllegalAction(f"token {token} ({self._token_text(token)}) is not legal now")
+            raise IllegalAction(f"token {token} ({self.game.token_to_string(token)}) is not legal now")
         typed = self.prefix + (token,)
         for tokens, native in self._moves():
             if tokens == typed:
@@ -182,12 +190,6 @@ class CompactState:
         return c
 
     # ------------------------------------------------------------ text
-    def _token_text(self, token: int) -> str:
-        try:
-            return self.game.token_to_string(token)
-        except ValueError:
-            return "not in the vocabulary"
-
     def action_to_string(self, token: int) -> str:
         return self.game.token_to_string(token)
 

@@ -142,14 +142,16 @@ def test_spelling_a_move_keeps_the_turn_and_shows_the_speller_their_prefix():
     assert cs.prefix == tokens[:1] and len(cs.native.history) == len(clone.native.history) - 1
 
 
-def test_an_illegal_token_is_refused_with_its_text():
-    cg = compact("kunkin")
+@pytest.mark.parametrize("name", ["kunkin", "pony"])
+def test_an_illegal_token_is_refused_with_its_text(name):
+    cg = compact(name)
     cs = cg.new_initial_state(seed=0)
     wrong = next(t for t in range(cg.num_distinct_actions()) if t not in cs.legal_actions())
-    with pytest.raises(IllegalAction, match="is not legal now"):
+    with pytest.raises(IllegalAction, match=rf"{wrong} \({cg.token_to_string(wrong)}\) is not legal now"):
         cs.apply_action(wrong)
-    with pytest.raises(IllegalAction, match="not in the vocabulary"):
-        cs.apply_action(cg.num_distinct_actions())
+    for outside in (cg.num_distinct_actions(), -1, 2 ** 40):
+        with pytest.raises(IllegalAction, match=rf"not in the vocabulary \(0..{cg.num_distinct_actions() - 1}\)"):
+            cs.apply_action(outside)
     with pytest.raises(ValueError, match="vocabulary"):
         cg.token_to_string(-1)
 
