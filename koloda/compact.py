@@ -21,6 +21,8 @@ The API (stable; the OpenSpiel and PettingZoo adapters are built on it):
     cs.is_terminal(); cs.returns()
     cs.clone(); cs.prefix (the tokens of the move being spelled); cs.native (the engine's State)
     cs.observation_tensor(player); cs.information_state_tensor(player); cs.action_to_string(token)
+    cs.observation_string(player); cs.information_state_string(player)
+    cs.resample(player, rng)           # a state the player cannot tell from this one (for ISMCTS)
     cs.apply_native(native_id)         # a whole engine move at once (replaying a transcript)
 
 One player spells all the tokens of a move: the state keeps the tokens typed so far (its
@@ -30,8 +32,11 @@ engine's seed decides every shuffle, so there are no chance nodes.
 """
 from __future__ import annotations
 
+import json
+import random
 from typing import Any
 
+from koloda.agents.sampling import determinize
 from koloda.api import load
 from koloda.interpreter.errors import IllegalAction
 from koloda.interpreter.game import Game
@@ -199,6 +204,37 @@ class CompactState:
     def __str__(self) -> str:
         text = str(self.native)
         return text + (f"\n  spelling: {self.prefix_text()}" if self.prefix else "")
+
+    # ------------------------------------------------------------ what a seat knows
+    def resample(self, player: int, rng: random.Random) -> "CompactState":
+        """A state `player` cannot tell from this one: the cards it does not know dealt anew, as the
+        bots guess them (the seed of later shuffles too).
+
+        Its tensors and strings for `player` are this state's. The moves so far are kept as they were
+        played (the bots' guesses drop them): a card of theirs the player did not know is one it still
+        does not know, so they tell it nothing new. The move being spelled is kept for its speller; for
+        another player it is not theirs to know, and the state starts the move afresh."""
+        seat = self._seat(player)
+        native = self.native
+        d = determinize(native, seat, rng)
+        d.history = native.history.copy()
+        return CompactState(self.game, d, self.prefix if seat == native.current_player() else ())
+
+    def observation_string(self, player: int | None = None) -> str:
+        """What the seat sees, as the table shows it (State.observation), and the move it is spelling."""
+        seat = self._seat(player)
+        text = json.dumps(self.native.observation(seat), sort_keys=True, ensure_ascii=False)
+        if self.prefix and seat == self.native.current_player():
+            text += " | spelling: " + self.prefix_text()
+        return text
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """The observation and every move so far as the seat saw it (cards it does not know unnamed)."""
+        seat = self._seat(player)
+        describe = self.game.game.describe
+        native = self.native
+        moves = "; ".join(f"P{mover + 1} {describe(native, move, seat)}" for mover, move in native.history)
+        return self.observation_string(seat) + " | moves: " + moves
 
     # ------------------------------------------------------------ tensors
     def observation_tensor(self, player: int | None = None) -> list[float]:

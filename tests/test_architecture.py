@@ -31,7 +31,8 @@ ALLOWED = {
     "session": {"dsl", "interpreter", "api", "agents"},     # a save's seats are checked as agent kinds
     "sim": {"dsl", "interpreter", "api", "agents"},
     "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim"},
-    "compact": {"dsl", "interpreter", "api"},     # the research tools' view: loads a game, spells its moves
+    # the research tools' view: loads a game, spells its moves, resamples hidden cards as the bots do
+    "compact": {"dsl", "interpreter", "api", "agents"},
     "__init__": {"dsl", "api"},
 }
 
