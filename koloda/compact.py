@@ -34,10 +34,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections import OrderedDict
 from typing import Any
 
 from koloda.agents.sampling import determinize
 from koloda.api import load
+from koloda.dsl.types import CARD, PLAN
+from koloda.interpreter.bounded import recall, remember
 from koloda.interpreter.errors import IllegalAction
 from koloda.interpreter.game import Game
 from koloda.interpreter.spelling import Spelling
@@ -47,6 +50,7 @@ from koloda.interpreter.tensors import Observer
 __all__ = ["CompactGame", "CompactState", "TERMINAL"]
 
 INT32_MAX = 2 ** 31 - 1
+CACHED = 1 << 15        # moves (and their texts) kept for the information state strings
 
 
 class CompactGame:
@@ -59,6 +63,9 @@ class CompactGame:
         if self.spelling.size > INT32_MAX:
             raise ValueError(f"{game.name}: {self.spelling.size} tokens do not fit a 32-bit action id")
         self.observer = Observer(game, self.spelling)
+        # the moves of histories as seats saw them: the cards of each move, and its text by the cards hidden
+        self._move_cards: OrderedDict[int, tuple[int, ...]] = OrderedDict()
+        self._move_texts: OrderedDict[tuple[int, tuple[int, ...]], str] = OrderedDict()
 
     @classmethod
     def load(cls, name_or_path: str, players: int | None = None, **options: Any) -> "CompactGame":
@@ -84,6 +91,22 @@ class CompactGame:
 
     def token_to_string(self, token: int) -> str:
         return self.spelling.token_to_string(token)
+
+    def move_as_seen(self, s: State, native: int, seat: int) -> str:
+        """A move of the history as `seat` knows it now (View.describe: `play a card` for a card it
+        does not know), kept by the cards it hides: an information state lists every move so far."""
+        cards = recall(self._move_cards, native)
+        if cards is None:
+            action, b = self.game.codec.decode(native)
+            cards = tuple(c for p in action.params
+                          for c in (b[p.var].cards if p.type == PLAN else (b[p.var],) if p.type == CARD else ()))
+            remember(self._move_cards, native, cards, CACHED)
+        bit = 1 << seat
+        key = (native, tuple([c for c in cards if not s.known[c] & bit]))
+        text = recall(self._move_texts, key)
+        if text is None:
+            text = remember(self._move_texts, key, self.game.describe(s, native, seat), CACHED)
+        return text
 
     def observation_tensor_shape(self) -> list[int]:
         return [self.observer.observation_size]
@@ -231,9 +254,9 @@ class CompactState:
     def information_state_string(self, player: int | None = None) -> str:
         """The observation and every move so far as the seat saw it (cards it does not know unnamed)."""
         seat = self._seat(player)
-        describe = self.game.game.describe
+        seen = self.game.move_as_seen
         native = self.native
-        moves = "; ".join(f"P{mover + 1} {describe(native, move, seat)}" for mover, move in native.history)
+        moves = "; ".join(f"P{mover + 1} {seen(native, move, seat)}" for mover, move in native.history)
         return self.observation_string(seat) + " | moves: " + moves
 
     # ------------------------------------------------------------ tensors

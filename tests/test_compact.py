@@ -135,6 +135,12 @@ def test_spelling_a_move_keeps_the_turn_and_shows_the_speller_their_prefix():
     assert cs.observation_tensor(other) == seen_before          # a move is its speller's until played
     with pytest.raises(IllegalAction, match="being spelled"):
         cs.apply_native(meld)
+    # a guess at the hidden cards keeps the move being spelled for its speller, and only for them
+    mine = cs.resample(player, random.Random(1))
+    assert mine.prefix == tokens[:1] and tokens[1] in mine.legal_actions()
+    theirs = cs.resample(other, random.Random(1))
+    assert theirs.prefix == () and theirs.observation_tensor(other) == cs.observation_tensor(other)
+    assert theirs.information_state_string(other) == cs.information_state_string(other)
     clone = cs.clone()
     for t in tokens[1:]:
         clone.apply_action(t)
