@@ -217,6 +217,13 @@ class CompactState:
         c._spelled, c._legal, c._at = self._spelled, self._legal, self._at
         return c
 
+    def __copy__(self) -> "CompactState":
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> "CompactState":
+        """A clone: the rules are shared, never copied (tools such as OpenSpiel deep-copy states)."""
+        return self.clone()
+
     # ------------------------------------------------------------ text
     def action_to_string(self, token: int) -> str:
         return self.game.token_to_string(token)

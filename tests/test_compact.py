@@ -1,6 +1,7 @@
 """The compact action space: every shipped game's moves as short token sequences from a fixed vocabulary."""
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -141,7 +142,8 @@ def test_spelling_a_move_keeps_the_turn_and_shows_the_speller_their_prefix():
     theirs = cs.resample(other, random.Random(1))
     assert theirs.prefix == () and theirs.observation_tensor(other) == cs.observation_tensor(other)
     assert theirs.information_state_string(other) == cs.information_state_string(other)
-    clone = cs.clone()
+    clone = copy.deepcopy(cs)
+    assert clone.game is cs.game and clone.native is not cs.native and clone.prefix == cs.prefix
     for t in tokens[1:]:
         clone.apply_action(t)
     assert clone.native.history[-1][1] == meld and not clone.prefix
