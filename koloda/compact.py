@@ -21,6 +21,8 @@ The API (stable; the OpenSpiel and PettingZoo adapters are built on it):
     cs.is_terminal(); cs.returns()
     cs.clone(); cs.prefix (the tokens of the move being spelled); cs.native (the engine's State)
     cs.observation_tensor(player); cs.information_state_tensor(player); cs.action_to_string(token)
+    cs.observation_string(player); cs.information_state_string(player)
+    cs.resample(player, rng)           # a state the player cannot tell from this one (for ISMCTS)
     cs.apply_native(native_id)         # a whole engine move at once (replaying a transcript)
 
 One player spells all the tokens of a move: the state keeps the tokens typed so far (its
@@ -30,9 +32,15 @@ engine's seed decides every shuffle, so there are no chance nodes.
 """
 from __future__ import annotations
 
+import json
+import random
+from collections import OrderedDict
 from typing import Any
 
+from koloda.agents.sampling import determinize
 from koloda.api import load
+from koloda.dsl.types import CARD, PLAN
+from koloda.interpreter.bounded import recall, remember
 from koloda.interpreter.errors import IllegalAction
 from koloda.interpreter.game import Game
 from koloda.interpreter.spelling import Spelling
@@ -42,6 +50,7 @@ from koloda.interpreter.tensors import Observer
 __all__ = ["CompactGame", "CompactState", "TERMINAL"]
 
 INT32_MAX = 2 ** 31 - 1
+CACHED = 1 << 15        # moves (and their texts) kept for the information state strings
 
 
 class CompactGame:
@@ -54,6 +63,9 @@ class CompactGame:
         if self.spelling.size > INT32_MAX:
             raise ValueError(f"{game.name}: {self.spelling.size} tokens do not fit a 32-bit action id")
         self.observer = Observer(game, self.spelling)
+        # the moves of histories as seats saw them: the cards of each move, and its text by the cards hidden
+        self._move_cards: OrderedDict[int, tuple[int, ...]] = OrderedDict()
+        self._move_texts: OrderedDict[tuple[int, tuple[int, ...]], str] = OrderedDict()
 
     @classmethod
     def load(cls, name_or_path: str, players: int | None = None, **options: Any) -> "CompactGame":
@@ -79,6 +91,22 @@ class CompactGame:
 
     def token_to_string(self, token: int) -> str:
         return self.spelling.token_to_string(token)
+
+    def move_as_seen(self, s: State, native: int, seat: int) -> str:
+        """A move of the history as `seat` knows it now (View.describe: `play a card` for a card it
+        does not know), kept by the cards it hides: an information state lists every move so far."""
+        cards = recall(self._move_cards, native)
+        if cards is None:
+            action, b = self.game.codec.decode(native)
+            cards = tuple(c for p in action.params
+                          for c in (b[p.var].cards if p.type == PLAN else (b[p.var],) if p.type == CARD else ()))
+            remember(self._move_cards, native, cards, CACHED)
+        bit = 1 << seat
+        key = (native, tuple([c for c in cards if not s.known[c] & bit]))
+        text = recall(self._move_texts, key)
+        if text is None:
+            text = remember(self._move_texts, key, self.game.describe(s, native, seat), CACHED)
+        return text
 
     def observation_tensor_shape(self) -> list[int]:
         return [self.observer.observation_size]
@@ -136,6 +164,8 @@ class CompactState:
     def legal_actions(self, player: int | None = None) -> list[int]:
         if self.native.is_terminal() or (player is not None and player != self.native.current_player()):
             return []
+        if self.game.spelling.identity:
+            return self.native.legal_actions()
         prefix = self.prefix
         self._fresh()
         if self._legal is not None and self._legal[0] == prefix:
@@ -158,8 +188,14 @@ class CompactState:
         return [a for tokens, a in self._moves() if tokens[:at] == prefix]
 
     def apply_action(self, token: int) -> None:
+        spelling = self.game.spelling
+        if not (isinstance(token, int) and 0 <= token < spelling.size):
+            raise IllegalAction(f"token {token!r} is not in the vocabulary (0..{spelling.size - 1})")
+        if spelling.identity:       # the token is the engine's id, checked by the engine
+            self.native.apply_action(token)
+            return
         if token not in self.legal_actions():
-            raise IllegalAction(f"token {token} ({self._token_text(token)}) is not legal now")
+            raise IllegalAction(f"token {token} ({self.game.token_to_string(token)}) is not legal now")
         typed = self.prefix + (token,)
         for tokens, native in self._moves():
             if tokens == typed:
@@ -181,13 +217,14 @@ class CompactState:
         c._spelled, c._legal, c._at = self._spelled, self._legal, self._at
         return c
 
-    # ------------------------------------------------------------ text
-    def _token_text(self, token: int) -> str:
-        try:
-            return self.game.token_to_string(token)
-        except ValueError:
-            return "not in the vocabulary"
+    def __copy__(self) -> "CompactState":
+        return self.clone()
 
+    def __deepcopy__(self, memo: dict) -> "CompactState":
+        """A clone: the rules are shared, never copied (tools such as OpenSpiel deep-copy states)."""
+        return self.clone()
+
+    # ------------------------------------------------------------ text
     def action_to_string(self, token: int) -> str:
         return self.game.token_to_string(token)
 
@@ -197,6 +234,37 @@ class CompactState:
     def __str__(self) -> str:
         text = str(self.native)
         return text + (f"\n  spelling: {self.prefix_text()}" if self.prefix else "")
+
+    # ------------------------------------------------------------ what a seat knows
+    def resample(self, player: int, rng: random.Random) -> "CompactState":
+        """A state `player` cannot tell from this one: the cards it does not know dealt anew, as the
+        bots guess them (the seed of later shuffles too).
+
+        Its tensors and strings for `player` are this state's. The moves so far are kept as they were
+        played (the bots' guesses drop them): a card of theirs the player did not know is one it still
+        does not know, so they tell it nothing new. The move being spelled is kept for its speller; for
+        another player it is not theirs to know, and the state starts the move afresh."""
+        seat = self._seat(player)
+        native = self.native
+        d = determinize(native, seat, rng)
+        d.history = native.history.copy()
+        return CompactState(self.game, d, self.prefix if seat == native.current_player() else ())
+
+    def observation_string(self, player: int | None = None) -> str:
+        """What the seat sees, as the table shows it (State.observation), and the move it is spelling."""
+        seat = self._seat(player)
+        text = json.dumps(self.native.observation(seat), sort_keys=True, ensure_ascii=False)
+        if self.prefix and seat == self.native.current_player():
+            text += " | spelling: " + self.prefix_text()
+        return text
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """The observation and every move so far as the seat saw it (cards it does not know unnamed)."""
+        seat = self._seat(player)
+        seen = self.game.move_as_seen
+        native = self.native
+        moves = "; ".join(f"P{mover + 1} {seen(native, move, seat)}" for mover, move in native.history)
+        return self.observation_string(seat) + " | moves: " + moves
 
     # ------------------------------------------------------------ tensors
     def observation_tensor(self, player: int | None = None) -> list[float]:

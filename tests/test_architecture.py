@@ -31,7 +31,8 @@ ALLOWED = {
     "session": {"dsl", "interpreter", "api", "agents"},     # a save's seats are checked as agent kinds
     "sim": {"dsl", "interpreter", "api", "agents"},
     "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim"},
-    "compact": {"dsl", "interpreter", "api"},     # the research tools' view: loads a game, spells its moves
+    # the research tools' view: loads a game, spells its moves, resamples hidden cards as the bots do
+    "compact": {"dsl", "interpreter", "api", "agents"},
     # the research tools' adapters, each on the compact view and one match's record (episode),
     # which draws the table as the terminal does
     "episode": {"dsl", "interpreter", "api", "ui", "agents", "compact"},

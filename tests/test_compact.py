@@ -1,6 +1,7 @@
 """The compact action space: every shipped game's moves as short token sequences from a fixed vocabulary."""
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -135,21 +136,30 @@ def test_spelling_a_move_keeps_the_turn_and_shows_the_speller_their_prefix():
     assert cs.observation_tensor(other) == seen_before          # a move is its speller's until played
     with pytest.raises(IllegalAction, match="being spelled"):
         cs.apply_native(meld)
-    clone = cs.clone()
+    # a guess at the hidden cards keeps the move being spelled for its speller, and only for them
+    mine = cs.resample(player, random.Random(1))
+    assert mine.prefix == tokens[:1] and tokens[1] in mine.legal_actions()
+    theirs = cs.resample(other, random.Random(1))
+    assert theirs.prefix == () and theirs.observation_tensor(other) == cs.observation_tensor(other)
+    assert theirs.information_state_string(other) == cs.information_state_string(other)
+    clone = copy.deepcopy(cs)
+    assert clone.game is cs.game and clone.native is not cs.native and clone.prefix == cs.prefix
     for t in tokens[1:]:
         clone.apply_action(t)
     assert clone.native.history[-1][1] == meld and not clone.prefix
     assert cs.prefix == tokens[:1] and len(cs.native.history) == len(clone.native.history) - 1
 
 
-def test_an_illegal_token_is_refused_with_its_text():
-    cg = compact("kunkin")
+@pytest.mark.parametrize("name", ["kunkin", "pony"])
+def test_an_illegal_token_is_refused_with_its_text(name):
+    cg = compact(name)
     cs = cg.new_initial_state(seed=0)
     wrong = next(t for t in range(cg.num_distinct_actions()) if t not in cs.legal_actions())
-    with pytest.raises(IllegalAction, match="is not legal now"):
+    with pytest.raises(IllegalAction, match=rf"{wrong} \({cg.token_to_string(wrong)}\) is not legal now"):
         cs.apply_action(wrong)
-    with pytest.raises(IllegalAction, match="not in the vocabulary"):
-        cs.apply_action(cg.num_distinct_actions())
+    for outside in (cg.num_distinct_actions(), -1, 2 ** 40):
+        with pytest.raises(IllegalAction, match=rf"not in the vocabulary \(0..{cg.num_distinct_actions() - 1}\)"):
+            cs.apply_action(outside)
     with pytest.raises(ValueError, match="vocabulary"):
         cg.token_to_string(-1)
 

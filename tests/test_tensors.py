@@ -22,14 +22,18 @@ def compact(name: str) -> CompactGame:
 
 
 def positions(cg: CompactGame, seed: int, every: int = 12, most: int = 96):
-    """States along a seeded random playout, every `every` engine moves."""
+    """States along a seeded random playout, every `every` engine moves, each with the number of
+    moves played before its deal began."""
     cs = cg.new_initial_state(seed=seed)
     rng = random.Random(seed)
+    deal, deal_start = cs.native.deal_number, 0
     for k in range(most):
         if cs.is_terminal():
             return
+        if cs.native.deal_number != deal:
+            deal, deal_start = cs.native.deal_number, len(cs.native.history)
         if k % every == 0:
-            yield cs.clone()
+            yield cs.clone(), deal_start
         cs.apply_native(rng.choice(cs.native.legal_actions()))
 
 
@@ -37,18 +41,23 @@ def tensors(cs: CompactState, player: int) -> tuple[list[float], list[float]]:
     return cs.observation_tensor(player), cs.information_state_tensor(player)
 
 
+def knowledge(cs: CompactState, player: int) -> tuple:
+    return tensors(cs, player) + (cs.observation_string(player), cs.information_state_string(player))
+
+
 def unknown_places(state, player: int) -> list[tuple[int, int]]:
     bit = 1 << player
     return [(zi, k) for zi, zone in enumerate(state.zones) for k, c in enumerate(zone) if not state.known[c] & bit]
 
 
-def renamed_history(cg: CompactGame, before, after):
-    """The moves of `before` told of the cards of `after`: each card named in a move is the card now lying
-    where it lay, so that a re-dealt state has a history that fits it (a hidden card picked is another one)."""
+def renamed_history(cg: CompactGame, before, after, deal_start: int):
+    """The moves of `before` told of the cards of `after`: each card named in a move of this deal is the
+    card now lying where it lay, so that a re-dealt state has a history that fits it (a hidden card
+    picked is another one). The moves of earlier deals stay: re-dealing now does not change them."""
     now = {c: after.zones[zi][k] for zi, zone in enumerate(before.zones) for k, c in enumerate(zone)}
     codec, melds = cg.game.codec, cg.game.melds
-    moves = []
-    for player, native in before.history:
+    moves = list(before.history)[:deal_start]
+    for player, native in list(before.history)[deal_start:]:
         action, b = codec.decode(native)
         code = 0
         for p in action.params:
@@ -87,16 +96,19 @@ def test_cards_a_seat_cannot_place_do_not_change_its_tensors(name):
     names = cg.game.cards.names
     redealt = swaps = 0
     for seed in (0, 1):
-        for cs in positions(cg, seed):
+        for cs, deal_start in positions(cg, seed):
             for player in range(cg.num_players):
-                seen = tensors(cs, player)
+                seen = knowledge(cs, player)
                 assert (len(seen[0]), len(seen[1])) == shape
                 # a whole re-deal of what the seat does not know, as its bots imagine the table
                 d = determinize(cs.native, player, random.Random(seed * 7 + player))
-                d.history = renamed_history(cg, cs.native, d)
+                d.history = renamed_history(cg, cs.native, d, deal_start)
                 if d.zones != cs.native.zones:
                     redealt += 1
-                assert tensors(cg.wrap(d), player) == seen
+                assert knowledge(cg.wrap(d), player) == seen
+                resampled = cs.resample(player, random.Random(seed * 7 + player))
+                assert knowledge(resampled, player) == seen
+                assert resampled.legal_actions() or resampled.is_terminal()
                 # two unknown cards of different names trade places
                 places = unknown_places(cs.native, player)
                 pair = next(((a, b) for a in places[:1] for b in places[1:]
@@ -104,8 +116,8 @@ def test_cards_a_seat_cannot_place_do_not_change_its_tensors(name):
                 if pair is not None:
                     swaps += 1
                     other = swapped(cs.native, *pair)
-                    other.history = renamed_history(cg, cs.native, other)
-                    assert tensors(cg.wrap(other), player) == seen
+                    other.history = renamed_history(cg, cs.native, other, deal_start)
+                    assert knowledge(cg.wrap(other), player) == seen
     assert redealt and swaps           # the test did compare states that differ
 
 
@@ -114,7 +126,7 @@ def test_a_card_the_seat_knows_changes_its_tensor(name):
     cg = compact(name)
     names = cg.game.cards.names
     changed = 0
-    for cs in positions(cg, 0, every=20, most=60):
+    for cs, _ in positions(cg, 0, every=20, most=60):
         s = cs.native
         for player in range(cg.num_players):
             bit = 1 << player

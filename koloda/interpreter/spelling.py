@@ -86,6 +86,8 @@ class Spelling:
             base += 1
         self.wild_index = {w: i for i, w in enumerate(self.wild_ids)}
         self.size = base
+        # every move one token, and the blocks in the engine's order: a token is the engine's id
+        self.identity = not self.head and base == codec.num_distinct_actions
         self._spelled: OrderedDict[int, tuple[int, ...]] = OrderedDict()
 
     # ------------------------------------------------------------ moves to tokens and back
@@ -199,6 +201,8 @@ class Spelling:
 
     def token_to_string(self, token: int) -> str:
         """`discard 7♠`, `meld`, `new run for P1`, `onto meld 3 (low end)`, `8♠`, `🃏=9♠`, `end`."""
+        if not 0 <= token < self.size:
+            raise ValueError(f"token {token} is not in this game's vocabulary of {self.size}")
         for index, start in self.whole.items():
             a = self.codec.actions[index]
             if start <= token < start + a.size:
@@ -218,7 +222,7 @@ class Spelling:
             if start <= token < start + radix:
                 value = token - start
                 return self.render(bool(value) if type_ == BOOL else value, type_)
-        raise ValueError(f"token {token} is not in this game's vocabulary of {self.size}")
+        raise AssertionError(f"token {token} is in no block of the vocabulary")
 
     def _head_text(self, head: int) -> str:
         head, at_start = divmod(head, 2)
