@@ -3,6 +3,7 @@ a program can fail is told."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -143,3 +144,10 @@ def test_a_save_does_not_start_programs(tmp_path):
     result = CliRunner().invoke(main, ["resume", str(save), "--fast"])
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "seat 1" in result.output and "does not start programs" in result.output
+
+
+def test_simulate_reports_a_program_s_seat_on_one_line():
+    result = CliRunner().invoke(main, ["simulate", "pony", "-n", "1", "--seat", seat(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.startswith("P1 "))
+    assert seat(EXAMPLE) in row and re.search(r"\d\.\d{3}\s+\d+\.\d{2}$", row)

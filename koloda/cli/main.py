@@ -441,7 +441,7 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
         raise Failure(exc.format()) from None
     except AgentFailure as exc:       # a program playing a seat failed: no result can be trusted
         raise Failure(str(exc)) from None
-    console.print(plain(result.report(g)), markup=False)
+    console.print(plain(result.report(g)), markup=False, soft_wrap=True)     # a long seat keeps its line
     if result.unfinished or result.failures:
         sys.exit(1)
 
