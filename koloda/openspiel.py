@@ -79,6 +79,8 @@ class KolodaGame(pyspiel.Game):
         self.max_moves = int(given.pop("max_moves"))
         if self.seeds < 1 or self.max_moves < 1:
             raise ValueError("`seeds` and `max_moves` are at least 1")
+        # made once: every match asks for them (65,536 pairs by default)
+        self.outcomes = [(s, 1.0 / self.seeds) for s in range(self.seeds)]
         options.update({k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in given.items()})
         game = load(rules, options, players)
         self.koloda: Game = game
@@ -140,9 +142,7 @@ class KolodaState(pyspiel.State):
         return self.episode.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        seeds = self._koloda_game.seeds
-        p = 1.0 / seeds
-        return [(s, p) for s in range(seeds)]
+        return self._koloda_game.outcomes
 
     def _apply_action(self, action: int) -> None:
         if self.episode is None:
