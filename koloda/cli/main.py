@@ -267,9 +267,11 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
         seed = random.randrange(1_000_000)
     position = _position(g, seed, dealer, hands_file, deck_file)
     session = Session.start(game_reference(game), g, table, seed, position.orders(g, seed), position.dealer)
-    bots_only = all(parse_seat(seat)[0] != "human" for seat in table)
-    # a game between bots is saved only when asked: nobody is waiting to resume it
-    save_path = Path(save_file) if save_file else None if bots_only else default_save(g.name)
+    kinds = [parse_seat(seat)[0] for seat in table]
+    # a game between bots is saved only when asked: nobody is waiting to resume it; nor is one
+    # with a program in a seat, which a save does not start again
+    unresumable = "human" not in kinds or "cmd" in kinds
+    save_path = Path(save_file) if save_file else None if unresumable else default_save(g.name)
     run(session, save_path, log_file, delay=0 if fast else delay, max_moves=max_moves)
 
 

@@ -94,7 +94,12 @@ def run(session: Session, save_path: Path | None, log_file: str | None, delay: f
         if save_path is not None:
             # the command on a line of its own, never broken: it is to be copied
             console.print(f"\nGame saved in {shown(save_path)}.", soft_wrap=True)
-            console.print(f"Go on with:\n  {shown(_resume_command(save_path))}", soft_wrap=True)
+            if any(s.split(":")[0] == "cmd" for s in seats):
+                # a save does not start programs (koloda/agents/registry.py): it cannot be resumed
+                console.print("A program plays a seat, and a saved game does not start programs: "
+                              "this one cannot be resumed.", soft_wrap=True)
+            else:
+                console.print(f"Go on with:\n  {shown(_resume_command(save_path))}", soft_wrap=True)
         sys.exit(0 if isinstance(stop, QuitGame) else 130)
     except RuleError as exc:
         raise Failure(exc.format()) from None
