@@ -151,3 +151,12 @@ def test_simulate_reports_a_program_s_seat_on_one_line():
     assert result.exit_code == 0, result.output
     row = next(line for line in result.output.splitlines() if line.startswith("P1 "))
     assert seat(EXAMPLE) in row and re.search(r"\d\.\d{3}\s+\d+\.\d{2}$", row)
+
+
+def test_a_game_with_a_program_replays_from_its_transcript(tmp_path):
+    log = tmp_path / "game.jsonl"
+    result = CliRunner().invoke(main, ["play", "pony", "--fast", "--seed", "3", "--log", str(log),
+                                       "--seat", seat(EXAMPLE), "--seat", "random"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["replay", "-q", str(log)])
+    assert result.exit_code == 0 and "same moves, same scores" in result.output
