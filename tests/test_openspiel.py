@@ -85,7 +85,7 @@ def test_clones_share_the_compiled_rules():
     assert child.history() == state.history() + [state.legal_actions()[0]]
 
 
-@pytest.mark.parametrize("rules", ["kunkin", "showdown"])
+@pytest.mark.parametrize("rules", ["kunkin", "showdown", "canasta", "leopard4"])
 def test_resampling_keeps_the_seat_s_information_state(rules):
     game = load(rules)
     state = game.new_initial_state()
@@ -93,7 +93,7 @@ def test_resampling_keeps_the_seat_s_information_state(rules):
     rng = random.Random(0)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     changed = 0
-    for _ in range(150):
+    for _ in range(100):
         if state.is_terminal():
             break
         player = state.current_player()
