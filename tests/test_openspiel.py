@@ -176,3 +176,22 @@ def test_tabular_q_learning_through_openspiel_s_rl_environment():
     assert time_step.rewards == [0.5, 0.5]
     learnt = [value for agent in agents for actions in agent._q_values.values() for value in actions.values()]
     assert len(learnt) > 20 and any(value > 0 for value in learnt)
+
+
+def test_an_information_state_remembers_every_move_as_it_was_seen():
+    # perfect recall: later moves add to the record, and a new deal's shuffle does not hide the old ones
+    game = load("pony")
+    state = game.new_initial_state()
+    state.apply_action(5)
+    rng = random.Random(2)
+    before = ""
+    deals = set()
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        now = state.information_state_string(1).split("\nmoves:\n", 1)[1]
+        assert now.startswith(before)
+        before = now
+        deals.add(state.episode.native.deal_number)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert len(deals) > 1 and before.count("\n") > 100
