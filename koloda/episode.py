@@ -20,7 +20,6 @@ from __future__ import annotations
 import io
 import json
 import random
-from typing import Any
 
 from rich.console import Console
 
@@ -139,6 +138,23 @@ class Episode:
         other._cache = dict(self._cache)
         return other
 
+    def snapshot(self) -> dict:
+        """The match as plain data (for pickling): `Episode.restore` makes it again."""
+        return {"native": self.native.to_json(), "prefix": list(self.state.prefix), "steps": self.steps,
+                "max_steps": self.max_steps, "records": [[p, a, list(k)] for p, a, k in self.records],
+                "told": self.told}
+
+    @classmethod
+    def restore(cls, table: Table, data: dict) -> "Episode":
+        episode = cls.__new__(cls)
+        episode.table, episode.spelling = table, table.spelling
+        native = table.game.state_from_json(data["native"])
+        episode.state = CompactState(table.spelling, native, tuple(data["prefix"]))
+        episode.steps, episode.max_steps, episode.told = data["steps"], data["max_steps"], data["told"]
+        episode.records = [(p, a, tuple(k)) for p, a, k in data["records"]]
+        episode._cache = {}
+        return episode
+
     def __deepcopy__(self, memo: dict) -> "Episode":
         # OpenSpiel clones a state by deep-copying its attributes: share the game, copy the match
         return self.clone()
@@ -199,21 +215,18 @@ class Episode:
 
     # ------------------------------------------------------------ resampling
     def resample(self, player: int, rng: random.Random) -> "Episode":
-        """A state `player` cannot tell from this one, with the cards they cannot place dealt anew."""
+        """A state `player` cannot tell from this one, with the cards they cannot place dealt anew.
+
+        Meant for the player to move, as search does: for them the legal moves stay the same. For
+        another player, the one to move may be dealt cards that leave them no legal move where the
+        rules tie their move to their cards (a card taken from the pile that must be melded), and
+        the move they were spelling is theirs, not the other's to know: it is started afresh."""
         told = self._history(player)
         world = self.clone()
-        world.state = CompactState(self.spelling, determinize(self.native, player, rng), self.state.prefix)
+        native = self.native
+        prefix = self.state.prefix if player == native.current_player() else ()
+        world.state = CompactState(self.spelling, determinize(native, player, rng), prefix)
         world.records = []
         world.told = told
         world._cache = {}
         return world
-
-
-def seed_of(rng: Any) -> int:
-    """A match seed from a numpy or `random` generator (or an int)."""
-    if isinstance(rng, int):
-        return rng
-    if hasattr(rng, "integers"):
-        return int(rng.integers(0, 1 << 62))
-    return int(rng.randrange(1 << 62))
-

@@ -18,6 +18,7 @@ split among tied winners, 0 otherwise; partners share their side's), so the util
 """
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -104,31 +105,49 @@ class KolodaGame(pyspiel.Game):
         return KolodaObserver(self, recall, params)
 
 
-class _Shared:
-    """The game as a state's attribute. OpenSpiel clones a Python state by deep-copying its
-    attributes: the game (and the compiled rules) must be shared, not copied (or reloaded)."""
-    __slots__ = ("game",)
+class _Match:
+    """All a KolodaState holds: its game and the match (None before the chance node).
 
-    def __init__(self, game: KolodaGame):
+    OpenSpiel clones a Python state by deep-copying its attributes, and serializes it by pickling
+    them: a copy shares the game (and the compiled rules) and copies the match; a pickle is the
+    game's name and parameters and the match as plain data (koloda's state JSON)."""
+    __slots__ = ("game", "episode")
+
+    def __init__(self, game: KolodaGame, episode: Episode | None):
         self.game = game
+        self.episode = episode
 
-    def __deepcopy__(self, memo: dict) -> "_Shared":
-        return self
+    def __deepcopy__(self, memo: dict) -> "_Match":
+        return _Match(self.game, None if self.episode is None else self.episode.clone())
+
+    def __reduce__(self) -> tuple:
+        return _restore, (self.game.serialize(), None if self.episode is None else self.episode.snapshot())
+
+
+@functools.lru_cache(maxsize=16)
+def _game_named(text: str) -> KolodaGame:
+    return pyspiel.load_game(text)
+
+
+def _restore(game_text: str, match: dict | None) -> _Match:
+    game = _game_named(game_text)
+    return _Match(game, None if match is None else Episode.restore(game.table, match))
 
 
 class KolodaState(pyspiel.State):
-    """Before the chance node a match has no seed yet; after it, an Episode of koloda's compact view.
-    Its attributes are all that OpenSpiel copies to clone it: the shared game and the episode,
-    whose own copy shares the compiled rules (koloda/episode.py)."""
+    """Before the chance node a match has no seed yet; after it, an Episode of koloda's compact view."""
 
     def __init__(self, game: KolodaGame, episode: Episode | None = None):
         super().__init__(game)
-        self._shared = _Shared(game)
-        self.episode = episode
+        self._match = _Match(game, episode)
+
+    @property
+    def episode(self) -> Episode | None:
+        return self._match.episode
 
     @property
     def _koloda_game(self) -> KolodaGame:
-        return self._shared.game
+        return self._match.game
 
     def current_player(self) -> int:
         if self.episode is None:
@@ -146,7 +165,7 @@ class KolodaState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         if self.episode is None:
-            self.episode = Episode(self._koloda_game.table, action, self._koloda_game.max_moves)
+            self._match.episode = Episode(self._koloda_game.table, action, self._koloda_game.max_moves)
         else:
             self.episode.apply_action(action)
 

@@ -25,6 +25,29 @@ def test_pyspiel_random_simulation_test(rules):
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
+@pytest.mark.parametrize("rules", ["showdown", "canasta"])
+def test_pyspiel_random_simulation_test_with_serialized_states(rules):
+    # every state also through pyspiel.serialize_game_and_state and back (slower: two games)
+    pyspiel.random_sim_test(load(rules, max_moves=25), num_sims=1, serialize=True, verbose=False)
+
+
+def test_a_serialized_state_comes_back_whole():
+    game = load("kunkin")
+    state = game.new_initial_state()
+    state.apply_action(3)
+    rng = random.Random(1)
+    for _ in range(40):
+        state.apply_action(rng.choice(state.legal_actions()))
+    world = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    for original in (state, world):
+        _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, original))
+        assert again.history() == original.history() and str(again) == str(original)
+        for seat in (0, 1):
+            assert again.information_state_string(seat) == original.information_state_string(seat)
+            assert again.information_state_tensor(seat) == original.information_state_tensor(seat)
+        assert again.legal_actions() == original.legal_actions()
+
+
 def test_the_game_declares_what_openspiel_needs():
     game = load("kunkin", max_moves=500)
     info = game.get_type()
