@@ -1,6 +1,6 @@
 """One match as the research tools see it: what the OpenSpiel, PettingZoo and Gymnasium adapters share.
 
-An `Episode` wraps a state of the compact view (koloda/compact.py: every move spelt as a few
+An `Episode` wraps a state of the compact view (koloda/compact.py: every move spelled as a few
 tokens below a finite `num_distinct_actions`) and adds what those tools ask of a state and
 koloda's own State does not keep:
 
@@ -25,9 +25,8 @@ from rich.console import Console
 
 from koloda.agents.sampling import determinize
 from koloda.compact import CompactGame, CompactState
-
 from koloda.interpreter.game import Game
-from koloda.interpreter.state import State
+from koloda.interpreter.state import TERMINAL, State
 from koloda.ui.table import render
 
 # A move as recorded: (player, native action id, who knew each card just after it, as bits per card).
@@ -36,16 +35,12 @@ Record = tuple[int, int, tuple[int, ...]]
 DEFAULT_MAX_STEPS = 10_000
 
 
-def spelling_of(game: Game) -> CompactGame:
-    return CompactGame(game)
-
-
 class Table:
     """A loaded game and its compact view, shared by every episode played on it."""
 
-    def __init__(self, spelling: CompactGame):
-        self.spelling = spelling
-        self.game = spelling.game
+    def __init__(self, game: Game):
+        self.game = game
+        self.spelling = CompactGame(game)
         # who knew each card when the last deal was scored, and in which state: a move that ends a
         # deal is told as the table was then, not after the next deal's shuffle (as at the table)
         self.scored: tuple[State, tuple[int, ...]] | None = None
@@ -92,7 +87,7 @@ class Episode:
         return self.steps >= self.max_steps and not self.state.is_terminal()
 
     def current_player(self) -> int:
-        return -4 if self.is_terminal() else self.state.current_player()
+        return TERMINAL if self.is_terminal() else self.state.current_player()
 
     def legal_actions(self) -> list[int]:
         return [] if self.is_terminal() else sorted(self.state.legal_actions())
@@ -205,11 +200,11 @@ class Episode:
 
     def ansi(self, viewer: int | None, reveal: bool = False) -> str:
         """The table as `viewer` sees it (None: the match is over; reveal: every card), as at the
-        terminal, in ANSI colours; and the move being spelled, if any."""
+        terminal, in ANSI colours; and the move they are spelling, if any."""
         out = io.StringIO()
         Console(file=out, force_terminal=True, color_system="standard", width=100).print(
             render(self.game, self.native, viewer, reveal=reveal), end="")
-        if self.state.prefix:
+        if self.state.prefix and (reveal or viewer == self.native.current_player()):
             out.write("\n  spelling: " + " ".join(self.spelling.token_to_string(t) for t in self.state.prefix))
         return out.getvalue()
 

@@ -26,7 +26,7 @@ from gymnasium import spaces
 from koloda.agents.base import Agent
 from koloda.agents.registry import make_agent
 from koloda.api import load
-from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table, spelling_of
+from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table
 
 __all__ = ["env", "SeatEnv", "ENV_ID"]
 
@@ -59,7 +59,7 @@ class SeatEnv(gymnasium.Env):
                 raise ValueError("the other seats are played by bots, not `human`")
             make_agent(spec, 0)          # a mistake in a seat's description shows now, not at reset
         self.seat = seat
-        self.table = Table(spelling_of(self.game))
+        self.table = Table(self.game)
         self.render_mode = render_mode
         self.max_moves = max_moves
         spelling = self.table.spelling

@@ -26,7 +26,7 @@ import numpy as np
 import pyspiel
 
 from koloda.api import load
-from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table, spelling_of
+from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table
 from koloda.interpreter.game import Game
 
 __all__ = ["register", "load_game", "KolodaGame", "KolodaState", "parse_options"]
@@ -46,8 +46,7 @@ def parse_options(text: str) -> dict[str, str]:
     return options
 
 
-def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low: int, high: int,
-               tensors: bool) -> pyspiel.GameType:
+def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low: int, high: int) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short_name, long_name=long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -57,8 +56,8 @@ def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low:
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high, min_num_players=low,
-        provides_information_state_string=True, provides_information_state_tensor=tensors,
-        provides_observation_string=True, provides_observation_tensor=tensors,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=parameters)
 
 
@@ -73,8 +72,8 @@ class KolodaGame(pyspiel.Game):
         given: dict[str, Any] = dict(_PARAMETERS)
         given.update(params or {})
         options = parse_options(str(given.pop("options", "")))
-        rules = rules or str(given.pop("rules"))
-        given.pop("rules", None)
+        named = given.pop("rules")       # a game made by `register` has its rule file already
+        rules = rules or str(named)
         players = int(given.pop("players")) or None
         self.seeds = int(given.pop("seeds"))
         self.max_moves = int(given.pop("max_moves"))
@@ -85,7 +84,7 @@ class KolodaGame(pyspiel.Game):
         options.update({k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in given.items()})
         game = load(rules, options, players)
         self.koloda: Game = game
-        self.table = Table(spelling_of(game))
+        self.table = Table(game)
         layout = game.layout
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.spelling.num_distinct_actions(),
@@ -228,7 +227,7 @@ class KolodaObserver:
 
 
 _REGISTERED: dict[str, str] = {}      # the games `register` made: short name -> rule file
-_GENERIC = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS, True)
+_GENERIC = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS)
 pyspiel.register_game(_GENERIC, KolodaGame)
 
 
@@ -250,7 +249,7 @@ def register(rules: str) -> str:
             raise ValueError(f"{spec.name}'s option `{name}` has the name of a parameter of every koloda game: "
                              f"load it as pyspiel.load_game(\"koloda\", {{\"rules\": ..., \"options\": \"{name}=...\"}})")
         parameters[name] = option.default
-    game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players, True)
+    game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players)
 
     class Registered(KolodaGame):
         def __init__(self, params: dict[str, Any] | None = None):

@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from koloda.api import load
-from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table, spelling_of
+from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table
 
 __all__ = ["env", "raw_env"]
 
@@ -49,7 +49,7 @@ class raw_env(AECEnv):
         if render_mode is not None and render_mode not in self.RENDER_MODES:
             raise ValueError(f"render_mode is one of {', '.join(self.RENDER_MODES)}, not {render_mode!r}")
         self.game = load(rules, {k: str(v) for k, v in options.items()} or None, players)
-        self.table = Table(spelling_of(self.game))
+        self.table = Table(self.game)
         self.render_mode = render_mode
         self.max_moves = max_moves
         self.reveal = reveal

@@ -88,6 +88,8 @@ def test_a_match_through_openspiel_is_the_engine_s_match():
 def test_options_and_a_registered_rule_file():
     game = load("pony", options="hand=7")
     assert game.koloda.options["hand"] == 7
+    game = kos.load_game("pony", players=3, hand=7, max_moves=50)
+    assert game.koloda.options["hand"] == 7 and game.num_players() == 3 and game.max_game_length() == 50
     name = kos.register("pony")
     assert name == "koloda_pony" and kos.register("pony") == name       # once is enough
     game = pyspiel.load_game(name, {"hand": 7, "players": 3})
