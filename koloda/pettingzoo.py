@@ -113,8 +113,10 @@ class raw_env(AECEnv):
         episode.apply_action(int(action))
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if episode.is_terminal():
-            ended = "truncations" if episode.truncated() else "terminations"
-            setattr(self, ended, dict.fromkeys(self.agents, True))
+            if episode.truncated():
+                self.truncations = dict.fromkeys(self.agents, True)
+            else:
+                self.terminations = dict.fromkeys(self.agents, True)
             self.rewards = dict(zip(self.possible_agents, episode.returns()))
         else:
             self.agent_selection = self.possible_agents[episode.current_player()]
