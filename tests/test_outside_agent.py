@@ -74,7 +74,7 @@ for line in sys.stdin:
 
 @pytest.mark.parametrize("body, message", [
     ("sys.stderr.write('no model file found\\n'); sys.exit(3)", r"ended \(exit code 3\).*no model file found"),
-    ("for line in sys.stdin:\n    print('e4', flush=True)", r"answered `e4`, which is not a JSON line"),
+    ("for line in sys.stdin:\n    print(flush=True)\n    print('e4', flush=True)", r"answered `e4`, which is not a JSON line"),
     ("for line in sys.stdin:\n    print(json.dumps({'move': 99999}), flush=True)", r"move 99999, which is not one of the legal ids"),
     ("for line in sys.stdin:\n    print(json.dumps({'move': 'two'}), flush=True)", r"the answer is \{\"move\": ID\}"),
     ("for line in sys.stdin:\n    print(json.dumps({'text': 'fly away'}), flush=True)", r"`\{\"text\": \"fly away\"\}`, which is not a legal move"),

@@ -23,6 +23,7 @@ import queue
 import shlex
 import subprocess
 import threading
+import time
 import weakref
 from collections import deque
 from typing import IO, Any
@@ -110,15 +111,18 @@ class OutsideAgent:
                     "legal": [{"id": a, "text": state.action_to_string(a), "plain": state.action_to_string(a, plain=True)}
                               for a in legal],
                     "time": self.seconds})
-        try:
-            line = self.lines.get(timeout=seconds)
-        except queue.Empty:
-            assert self.process is not None
-            self.process.kill()          # it may be stuck: it is not waited for again
-            raise AgentFailure(f"{self._who()} did not answer within {seconds:g} seconds") from None
-        if line is None:
-            raise self._ended()
-        return self._move(line, state, legal)
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                assert self.process is not None
+                self.process.kill()          # it may be stuck: it is not waited for again
+                raise AgentFailure(f"{self._who()} did not answer within {seconds:g} seconds") from None
+            if line is None:
+                raise self._ended()
+            if line.strip():                 # a blank line is no answer yet
+                return self._move(line, state, legal)
 
     def _move(self, line: str, state: State, legal: list[int]) -> int:
         shown = line.strip()[:80]
