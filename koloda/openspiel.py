@@ -28,6 +28,7 @@ import pyspiel
 from koloda.api import load
 from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table
 from koloda.interpreter.game import Game
+from koloda.interpreter.state import TERMINAL
 
 __all__ = ["register", "load_game", "KolodaGame", "KolodaState", "parse_options"]
 
@@ -148,16 +149,17 @@ class KolodaState(pyspiel.State):
     def _koloda_game(self) -> KolodaGame:
         return self._match.game
 
+    # OpenSpiel asks these several times a step: each reads the match once
     def current_player(self) -> int:
-        if self.episode is None:
+        episode = self._match.episode
+        if episode is None:
             return pyspiel.PlayerId.CHANCE
-        if self.episode.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return self.episode.current_player()
+        return episode.current_player()       # koloda's TERMINAL is OpenSpiel's
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.episode is not None
-        return self.episode.legal_actions()
+        episode = self._match.episode
+        assert episode is not None
+        return episode.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self._koloda_game.outcomes
@@ -174,7 +176,8 @@ class KolodaState(pyspiel.State):
         return self.episode.action_to_string(action)
 
     def is_terminal(self) -> bool:
-        return self.episode is not None and self.episode.is_terminal()
+        episode = self._match.episode
+        return episode is not None and episode.is_terminal()
 
     def returns(self) -> list[float]:
         if self.episode is None or not self.episode.is_terminal():
@@ -225,6 +228,8 @@ class KolodaObserver:
             return f"P{player + 1}: before the deal"
         return episode.information_state_string(player) if self.recall else episode.observation_string(player)
 
+
+assert TERMINAL == pyspiel.PlayerId.TERMINAL     # current_player passes koloda's on
 
 _REGISTERED: dict[str, str] = {}      # the games `register` made: short name -> rule file
 _GENERIC = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS)
