@@ -174,3 +174,23 @@ def test_the_examples_of_the_docs_run():
         exec(compile(block, "docs/compact.md", "exec"), scope)
     assert scope["cg"].num_distinct_actions() == 536 and scope["cg"].observation_tensor_shape() == [3411]
     assert scope["tokens"] == (0,) and sum(scope["returns"]) == 1.0
+
+
+@pytest.mark.parametrize("name, players, options", [("kunkin", 3, {"decks": 2, "jokers": 4}), ("canasta", 2, {}),
+                                                     ("pony", 5, {"deck": "standard52"})])
+def test_other_tables_spell_and_observe_too(name, players, options):
+    """The vocabulary and the tensors follow the options and the number of players."""
+    cg = CompactGame.load(name, players=players, **options)
+    default = compact(name)
+    assert cg.observation_tensor_shape() != default.observation_tensor_shape()
+    cs = cg.new_initial_state(seed=5)
+    rng = random.Random(5)
+    for _ in range(60):
+        if cs.is_terminal():
+            break
+        if not cs.prefix:
+            assert all(cg.native(cg.spell(a)) == a for a in cs.native.legal_actions())
+        for p in range(players):
+            assert len(cs.observation_tensor(p)) == cg.observation_tensor_shape()[0]
+        cs.apply_action(rng.choice(cs.legal_actions()))
+    conservation(cs.native)
