@@ -14,6 +14,7 @@ The API (stable; the OpenSpiel and PettingZoo adapters are built on it):
     cg.max_move_length()               # the most tokens one move takes
     cg.observation_tensor_shape()      # [length]
     cg.information_state_tensor_shape()
+    cg.observation_tensor_layout()     # [(label, offset, width)] of its blocks: ("P1 hand", 27, 55), ...
     cg.spell(native_id) -> tuple[int, ...];  cg.native(tokens) -> native id or None
     cg.token_to_string(token)
     cs = cg.new_initial_state(seed=0)  # a CompactState
@@ -113,6 +114,15 @@ class CompactGame:
 
     def information_state_tensor_shape(self) -> list[int]:
         return [self.observer.information_size]
+
+    def observation_tensor_layout(self) -> list[tuple[str, int, int]]:
+        """(label, offset, width) of each block of the observation tensor, in order:
+        `("P1 hand", 27, 55)`, `("unknown", 3003, 53)`; docs/compact.md says what each holds."""
+        return list(self.observer.blocks)
+
+    def information_state_tensor_layout(self) -> list[tuple[str, int, int]]:
+        """The same for the information state: the observation's blocks, then `move -4` .. `move -1`."""
+        return list(self.observer.information_blocks)
 
     def new_initial_state(self, seed: int = 0, **position: Any) -> "CompactState":
         """A new match (the keywords are those of Game.new_initial_state: dealer, hands, deck)."""

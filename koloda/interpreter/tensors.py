@@ -54,7 +54,14 @@ class Observer:
         n = self.n = layout.num_players
         self.steps = {(pi, step): k for k, (pi, step) in
                       enumerate((pi, step) for pi, ph in enumerate(game.flow.phases) for step in ph.steps)}
-        size = 3 * n + 1 + len(self.steps) + 1
+        # (label, offset, width) of each block, in order: the layout of the tensor, for people and tools
+        self.blocks: list[tuple[str, int, int]] = []
+        add = self._block
+        add("seat", n)
+        add("to move", n + 1)
+        add("dealer", n)
+        add("phase and step", len(self.steps))
+        add("deal", 1)
         # zones: (zone, offset, shows its top); meld slots: (zone, slot, offset)
         self.zones: list[tuple[int, int, bool]] = []
         self.slots: list[tuple[int, int, int]] = []
@@ -62,31 +69,41 @@ class Observer:
         self.owners = layout.num_sides if layout.meld_by_side else n
         for zi, z in enumerate(layout.zones):
             if z.slot is not None:
-                self.slots.append((zi, z.slot, size))
-                size += self.names + IDENTITIES + self.kinds + self.owners + 1
+                self.slots.append((zi, z.slot, add(f"meld {z.slot + 1}", self.names + IDENTITIES + self.kinds
+                                                   + self.owners + 1)))
             else:
                 top = z.visible in ("top", "all")
-                self.zones.append((zi, size, top))
-                size += self.names + 2 + (self.names if top else 0)
+                self.zones.append((zi, add(layout.zone_label(zi), self.names + 2 + (self.names if top else 0)), top))
         self.vars: list[tuple[int, int, Encoder]] = []
         types = game.rules.var_types
         for vi, name in enumerate(layout.var_names):
             width, encode = self._encoder(types[name])
-            self.vars.append((vi, size, encode))
-            size += 1 + width
-        self.unknown_at = size
-        size += self.names
-        self.prefix_at = size
+            owner = layout.var_owner[vi]
+            label = name if owner is None else f"{layout.owner_label(owner, self.view.var_view[name][1])} {name}"
+            self.vars.append((vi, add(label, 1 + width), encode))
+        self.unknown_at = add("unknown", self.names)
         self.spelled = spelling.longest() > 1
-        if self.spelled:
-            size += spelling.size + 1
-        self.observation_size = size
+        self.prefix_at = add("spelling", spelling.size + 1) if self.spelled else self._size()
+        self.observation_size = self._size()
         # the information state: the observation, then the last moves
         self.actions = len(game.codec.actions)
         self.params = max((len(a.params) for a in game.codec.actions), default=0)
         self.remembered = 2 * n
         self.move_size = n + self.actions + self.names + 1 + self.params
-        self.information_size = size + self.remembered * self.move_size
+        self.information_blocks = self.blocks[:]
+        for k in range(self.remembered, 0, -1):
+            self.information_blocks.append((f"move -{k}", self._size(self.information_blocks), self.move_size))
+        self.information_size = self._size(self.information_blocks)
+
+    def _size(self, blocks: list[tuple[str, int, int]] | None = None) -> int:
+        blocks = self.blocks if blocks is None else blocks
+        return blocks[-1][1] + blocks[-1][2] if blocks else 0
+
+    def _block(self, label: str, width: int) -> int:
+        """Add a block at the end of the observation; its offset."""
+        at = self._size()
+        self.blocks.append((label, at, width))
+        return at
 
     # ------------------------------------------------------------ variables
     def _encoder(self, t: str) -> tuple[int, Encoder]:
