@@ -34,6 +34,13 @@ class History:
     def __len__(self) -> int:
         return self._size
 
+    @property
+    def tail(self) -> tuple | None:
+        """The last link: (the link before, the last move), or None before any move. The same object
+        for a history and its copies until either goes on, so it names this very sequence of moves
+        (hold it to keep that name from being reused)."""
+        return self._last
+
     def _back(self, count: int) -> list[Move]:
         """The last `count` moves, the earliest first."""
         out: list[Move] = []
