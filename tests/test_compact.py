@@ -115,6 +115,10 @@ def test_a_wild_card_is_one_token_with_what_it_stands_for():
     tokens = cg.spell(meld.offset + plan)
     assert [cg.token_to_string(t) for t in tokens] == ["meld", "new run for P2", "7♠", "8♠", "🃏=9♠", "end"]
     assert cg.native(tokens) == meld.offset + plan
+    # only a move's own spelling reads back: not its cards in another order, nor a card twice
+    assert cg.native(tokens[:2] + (tokens[3], tokens[2]) + tokens[4:]) is None
+    assert cg.native(tokens[:3] + tokens[2:]) is None
+    assert cg.native(tokens[:2] + tokens[-1:]) is None
 
 
 def test_spelling_a_move_keeps_the_turn_and_shows_the_speller_their_prefix():
