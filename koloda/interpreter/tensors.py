@@ -197,7 +197,7 @@ class Observer:
                     x[at + name_of[c]] += 1.0
                     unknown[name_of[c]] -= 1.0
                 stands = s.stands[c]
-                if stands is not None:
+                if stands is not None:        # declared to the whole table, as the view shows it
                     x[at + self.names + stands] += 1.0
             kind, owner = s.slot_kind[slot], s.slot_owner[slot]
             at += self.names + IDENTITIES
