@@ -24,9 +24,11 @@ parameters' values.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, Callable
 
 from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE, elem, is_list
+from koloda.interpreter.bounded import recall, remember
 from koloda.interpreter.meldlist import IDENTITIES
 from koloda.interpreter.spelling import Spelling
 from koloda.interpreter.state import State
@@ -94,6 +96,8 @@ class Observer:
         for k in range(self.remembered, 0, -1):
             self.information_blocks.append((f"move -{k}", self._size(self.information_blocks), self.move_size))
         self.information_size = self._size(self.information_blocks)
+        # the moves of the history, decoded once: (action index, cards, (parameter, value) of the others)
+        self._decoded: OrderedDict[int, tuple[int, tuple[int, ...], tuple[tuple[int, float], ...]]] = OrderedDict()
 
     def _size(self, blocks: list[tuple[str, int, int]] | None = None) -> int:
         blocks = self.blocks if blocks is None else blocks
@@ -224,18 +228,23 @@ class Observer:
 
     def _move(self, x: list[float], at: int, s: State, player: int, mover: int, native: int) -> None:
         """One move of the history as the seat knows it now: hidden cards are counted, not named."""
-        action, b = self.game.codec.decode(native)
+        found = recall(self._decoded, native)
+        if found is None:
+            action, b = self.game.codec.decode(native)
+            cards = tuple(c for p in action.params if p.type in (CARD, PLAN)
+                          for c in ((b[p.var],) if p.type == CARD else b[p.var].cards))
+            others = tuple((k, float(b[p.var])) for k, p in enumerate(action.params) if p.type not in (CARD, PLAN))
+            found = remember(self._decoded, native, (action.index, cards, others), 1 << 14)
+        index, cards, others = found
         x[at + mover] = 1.0
-        x[at + self.n + action.index] = 1.0
+        x[at + self.n + index] = 1.0
         cards_at = at + self.n + self.actions
         bit = 1 << player
-        for k, p in enumerate(action.params):
-            v = b[p.var]
-            if p.type == CARD or p.type == PLAN:
-                for c in ([v] if p.type == CARD else v.cards):
-                    if s.known[c] & bit:
-                        x[cards_at + self.name_of[c]] += 1.0
-                    else:
-                        x[cards_at + self.names] += 1.0
+        known, name_of = s.known, self.name_of
+        for c in cards:
+            if known[c] & bit:
+                x[cards_at + name_of[c]] += 1.0
             else:
-                x[cards_at + self.names + 1 + k] = float(v)
+                x[cards_at + self.names] += 1.0
+        for k, value in others:
+            x[cards_at + self.names + 1 + k] = value
