@@ -267,7 +267,7 @@ def snapshot(state, history: bool = True) -> str:
     """A canonical text of the whole state (for equality of states); without the history of
     moves when `history` is false (its length is kept): the history grows with the match, and
     comparing it whole after every move of a long match made the checks quadratic."""
-    return json.dumps(state.to_json(history), sort_keys=True)
+    return json.dumps(state._json(history), sort_keys=True)   # the text is the copy: to_json's own is not needed
 
 
 def roundtrip(state):
@@ -376,19 +376,21 @@ def check_state(state, rng) -> None:
         assert snapshot(c, history=False) == light
         c.apply_action(rng.choice(c.legal_actions()))
         assert snapshot(state, history=False) == light, "playing on a clone changed the original"
-        for p in range(state.n):
-            _json.dumps(state.observation(p))
     for p in range(state.n):
-        check_observation(state, p)
+        seen = state.observation(p)
+        _json.dumps(seen)          # plain data
+        check_observation(state, p, seen)
 
 
-def check_observation(state, player: int) -> None:
+def check_observation(state, player: int, observation: dict | None = None) -> None:
     """The observation of `player` names exactly the cards they may see, zone by zone: every card
     of a zone seen by all, by its owner (partners share a side's), the top of a `top` zone, the
     melds; a face-down card is never named; nothing of another player's hand or a hidden stock."""
     g = state.game
     layout = g.layout
-    seen = [z for z in state.observation(player)["zones"] if "meld" not in z]
+    if observation is None:
+        observation = state.observation(player)
+    seen = [z for z in observation["zones"] if "meld" not in z]
     places = [zi for zi, z in enumerate(layout.zones) if z.slot is None]
     assert len(seen) == len(places), "one observation entry per zone"
     for entry, zi in zip(seen, places):
@@ -410,7 +412,7 @@ def check_observation(state, player: int) -> None:
             assert layout.public[zi], "who put a card there is told only for a zone all share and see"
             assert entry["by"] == [state.by[c] if state.face[c] else None for c in cards]
     public = {layout.zone_label(zi) for zi, shared in enumerate(layout.public) if shared}
-    for moved in state.observation(player)["moved"]:
+    for moved in observation["moved"]:
         assert moved["from"] in public, "only what leaves a zone all share and see is told"
 
 
