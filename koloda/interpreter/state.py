@@ -128,11 +128,12 @@ class State:
         c.dealer, c.current, c.phase, c.step, c.turns = self.dealer, self.current, self.phase, self.step, self.turns
         c.deal_number, c.moves, c.skips = self.deal_number, self.moves, self.skips[:]
         c.next_player, c.goto, c.deal_over, c.terminal = self.next_player, self.goto, self.deal_over, self.terminal
-        c.seed, c.shuffles, c.orders = self.seed, self.shuffles, [o[:] for o in self.orders]
+        c.seed, c.shuffles = self.seed, self.shuffles
+        c.orders = [o[:] for o in self.orders] if self.orders else []     # given deck orders: rare
         c.history = self.history.copy()
         c.actor = self.actor
         c.asked = self.asked
-        c.waiting = [[a, back, list(queue), step] for a, back, queue, step in self.waiting]
+        c.waiting = [[a, back, list(queue), step] for a, back, queue, step in self.waiting] if self.waiting else []
         c.slot_kind, c.slot_owner, c.slot_turn = self.slot_kind[:], self.slot_owner[:], self.slot_turn[:]
         c.stands, c.turn_no, c.last_meld = self.stands[:], self.turn_no, self.last_meld
         c.moved = self.moved
