@@ -14,6 +14,7 @@ The API (stable; the OpenSpiel and PettingZoo adapters are built on it):
     cg.max_move_length()               # the most tokens one move takes
     cg.observation_tensor_shape()      # [length]
     cg.information_state_tensor_shape()
+    cg.observation_tensor_layout()     # [(label, offset, width)] of its blocks: ("P1 hand", 27, 55), ...
     cg.spell(native_id) -> tuple[int, ...];  cg.native(tokens) -> native id or None
     cg.token_to_string(token)
     cs = cg.new_initial_state(seed=0)  # a CompactState
@@ -66,6 +67,9 @@ class CompactGame:
         # the moves of histories as seats saw them: the cards of each move, and its text by the cards hidden
         self._move_cards: OrderedDict[int, tuple[int, ...]] = OrderedDict()
         self._move_texts: OrderedDict[tuple[int, tuple[int, ...]], str] = OrderedDict()
+        # whole histories as seats saw them, by (their last link, seat): (that link, the cards named in
+        # them, those the seat did not know, the text)
+        self._histories: OrderedDict[tuple[int, int], tuple[Any, int, int, str]] = OrderedDict()
 
     @classmethod
     def load(cls, name_or_path: str, players: int | None = None, **options: Any) -> "CompactGame":
@@ -97,10 +101,7 @@ class CompactGame:
         does not know), kept by the cards it hides: an information state lists every move so far."""
         cards = recall(self._move_cards, native)
         if cards is None:
-            action, b = self.game.codec.decode(native)
-            cards = tuple(c for p in action.params
-                          for c in (b[p.var].cards if p.type == PLAN else (b[p.var],) if p.type == CARD else ()))
-            remember(self._move_cards, native, cards, CACHED)
+            cards = self._cards_of(native)
         bit = 1 << seat
         key = (native, tuple([c for c in cards if not s.known[c] & bit]))
         text = recall(self._move_texts, key)
@@ -108,11 +109,77 @@ class CompactGame:
             text = remember(self._move_texts, key, self.game.describe(s, native, seat), CACHED)
         return text
 
+    def _cards_of(self, native: int) -> tuple[int, ...]:
+        action, b = self.game.codec.decode(native)
+        cards = tuple(c for p in action.params
+                      for c in (b[p.var].cards if p.type == PLAN else (b[p.var],) if p.type == CARD else ()))
+        return remember(self._move_cards, native, cards, CACHED)
+
+    def history_as_seen(self, s: State, seat: int) -> str:
+        """Every move so far as `seat` knows it now (`P1 draw; P2 discard 7♠; ...`).
+
+        A move's text changes only when the seat learns or forgets one of its cards, so the text of a
+        history is kept and extended by the next move while the seat knows the same of the cards
+        named so far: a long match costs one move's text a call, not the whole match's."""
+        link = s.history.tail
+        if link is None:
+            return ""
+        cached = self._histories.get((id(link), seat))
+        if cached is not None and cached[0] is link and self._hidden(s, seat, cached[1]) == cached[2]:
+            return cached[3]
+        parent, (mover, move) = link
+        before = self._histories.get((id(parent), seat)) if parent is not None else (None, 0, 0, "")
+        if before is None or before[0] is not parent or self._hidden(s, seat, before[1]) != before[2]:
+            moves = list(s.history)[:-1]
+            named = 0
+            for _, m in moves:
+                named |= self._named(m)
+            text = "; ".join(f"P{p + 1} {self.move_as_seen(s, m, seat)}" for p, m in moves)
+            before = (parent, named, self._hidden(s, seat, named), text)
+        named = before[1] | self._named(move)
+        seen = f"P{mover + 1} {self.move_as_seen(s, move, seat)}"
+        text = before[3] + "; " + seen if before[3] else seen
+        remember(self._histories, (id(link), seat), (link, named, self._hidden(s, seat, named), text), 256)
+        return text
+
+    def _named(self, native: int) -> int:
+        """The cards a move names, as a mask."""
+        cards = recall(self._move_cards, native)
+        if cards is None:
+            cards = self._cards_of(native)
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        return mask
+
+    @staticmethod
+    def _hidden(s: State, seat: int, named: int) -> int:
+        """Those of the cards in the mask `named` that `seat` does not know."""
+        bit = 1 << seat
+        known = s.known
+        hidden = 0
+        while named:
+            low = named & -named
+            c = low.bit_length() - 1
+            if not known[c] & bit:
+                hidden |= low
+            named ^= low
+        return hidden
+
     def observation_tensor_shape(self) -> list[int]:
         return [self.observer.observation_size]
 
     def information_state_tensor_shape(self) -> list[int]:
         return [self.observer.information_size]
+
+    def observation_tensor_layout(self) -> list[tuple[str, int, int]]:
+        """(label, offset, width) of each block of the observation tensor, in order:
+        `("P1 hand", 27, 55)`, `("unknown", 3003, 53)`; docs/compact.md says what each holds."""
+        return list(self.observer.blocks)
+
+    def information_state_tensor_layout(self) -> list[tuple[str, int, int]]:
+        """The same for the information state: the observation's blocks, then `move -4` .. `move -1`."""
+        return list(self.observer.information_blocks)
 
     def new_initial_state(self, seed: int = 0, **position: Any) -> "CompactState":
         """A new match (the keywords are those of Game.new_initial_state: dealer, hands, deck)."""
@@ -261,10 +328,7 @@ class CompactState:
     def information_state_string(self, player: int | None = None) -> str:
         """The observation and every move so far as the seat saw it (cards it does not know unnamed)."""
         seat = self._seat(player)
-        seen = self.game.move_as_seen
-        native = self.native
-        moves = "; ".join(f"P{mover + 1} {seen(native, move, seat)}" for mover, move in native.history)
-        return self.observation_string(seat) + " | moves: " + moves
+        return self.observation_string(seat) + " | moves: " + self.game.history_as_seen(self.native, seat)
 
     # ------------------------------------------------------------ tensors
     def observation_tensor(self, player: int | None = None) -> list[float]:

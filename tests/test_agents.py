@@ -147,6 +147,17 @@ def test_ismcts_with_a_time_budget():
     assert action in state.legal_actions()
 
 
+def test_ismcts_tells_how_far_its_last_search_went():
+    state = advanced("pony", 4, 2)
+    assert len(state.legal_actions()) > 1
+    full = IsmctsAgent(seed=1, iterations=25)
+    full.choose(state)
+    assert full.searched == 25
+    capped = IsmctsAgent(seed=1, iterations=10**6, cap=0.02)   # the cap stops it, after 8 at least
+    capped.choose(state)
+    assert 8 <= capped.searched < 10**6
+
+
 @pytest.mark.parametrize("spec, expected", [
     ("random", ("random", {})),
     ("ismcts:iterations=50,depth=10", ("ismcts", {"iterations": 50, "depth": 10})),

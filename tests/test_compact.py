@@ -115,6 +115,10 @@ def test_a_wild_card_is_one_token_with_what_it_stands_for():
     tokens = cg.spell(meld.offset + plan)
     assert [cg.token_to_string(t) for t in tokens] == ["meld", "new run for P2", "7♠", "8♠", "🃏=9♠", "end"]
     assert cg.native(tokens) == meld.offset + plan
+    # only a move's own spelling reads back: not its cards in another order, nor a card twice
+    assert cg.native(tokens[:2] + (tokens[3], tokens[2]) + tokens[4:]) is None
+    assert cg.native(tokens[:3] + tokens[2:]) is None
+    assert cg.native(tokens[:2] + tokens[-1:]) is None
 
 
 def test_spelling_a_move_keeps_the_turn_and_shows_the_speller_their_prefix():
@@ -174,3 +178,23 @@ def test_the_examples_of_the_docs_run():
         exec(compile(block, "docs/compact.md", "exec"), scope)
     assert scope["cg"].num_distinct_actions() == 536 and scope["cg"].observation_tensor_shape() == [3411]
     assert scope["tokens"] == (0,) and sum(scope["returns"]) == 1.0
+
+
+@pytest.mark.parametrize("name, players, options", [("kunkin", 3, {"decks": 2, "jokers": 4}), ("canasta", 2, {}),
+                                                     ("pony", 5, {"deck": "standard52"})])
+def test_other_tables_spell_and_observe_too(name, players, options):
+    """The vocabulary and the tensors follow the options and the number of players."""
+    cg = CompactGame.load(name, players=players, **options)
+    default = compact(name)
+    assert cg.observation_tensor_shape() != default.observation_tensor_shape()
+    cs = cg.new_initial_state(seed=5)
+    rng = random.Random(5)
+    for _ in range(60):
+        if cs.is_terminal():
+            break
+        if not cs.prefix:
+            assert all(cg.native(cg.spell(a)) == a for a in cs.native.legal_actions())
+        for p in range(players):
+            assert len(cs.observation_tensor(p)) == cg.observation_tensor_shape()[0]
+        cs.apply_action(rng.choice(cs.legal_actions()))
+    conservation(cs.native)

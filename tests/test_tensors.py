@@ -162,3 +162,42 @@ def test_a_seat_outside_the_table_is_refused():
     cs = compact("pony").new_initial_state(seed=0)
     with pytest.raises(ValueError, match="no player 5"):
         cs.observation_tensor(5)
+
+
+@pytest.mark.parametrize("name", ["kunkin", "leopard4", "peklo"])
+def test_the_blocks_tile_the_tensors_and_say_where_a_hand_is(name):
+    cg = compact(name)
+    for layout, size in ((cg.observation_tensor_layout(), cg.observation_tensor_shape()[0]),
+                         (cg.information_state_tensor_layout(), cg.information_state_tensor_shape()[0])):
+        offsets = [at for _, at, _ in layout]
+        assert offsets[0] == 0 and all(at + width == after for (_, at, width), after in zip(layout, offsets[1:]))
+        assert layout[-1][1] + layout[-1][2] == size
+        assert len({label for label, _, _ in layout}) == len(layout)
+    cs = cg.new_initial_state(seed=2)
+    blocks = {label: (at, width) for label, at, width in cg.observation_tensor_layout()}
+    at, _ = blocks["P2 hand"]
+    names = cg.observer.names
+    hand = cs.native.zones[cg.game.layout.zone_base["hand"] + 1]
+    mine, theirs = cs.observation_tensor(1), cs.observation_tensor(0)
+    assert sum(mine[at:at + names]) == len(hand) and mine[at + names] == len(hand) and mine[at + names + 1] == 0
+    assert sum(theirs[at:at + names]) == 0 and theirs[at + names + 1] == len(hand)
+
+
+@pytest.mark.parametrize("name, moves", [("kunkin", 260), ("showdown", 130)])
+def test_a_history_kept_as_seen_is_the_history_told_afresh(name, moves):
+    """The information state string extends the text it kept while the seat knows the same of the
+    cards named so far; told afresh, move by move, it reads the same — across shuffles and deals."""
+    cg = compact(name)
+    cs = cg.new_initial_state(seed=4)
+    rng = random.Random(4)
+    deals = set()
+    for _ in range(moves):
+        if cs.is_terminal():
+            break
+        s = cs.native
+        for seat in range(cg.num_players):
+            afresh = "; ".join(f"P{p + 1} {cg.game.describe(s, m, seat)}" for p, m in s.history)
+            assert cg.history_as_seen(s, seat) == afresh
+        deals.add(s.deal_number)
+        cs.apply_native(rng.choice(s.legal_actions()))
+    assert len(deals) > 1

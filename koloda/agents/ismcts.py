@@ -40,6 +40,7 @@ class IsmctsAgent:
         self.cap = cap
         self.depth = depth
         self.c = exploration
+        self.searched = 0           # iterations of the last search: whether the cap cut it short
 
     def choose(self, state: State) -> int:
         legal = state.legal_actions()
@@ -55,6 +56,7 @@ class IsmctsAgent:
                 and (stop is None or done < 8 or time.perf_counter() < stop):
             self._iterate(root, determinize(state, me, self.rng))
             done += 1
+        self.searched = done
         return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          self.rng.random()))
 

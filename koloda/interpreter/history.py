@@ -16,10 +16,12 @@ class History:
     __slots__ = ("_last", "_size")
 
     def __init__(self, moves: Iterable[Move] = ()):
-        self._last: tuple | None = None      # (the link before, move), or None for no move yet
-        self._size = 0
+        last: tuple | None = None            # (the link before, move), or None for no move yet
+        size = 0
         for move in moves:
-            self.append(move)
+            last = (last, move)
+            size += 1
+        self._last, self._size = last, size
 
     def append(self, move: Move) -> None:
         self._last = (self._last, move)
@@ -34,12 +36,19 @@ class History:
     def __len__(self) -> int:
         return self._size
 
+    @property
+    def tail(self) -> tuple | None:
+        """The last link: (the link before, the last move), or None before any move. The same object
+        for a history and its copies until either goes on, so it names this very sequence of moves
+        (hold it to keep that name from being reused)."""
+        return self._last
+
     def _back(self, count: int) -> list[Move]:
         """The last `count` moves, the earliest first."""
         out: list[Move] = []
         link = self._last
-        while link is not None and len(out) < count:
-            link, move = link
+        for _ in range(min(count, self._size)):
+            link, move = link       # type: ignore[misc]   # a link is (the link before, move)
             out.append(move)
         out.reverse()
         return out

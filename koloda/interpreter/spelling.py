@@ -145,7 +145,12 @@ class Spelling:
             if digit is None:
                 return None
             code = code * p.radix + digit
-        return action.offset + code if at == len(tokens) else None
+        if at != len(tokens):
+            return None
+        # a meld's cards in another order, or one named twice, would read as the same plan: only
+        # a move's own spelling stands for it
+        native = action.offset + code
+        return native if self.spell(native) == tuple(tokens) else None
 
     def _plan_code(self, tokens, at: int) -> tuple[int | None, int]:
         melds = self.melds

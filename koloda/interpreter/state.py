@@ -128,11 +128,12 @@ class State:
         c.dealer, c.current, c.phase, c.step, c.turns = self.dealer, self.current, self.phase, self.step, self.turns
         c.deal_number, c.moves, c.skips = self.deal_number, self.moves, self.skips[:]
         c.next_player, c.goto, c.deal_over, c.terminal = self.next_player, self.goto, self.deal_over, self.terminal
-        c.seed, c.shuffles, c.orders = self.seed, self.shuffles, [o[:] for o in self.orders]
+        c.seed, c.shuffles = self.seed, self.shuffles
+        c.orders = [o[:] for o in self.orders] if self.orders else []     # given deck orders: rare
         c.history = self.history.copy()
         c.actor = self.actor
         c.asked = self.asked
-        c.waiting = [[a, back, list(queue), step] for a, back, queue, step in self.waiting]
+        c.waiting = [[a, back, list(queue), step] for a, back, queue, step in self.waiting] if self.waiting else []
         c.slot_kind, c.slot_owner, c.slot_turn = self.slot_kind[:], self.slot_owner[:], self.slot_turn[:]
         c.stands, c.turn_no, c.last_meld = self.stands[:], self.turn_no, self.last_meld
         c.moved = self.moved
@@ -332,11 +333,12 @@ class State:
     def observation(self, player: int) -> dict:
         return self.game.observe(self, player)
 
-    def to_json(self) -> dict:
-        """A plain, independent copy of the state (later play does not change it)."""
-        return json.loads(json.dumps(self._json()))
+    def to_json(self, history: bool = True) -> dict:
+        """A plain, independent copy of the state (later play does not change it); without
+        `history`, the moves played are left out and only their number is kept."""
+        return json.loads(json.dumps(self._json(history)))
 
-    def _json(self) -> dict:
+    def _json(self, history: bool = True) -> dict:
         return {
             "format": "koloda-state/1", "game": self.game.name, "fingerprint": self.game.fingerprint,
             "options": self.game.options, "players": self.n,
@@ -345,7 +347,7 @@ class State:
             "deal_number": self.deal_number, "moves": self.moves, "skips": self.skips,
             "next_player": self.next_player, "goto": self.goto, "deal_over": self.deal_over,
             "terminal": self.terminal, "seed": self.seed, "shuffles": self.shuffles, "orders": self.orders,
-            "history": list(self.history), "waiting": self.waiting, "slot_kind": self.slot_kind,
+            "history": list(self.history) if history else len(self.history), "waiting": self.waiting, "slot_kind": self.slot_kind,
             "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no, "last_meld": self.last_meld,
             "moved": self.moved,
         }

@@ -24,9 +24,11 @@ parameters' values.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, Callable
 
 from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE, elem, is_list
+from koloda.interpreter.bounded import recall, remember
 from koloda.interpreter.meldlist import IDENTITIES
 from koloda.interpreter.spelling import Spelling
 from koloda.interpreter.state import State
@@ -54,7 +56,14 @@ class Observer:
         n = self.n = layout.num_players
         self.steps = {(pi, step): k for k, (pi, step) in
                       enumerate((pi, step) for pi, ph in enumerate(game.flow.phases) for step in ph.steps)}
-        size = 3 * n + 1 + len(self.steps) + 1
+        # (label, offset, width) of each block, in order: the layout of the tensor, for people and tools
+        self.blocks: list[tuple[str, int, int]] = []
+        add = self._block
+        add("seat", n)
+        add("to move", n + 1)
+        add("dealer", n)
+        add("phase and step", len(self.steps))
+        add("deal", 1)
         # zones: (zone, offset, shows its top); meld slots: (zone, slot, offset)
         self.zones: list[tuple[int, int, bool]] = []
         self.slots: list[tuple[int, int, int]] = []
@@ -62,31 +71,43 @@ class Observer:
         self.owners = layout.num_sides if layout.meld_by_side else n
         for zi, z in enumerate(layout.zones):
             if z.slot is not None:
-                self.slots.append((zi, z.slot, size))
-                size += self.names + IDENTITIES + self.kinds + self.owners + 1
+                self.slots.append((zi, z.slot, add(f"meld {z.slot + 1}", self.names + IDENTITIES + self.kinds
+                                                   + self.owners + 1)))
             else:
                 top = z.visible in ("top", "all")
-                self.zones.append((zi, size, top))
-                size += self.names + 2 + (self.names if top else 0)
+                self.zones.append((zi, add(layout.zone_label(zi), self.names + 2 + (self.names if top else 0)), top))
         self.vars: list[tuple[int, int, Encoder]] = []
         types = game.rules.var_types
         for vi, name in enumerate(layout.var_names):
             width, encode = self._encoder(types[name])
-            self.vars.append((vi, size, encode))
-            size += 1 + width
-        self.unknown_at = size
-        size += self.names
-        self.prefix_at = size
+            owner = layout.var_owner[vi]
+            label = name if owner is None else f"{layout.owner_label(owner, self.view.var_view[name][1])} {name}"
+            self.vars.append((vi, add(label, 1 + width), encode))
+        self.unknown_at = add("unknown", self.names)
         self.spelled = spelling.longest() > 1
-        if self.spelled:
-            size += spelling.size + 1
-        self.observation_size = size
+        self.prefix_at = add("spelling", spelling.size + 1) if self.spelled else self._size()
+        self.observation_size = self._size()
         # the information state: the observation, then the last moves
         self.actions = len(game.codec.actions)
         self.params = max((len(a.params) for a in game.codec.actions), default=0)
         self.remembered = 2 * n
         self.move_size = n + self.actions + self.names + 1 + self.params
-        self.information_size = size + self.remembered * self.move_size
+        self.information_blocks = self.blocks[:]
+        for k in range(self.remembered, 0, -1):
+            self.information_blocks.append((f"move -{k}", self._size(self.information_blocks), self.move_size))
+        self.information_size = self._size(self.information_blocks)
+        # the moves of the history, decoded once: (action index, cards, (parameter, value) of the others)
+        self._decoded: OrderedDict[int, tuple[int, tuple[int, ...], tuple[tuple[int, float], ...]]] = OrderedDict()
+
+    def _size(self, blocks: list[tuple[str, int, int]] | None = None) -> int:
+        blocks = self.blocks if blocks is None else blocks
+        return blocks[-1][1] + blocks[-1][2] if blocks else 0
+
+    def _block(self, label: str, width: int) -> int:
+        """Add a block at the end of the observation; its offset."""
+        at = self._size()
+        self.blocks.append((label, at, width))
+        return at
 
     # ------------------------------------------------------------ variables
     def _encoder(self, t: str) -> tuple[int, Encoder]:
@@ -180,7 +201,7 @@ class Observer:
                     x[at + name_of[c]] += 1.0
                     unknown[name_of[c]] -= 1.0
                 stands = s.stands[c]
-                if stands is not None:
+                if stands is not None:        # declared to the whole table, as the view shows it
                     x[at + self.names + stands] += 1.0
             kind, owner = s.slot_kind[slot], s.slot_owner[slot]
             at += self.names + IDENTITIES
@@ -207,18 +228,23 @@ class Observer:
 
     def _move(self, x: list[float], at: int, s: State, player: int, mover: int, native: int) -> None:
         """One move of the history as the seat knows it now: hidden cards are counted, not named."""
-        action, b = self.game.codec.decode(native)
+        found = recall(self._decoded, native)
+        if found is None:
+            action, b = self.game.codec.decode(native)
+            cards = tuple(c for p in action.params if p.type in (CARD, PLAN)
+                          for c in ((b[p.var],) if p.type == CARD else b[p.var].cards))
+            others = tuple((k, float(b[p.var])) for k, p in enumerate(action.params) if p.type not in (CARD, PLAN))
+            found = remember(self._decoded, native, (action.index, cards, others), 1 << 14)
+        index, cards, others = found
         x[at + mover] = 1.0
-        x[at + self.n + action.index] = 1.0
+        x[at + self.n + index] = 1.0
         cards_at = at + self.n + self.actions
         bit = 1 << player
-        for k, p in enumerate(action.params):
-            v = b[p.var]
-            if p.type == CARD or p.type == PLAN:
-                for c in ([v] if p.type == CARD else v.cards):
-                    if s.known[c] & bit:
-                        x[cards_at + self.name_of[c]] += 1.0
-                    else:
-                        x[cards_at + self.names] += 1.0
+        known, name_of = s.known, self.name_of
+        for c in cards:
+            if known[c] & bit:
+                x[cards_at + name_of[c]] += 1.0
             else:
-                x[cards_at + self.names + 1 + k] = float(v)
+                x[cards_at + self.names] += 1.0
+        for k, value in others:
+            x[cards_at + self.names + 1 + k] = value
