@@ -61,6 +61,11 @@ class NamedMelds:
         # set kinds that take the first copies of a rank: their groups depend on the copies held
         self.by_copies = {ki for ki, k in enumerate(new.kinds)
                           if k.of == "rank" and (k.suits == "any" or k.repeat_from is not None)}
+        self.runs = {ki for ki, k in enumerate(new.kinds) if k.of == "suit"}
+        self.wild_mask = mask_of(new.wild)
+        # the natural cards of each suit (wild cards are in no suit's group)
+        self.of_suit = [mask_of(c for c in range(len(new.suits)) if new.suits[c] == suit and c not in new.wild)
+                        for suit in range(4)]
         self._hands: OrderedDict[int, list[Play]] = OrderedDict()
         self._grouped: OrderedDict[int, list[tuple[Group, list[Play], int]]] = OrderedDict()
         self._named: OrderedDict[Hashable, list[Play]] = OrderedDict()
@@ -129,16 +134,27 @@ class NamedMelds:
         return found
 
     def _relisted(self, mask: int, within: int, groups: list[tuple[Group, list[Play], int]]) -> dict[int, list[Play]]:
-        """The groups of a part whose plays are not those of the whole that it holds: sets that take
-        the first copies of a rank that lost a card. By the index of the whole's group."""
-        ranks, wild = self.new.ranks, self.new.wild
-        touched = {ranks[c] for c in bits(within & ~mask) if c not in wild} if self.by_copies else set()
+        """The groups of a part whose plays are not those of the whole that it holds, by the index of the
+        whole's group: sets that take the first copies of a rank that lost a card, and runs that lost
+        every copy of a rank while a wild card is left, which may now stand where that card stood."""
+        new = self.new
+        ranks, suits, wild = new.ranks, new.suits, new.wild
+        gone = within & ~mask
+        touched = {ranks[c] for c in bits(gone) if c not in wild} if self.by_copies else set()
+        wilds_left = tuple(w for w in bits(mask & self.wild_mask))
         out: dict[int, list[Play]] = {}
-        for i, (group, _, _) in enumerate(groups):
+        for i, (group, _, cards) in enumerate(groups):
             ki, naturals, wilds = group
             if ki in self.by_copies and ranks[naturals[0]] in touched:
                 left = tuple(c for c in naturals if mask >> c & 1)
                 out[i] = self._group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1))) if left else []
+            elif ki in self.runs and wilds_left and gone & cards & ~self.wild_mask:
+                held: dict[int, int] = {}
+                for c in bits(mask & self.of_suit[suits[naturals[0]] or 0]):    # (runs hold cards of a suit)       # the first copy of each card, as groups() takes
+                    held.setdefault(ranks[c], c)
+                if len(held) < len(naturals):       # a rank is gone: the part's own group, listed
+                    part = (ki, tuple(sorted(held.values())), wilds_left)
+                    out[i] = self._group_plays(part) if held else []
         return out
 
     def _part(self, mask: int, within: int) -> list[Play]:
