@@ -319,7 +319,9 @@ class ExprGen(AttrGen):
         return Frag(f"({left.text} {n.op} {right.text})", left.deps | right.deps, False, True)
 
     def _Compare(self, n: R.Compare, scope: Scope) -> Frag:
-        if n.op not in _COMPARE or asks_reach(n):
+        if asks_reach(n):
+            return self.reach_test(n, scope)
+        if n.op not in _COMPARE:
             raise NotGenerated
         left, right = self.gen(n.left, scope), self.gen(n.right, scope)
         deps = left.deps | right.deps
