@@ -48,6 +48,7 @@ class Reach:
         self._table_at: tuple[int, list[tuple[int, Laid]]] = (0, [])
         # the least goal a search found out of reach, by the key of `_best`
         self._short: OrderedDict[Hashable, int] = OrderedDict()
+        self._ceiling: float | None = None    # set by a search that found its goal out of reach at once
 
     def _remember(self, cache: OrderedDict, key: Hashable, value: V) -> V:
         return remember(cache, key, value, self.cached)
@@ -115,11 +116,16 @@ class Reach:
         short = self._short.get(key)
         if short is not None and short <= enough:
             return False
+        self._ceiling = None
         found = self._search(cards, mask, room, table, enough, whole | mask, decide=True)
-        if found[0] >= enough:
-            self._remember(self._best, key, found)
-            return True
-        self._remember(self._short, key, enough if short is None else min(short, enough))
+        if found[0] >= enough or found[0] > 0:      # what was found is reached by any smaller need too
+            if found[0] >= enough or found[0] > self._best.get(key, (0, False))[0]:
+                self._remember(self._best, key, (found[0], False))
+            if found[0] >= enough:
+                return True
+        # every need above the most the cards can add at their shares is out of reach as well
+        out = enough if self._ceiling is None else min(enough, int(self._ceiling + 1e-6) + 1)
+        self._remember(self._short, key, out if short is None else min(short, out))
         return False
 
     def _table(self, state) -> list[tuple[int, Laid]]:
@@ -153,7 +159,7 @@ class Reach:
                 enough: int | None, whole: int, decide: bool = False) -> tuple[int, bool]:
         """The most points found, and False if the search stopped at `enough` before the end; with
         `decide`, it stops as soon as it is sure `enough` cannot be reached (and the most is not known)."""
-        if enough is not None and not decide:   # one new meld alone is often enough: no search, no layoffs listed
+        if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
             alone = self.plays.richest(mask, room, whole)
             if alone >= enough:
                 return alone, False
@@ -175,10 +181,8 @@ class Reach:
             if room < len(values):
                 values = sorted(values, reverse=True)[:room]
             if sum(values) < enough - 1e-9:
+                self._ceiling = sum(values)
                 return 0, False
-            alone = self.plays.richest(mask, room, whole)
-            if alone >= enough:
-                return alone, False
         if enough is not None:       # or one play with its layoffs
             alone = max((p[1] for p in extensions if len(p[0]) <= room), default=0)
             if alone >= enough:
