@@ -245,18 +245,29 @@ class MeldRules:
         """Every single card of `cards` that can be added to one of the melds in `slots`."""
         found: dict[int, Plan] = {}
         mask = mask_of(cards)
+        listed: list[Plan] = []
         for slot, _ in slots:
             laid = self.laid(state, slot)
-            key = (slot, laid, mask & self.fitting(laid))
+            part = mask & self.fitting(laid)
+            if not part:
+                continue
+            key = (slot, laid, part)
             plans = self._layoffs.get(key)
             if plans is None:
                 plans = [self.plan(laid.kind, LAYOFF, [card], [] if code is None else [(card, code)], slot, at_start)
-                         for card, code, at_start in self.fits(laid, self.one_of_each(bits(key[2])))]
+                         for card, code, at_start in self.fits(laid, self.one_of_each(bits(part)))]
                 remember(self._layoffs, key, plans, self._listed_size)
             else:
                 self._layoffs.move_to_end(key)
+            if not listed:
+                listed = plans
+                continue
+            if not found:
+                found = {int(p): p for p in listed}
             for p in plans:
                 found.setdefault(int(p), p)
+        if not found:
+            return sorted(listed)
         return [found[k] for k in sorted(found)]
 
     def fits(self, laid: Laid, cards) -> list[tuple[int, int | None, bool]]:

@@ -62,6 +62,7 @@ class NamedMelds:
         self.by_copies = {ki for ki, k in enumerate(new.kinds)
                           if k.of == "rank" and (k.suits == "any" or k.repeat_from is not None)}
         self.runs = {ki for ki, k in enumerate(new.kinds) if k.of == "suit"}
+        self._last_relisted: tuple[tuple[int, int], dict[int, list[Play]]] = ((0, 0), {})
         self.wild_mask = mask_of(new.wild)
         # the natural cards of each suit (wild cards are in no suit's group)
         self.of_suit = [mask_of(c for c in range(len(new.suits)) if new.suits[c] == suit and c not in new.wild)
@@ -137,12 +138,17 @@ class NamedMelds:
         """The groups of a part whose plays are not those of the whole that it holds, by the index of the
         whole's group: sets that take the first copies of a rank that lost a card, and runs that lost
         every copy of a rank while a wild card is left, which may now stand where that card stood."""
+        if not self.by_copies and not mask & self.wild_mask:     # nothing that could be listed otherwise
+            return {}
+        if self._last_relisted[0] == (mask, within):              # richest() and of() ask for the same part
+            return self._last_relisted[1]
         new = self.new
         ranks, suits, wild = new.ranks, new.suits, new.wild
         gone = within & ~mask
         touched = {ranks[c] for c in bits(gone) if c not in wild} if self.by_copies else set()
         wilds_left = tuple(w for w in bits(mask & self.wild_mask))
         out: dict[int, list[Play]] = {}
+        self._last_relisted = ((mask, within), out)
         for i, (group, _, cards) in enumerate(groups):
             ki, naturals, wilds = group
             if ki in self.by_copies and ranks[naturals[0]] in touched:
