@@ -96,10 +96,11 @@ class NamedMelds:
                  for group in self.new.groups(bits(mask))]
         return remember(self._grouped, mask, found, self.cached // 4)
 
-    def richest(self, mask: int, room: int, within: int = 0) -> int:
+    def richest(self, mask: int, room: int, within: int = 0, floor: int = 0) -> int:
         """The most points of one play of the cards in `mask` that takes at most `room` cards: the
         same as the best of `of(mask, within)`, found without listing the part when `within` is
-        given, by going down the whole hand's plays from the richest to the first the part holds."""
+        given, by going down the whole hand's plays from the richest to the first the part holds.
+        Where that is less than `floor`, perhaps less than the most (the walk stops at `floor`)."""
         if not within or within == mask or mask & ~within or mask in self._hands:
             return max((p[1] for p in self.of(mask, within) if len(p[0]) <= room), default=0)
         groups = self._groups(within)
@@ -110,7 +111,7 @@ class NamedMelds:
         for plays in relisted.values():
             best = max(best, max((p[1] for p in plays if len(p[0]) <= room), default=0))
         for points, size, need, index in self._ranked(within, groups):
-            if points <= best:
+            if points <= best or points < floor:
                 break
             if size <= room and index not in relisted and (spare - need) & guard == guard:
                 best = points

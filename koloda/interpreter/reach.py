@@ -160,7 +160,7 @@ class Reach:
         """The most points found, and False if the search stopped at `enough` before the end; with
         `decide`, it stops as soon as it is sure `enough` cannot be reached (and the most is not known)."""
         if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
-            alone = self.plays.richest(mask, room, whole)
+            alone = self.plays.richest(mask, room, whole, enough)
             if alone >= enough:
                 return alone, False
         listed = self.plays.of(mask, whole)
