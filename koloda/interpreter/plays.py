@@ -14,6 +14,7 @@ on which copies there are, so the groups of those sets that lost a card are list
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
+from functools import lru_cache
 from typing import Hashable, Sequence
 
 from koloda.interpreter.bounded import remember
@@ -62,6 +63,9 @@ class NamedMelds:
         self.by_copies = {ki for ki, k in enumerate(new.kinds)
                           if k.of == "rank" and (k.suits == "any" or k.repeat_from is not None)}
         self.runs = {ki for ki, k in enumerate(new.kinds) if k.of == "suit"}
+        # the plays of a group by its cards, before they are looked up by the names of its cards: a hand's
+        # groups are mostly the groups of the hand before it
+        self.group_plays = lru_cache(maxsize=cached)(self._group_plays)
         self._last_relisted: tuple[tuple[int, int], dict[int, list[Play]]] = ((0, 0), {})
         self.wild_mask = mask_of(new.wild)
         # the natural cards of each suit (wild cards are in no suit's group)
@@ -92,7 +96,7 @@ class NamedMelds:
         if found is not None:
             self._grouped.move_to_end(mask)
             return found
-        found = [(group, self._group_plays(group), mask_of(group[1] + group[2]))
+        found = [(group, self.group_plays(group), mask_of(group[1] + group[2]))
                  for group in self.new.groups(bits(mask))]
         return remember(self._grouped, mask, found, self.cached // 4)
 
@@ -154,14 +158,14 @@ class NamedMelds:
             ki, naturals, wilds = group
             if ki in self.by_copies and ranks[naturals[0]] in touched:
                 left = tuple(c for c in naturals if mask >> c & 1)
-                out[i] = self._group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1))) if left else []
+                out[i] = self.group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1))) if left else []
             elif ki in self.runs and wilds_left and gone & cards & ~self.wild_mask:
                 held: dict[int, int] = {}
                 for c in bits(mask & self.of_suit[suits[naturals[0]] or 0]):    # (runs hold cards of a suit)       # the first copy of each card, as groups() takes
                     held.setdefault(ranks[c], c)
                 if len(held) < len(naturals):       # a rank is gone: the part's own group, listed
                     part = (ki, tuple(sorted(held.values())), wilds_left)
-                    out[i] = self._group_plays(part) if held else []
+                    out[i] = self.group_plays(part) if held else []
         return out
 
     def _part(self, mask: int, within: int) -> list[Play]:
