@@ -7,6 +7,7 @@ import random
 import pytest
 
 import koloda
+from helpers import table_meld
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import Span
 from koloda.interpreter.builtins import asks_reach
@@ -77,3 +78,15 @@ def test_only_the_same_need_on_both_sides_is_a_yes_or_no_question():
     two = R.BuiltinCall(at(1), "int", "best_points", (cards, R.Const(at(9), "int", 0)))
     assert not asks_reach(R.Compare(at(1), "bool", ">=", two, R.Const(at(20), "int", 0)))
     assert R.same(need(5, 1), need(5, 40)) and not R.same(need(5, 1), cards)
+
+
+def test_what_a_listing_kept_of_the_table_is_not_used_after_it():
+    """Layoffs asked after a listing (as an effect would) see the melds put down since."""
+    game = koloda.load("kunkin")
+    s = game.new_initial_state(seed=2)
+    s.legal_actions()
+    assert s.listing <= 0          # no stamp of a listing is left on the state
+    slot = table_meld(s, "5H 6H 7H", 1)
+    eight = game.cards.parse("8H")[0]
+    occupied = [(k, game.layout.slot_zone[k]) for k, kind in enumerate(s.slot_kind) if kind is not None]
+    assert [p.target for p in game.melds.layoffs(s, [eight], occupied)] == [slot]

@@ -130,10 +130,11 @@ class Reach:
 
     def _table(self, state) -> list[tuple[int, Laid]]:
         """The melds on the table, by slot: the same for every plan of one listing of the moves."""
-        if state.listing and self._table_at[0] == state.listing:
+        if state.listing > 0 and self._table_at[0] == state.listing:
             return self._table_at[1]
         found = [(slot, self.rules.laid(state, slot)) for slot, kind in enumerate(state.slot_kind) if kind is not None]
-        self._table_at = (state.listing, found)
+        if state.listing > 0:
+            self._table_at = (state.listing, found)
         return found
 
     def best(self, cards, keep: int, table: tuple[Laid, ...], enough: int | None = None, whole: int = 0) -> int:
