@@ -61,7 +61,7 @@ def test_meld_caches_stay_bounded():
     assert len(melds._listed) <= melds._listed_size
     assert melds.group_plans.cache_info().currsize <= melds.group_plans.cache_info().maxsize
     assert melds.new.group.cache_info().currsize <= melds.new.group.cache_info().maxsize
-    for cache in (reach._best, reach._extensions, reach.plays._hands, reach.plays._named):
+    for cache in (reach._best, reach._short, reach._extensions, reach.plays._hands, reach.plays._named):
         assert len(cache) <= reach.cached
 
 

@@ -454,3 +454,25 @@ def walk(n: Node):
     yield n
     for child in children(n):
         yield from walk(child)
+
+
+def same(a: Node, b: Node) -> bool:
+    """Whether two nodes say the same thing, wherever they are written: the same classes and values
+    all the way down (their places in the file aside). Expressions have no side effects, so two
+    such in one scope have the same value."""
+    if type(a) is not type(b):
+        return False
+    for name in _fields(type(a)):
+        if name == "span":
+            continue
+        x, y = getattr(a, name), getattr(b, name)
+        if isinstance(x, Node):
+            if not isinstance(y, Node) or not same(x, y):
+                return False
+        elif isinstance(x, tuple) and isinstance(y, tuple):
+            if len(x) != len(y) or not all(same(p, q) if isinstance(p, Node) and isinstance(q, Node) else p == q
+                                           for p, q in zip(x, y)):
+                return False
+        elif x != y:
+            return False
+    return True

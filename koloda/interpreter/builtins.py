@@ -400,6 +400,44 @@ def _meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn
     return best
 
 
+def asks_reach(n: R.Compare) -> bool:
+    """`best_points(…, need) >= need` (or `best_points_after`): the comparison asks only whether `need`
+    can be reached, a question whose search may stop as soon as it is answered either way."""
+    call = n.left
+    if n.op != ">=" or not isinstance(call, R.BuiltinCall) or call.name not in ("best_points", "best_points_after"):
+        return False
+    return len(call.args) == (4 if call.name == "best_points_after" else 3) and R.same(call.args[-1], n.right)
+
+
+def reach_test(c: Context, test: R.Compare, env: Env, plain: Fn) -> Fn:
+    """The test `asks_reach` recognises, with the same value as `plain` (the comparison as written),
+    which is asked instead where `need` is none."""
+    n = test.left
+    assert isinstance(n, R.BuiltinCall)
+    reach = c.reach
+    assert reach is not None, "the checker lets meld functions through only where melds are declared"
+    after = n.name == "best_points_after"
+    cards = _card_set(c.sequence(n.args[1 if after else 0], env))
+    plan = c.expr(n.args[0], env) if after else None
+    keep, enough = c.expr(n.args[-2], env), c.expr(n.args[-1], env)
+    span, name = n.span, n.name
+
+    def reaches(s, b):           # worked out in the order the call works its arguments out
+        k = keep(s, b)
+        if k is None:
+            raise RuleRuntimeError(f"`{name}` keeping none", span)
+        if plan is not None:
+            m, held, need = plan(s, b), cards(s, b), enough(s, b)
+            if need is None or m is None:
+                return plain(s, b)
+            return reach.reaches_after(s, m, held, k, need)
+        held, need = cards(s, b), enough(s, b)
+        if need is None:
+            return plain(s, b)
+        return reach.reaches(held, k, need)
+    return reaches
+
+
 @register(FUNCTIONS, "hand_pattern")
 def _hand_pattern(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     patterns = c.patterns

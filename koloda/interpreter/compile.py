@@ -416,6 +416,8 @@ class Compiler(EffectCompiler):
                 return lambda s, b: left(s, b) == right(s, b)
             return lambda s, b: left(s, b) != right(s, b)
         span = n.span
+        if builtins.asks_reach(n):
+            return builtins.reach_test(self, n, env, self._plain_compare(left, right, sign, span))
         if n.left.type == RANK:
             order = self.cards.order
 
@@ -425,6 +427,11 @@ class Compiler(EffectCompiler):
                     raise RuleRuntimeError(f"`{sign}` with none", span)
                 return op(order[x], order[y])
             return rank_compare
+        return self._plain_compare(left, right, sign, span)
+
+    @staticmethod
+    def _plain_compare(left: Fn, right: Fn, sign: str, span: Any) -> Fn:
+        op = _COMPARE[sign]
 
         def compare(s, b):
             x, y = left(s, b), right(s, b)

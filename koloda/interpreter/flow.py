@@ -192,6 +192,18 @@ class Flow:
     # ------------------------------------------------------------ decisions
     def legal(self, s: State) -> list[int]:
         s.listing = next(_LISTINGS)      # parts of guards worked out once per listing are stale now
+        try:
+            found = self._list(s)
+        finally:
+            # after the listing no stamp is the state's: what was kept for it is never used on a changed state
+            s.listing = -s.listing
+        if not found:
+            raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
+                                   f"`{self.phases[s.phase].name}`: the rules must always offer a move (a pass, a draw)")
+        found.sort()
+        return found
+
+    def _list(self, s: State) -> list[int]:
         phase = self.phases[s.phase]
         self._deadline = deadline = _perf() + DECISION_SECONDS
         fast = phase.listings.get(s.step)
@@ -205,10 +217,6 @@ class Flow:
                 found = self._listed(s, phase.steps[s.step])
         else:
             found = self._listed(s, phase.steps[s.step])
-        if not found:
-            raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
-                                   f"`{phase.name}`: the rules must always offer a move (a pass, a draw)")
-        found.sort()
         return found
 
     def _listed(self, s: State, actions: list[Action]) -> list[int]:

@@ -128,6 +128,24 @@ class AttrGen:
         return Frag(f"len({items.text})", items.deps, False, True)
 
     # ------------------------------------------------------------ calls
+    def reach_test(self, n: R.Compare, scope: Scope) -> Frag:
+        """`best_points(…, need) >= need`, asked as builtins.reach_test asks it."""
+        call = n.left
+        assert isinstance(call, R.BuiltinCall)
+        after = call.name == "best_points_after"
+        if self.c.reach is None:
+            raise NotGenerated
+        reach = self.m.const(self.c.reach, "reach")
+        keep = self.gen(call.args[-2], scope)
+        plan = self.gen(call.args[0], scope) if after else None
+        cards = self.sequence(call.args[1 if after else 0], scope)
+        need = self.gen(call.args[-1], scope)
+        parts = [keep] + ([plan] if plan is not None else []) + [cards, need]
+        text = ", ".join(p.text for p in parts)
+        if plan is not None:
+            return Frag(f"_reach_after({reach}, s, {text})", deps_of(parts), False, True, True)
+        return Frag(f"_reach({reach}, {text})", deps_of(parts), False, True, True)
+
     def _BuiltinCall(self, n: R.BuiltinCall, scope: Scope) -> Frag:
         name = n.name
         if name in ("count", "sum", "any", "all", "max", "min"):

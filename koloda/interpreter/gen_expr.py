@@ -19,6 +19,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, RANK, ZONE
 from koloda.interpreter.compile import _chain, _locals_in, _simple
 from koloda.interpreter.env import Env
+from koloda.interpreter.builtins import asks_reach
 from koloda.interpreter.gen_attrs import AttrGen
 from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, atom, costly, deps_of, is_literal,
                                          trivial)
@@ -318,6 +319,8 @@ class ExprGen(AttrGen):
         return Frag(f"({left.text} {n.op} {right.text})", left.deps | right.deps, False, True)
 
     def _Compare(self, n: R.Compare, scope: Scope) -> Frag:
+        if asks_reach(n):
+            return self.reach_test(n, scope)
         if n.op not in _COMPARE:
             raise NotGenerated
         left, right = self.gen(n.left, scope), self.gen(n.right, scope)

@@ -96,6 +96,20 @@ def _plan_cards(plan: Any) -> Any:
     return None if plan is None else plan.cards
 
 
+def _reach(reach: Any, keep: Any, cards: Any, need: Any) -> bool:
+    """`best_points(cards, keep, need) >= need`, as builtins.reach_test asks it (none: the closure says what failed)."""
+    if keep is None or need is None:
+        raise ValueError("none")
+    return reach.reaches(sorted(set(c for c in cards if c is not None)), keep, need)
+
+
+def _reach_after(reach: Any, s: Any, keep: Any, plan: Any, cards: Any, need: Any) -> bool:
+    """`best_points_after(plan, cards, keep, need) >= need`, as builtins.reach_test asks it."""
+    if keep is None or need is None or plan is None:
+        raise ValueError("none")
+    return reach.reaches_after(s, plan, sorted(set(c for c in cards if c is not None)), keep, need)
+
+
 def _fail() -> None:
     """A value the rules cannot take (a parameter outside its ids): the closures tell what it is."""
     raise ValueError("the closures say what failed")
@@ -103,4 +117,4 @@ def _fail() -> None:
 
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (
     _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others, _topn, _winner, _melds, _meld_kind,
-    _meld_fresh, _plan, _plan_cards, _fail)}
+    _meld_fresh, _plan, _plan_cards, _reach, _reach_after, _fail)}

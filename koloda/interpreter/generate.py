@@ -191,7 +191,7 @@ class Generator(EffectGen):
         indent = 1
         scope: dict[str, Frag] = {}
         code: str | None = None
-        lead = self.lead(ra)
+        lead, whole = self.lead(ra)
         if lead is not None:          # while the part before the parameters is false, nothing is listed
             emit(f"if {truth(lead)}:", indent)
             indent += 1
@@ -250,7 +250,7 @@ class Generator(EffectGen):
                 code = f"_c{k}"
             scope[rp.var] = Frag(local, frozenset({local}), True, True)
         found = f"found.append({action.offset}{'' if code is None else f' + {code}'})"
-        if ra.guard is None:
+        if ra.guard is None or whole:         # (a guard that reads no parameter is its lead: true here)
             emit(found, indent)
             return
         guard = self.root(ra.guard, scope) if not ra.params else self.gen(ra.guard, scope)
@@ -258,19 +258,20 @@ class Generator(EffectGen):
         emit(found, indent + 1)
 
 
-    def lead(self, ra: R.Action) -> str | None:
+    def lead(self, ra: R.Action) -> tuple[str | None, bool]:
         """The part of a guard before anything that reads the parameters, as the flow asks it
-        (Compiler.action_guard): when it is false, the action is not listed at all."""
+        (Compiler.action_guard): when it is false, the action is not listed at all. And whether
+        that part is the whole guard."""
         if not ra.params or ra.guard is None:
-            return None
+            return None, False
         parts = _chain(ra.guard, R.And)
         k = 0
         while k < len(parts) and not self.c._free_locals(parts[k]):
             k += 1
         if k == 0:
-            return None
+            return None, False
         texts = [self.root(part, {}).text for part in parts[:k]]
-        return texts[0] if k == 1 else f"({' and '.join(texts)})"
+        return (texts[0] if k == 1 else f"({' and '.join(texts)})"), k == len(parts)
 
 
 def _setter(obj: Any, attr: str) -> Callable[[Any], None]:

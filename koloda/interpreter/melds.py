@@ -71,6 +71,7 @@ class MeldRules:
         self._listed_size = cached
         self._laid: OrderedDict[tuple, Laid] = OrderedDict()
         self._layoffs: OrderedDict[tuple, list[Plan]] = OrderedDict()
+        self._table_at: tuple[int, list[tuple[int, Laid, int]]] = (0, [])
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
         wild_mask = sum(1 << c for c in wild)
         self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
@@ -245,19 +246,42 @@ class MeldRules:
         """Every single card of `cards` that can be added to one of the melds in `slots`."""
         found: dict[int, Plan] = {}
         mask = mask_of(cards)
-        for slot, _ in slots:
-            laid = self.laid(state, slot)
-            key = (slot, laid, mask & self.fitting(laid))
+        listed: list[Plan] = []
+        for slot, laid, fit in self._on_table(state, slots):
+            part = mask & fit
+            if not part:
+                continue
+            key = (slot, laid, part)
             plans = self._layoffs.get(key)
             if plans is None:
                 plans = [self.plan(laid.kind, LAYOFF, [card], [] if code is None else [(card, code)], slot, at_start)
-                         for card, code, at_start in self.fits(laid, self.one_of_each(bits(key[2])))]
+                         for card, code, at_start in self.fits(laid, self.one_of_each(bits(part)))]
                 remember(self._layoffs, key, plans, self._listed_size)
             else:
                 self._layoffs.move_to_end(key)
+            if not listed:
+                listed = plans
+                continue
+            if not found:
+                found = {int(p): p for p in listed}
             for p in plans:
                 found.setdefault(int(p), p)
+        if not found:
+            return sorted(listed)
         return [found[k] for k in sorted(found)]
+
+    def _on_table(self, state, slots) -> list[tuple[int, Laid, int]]:
+        """The melds in `slots` (every meld on the table, as the built-ins ask) and the cards that might
+        go on each: the same for the whole of one listing of the moves, while the state is stamped."""
+        if state.listing > 0 and self._table_at[0] == state.listing:
+            return self._table_at[1]
+        found = []
+        for slot, _ in slots:
+            laid = self.laid(state, slot)
+            found.append((slot, laid, self.fitting(laid)))
+        if state.listing > 0:
+            self._table_at = (state.listing, found)
+        return found
 
     def fits(self, laid: Laid, cards) -> list[tuple[int, int | None, bool]]:
         """The cards that extend `laid` by one: (card, the identity a wild card takes or None, at the low end?)."""

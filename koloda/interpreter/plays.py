@@ -14,6 +14,7 @@ on which copies there are, so the groups of those sets that lost a card are list
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
+from functools import lru_cache
 from typing import Hashable, Sequence
 
 from koloda.interpreter.bounded import remember
@@ -61,6 +62,15 @@ class NamedMelds:
         # set kinds that take the first copies of a rank: their groups depend on the copies held
         self.by_copies = {ki for ki, k in enumerate(new.kinds)
                           if k.of == "rank" and (k.suits == "any" or k.repeat_from is not None)}
+        self.runs = {ki for ki, k in enumerate(new.kinds) if k.of == "suit"}
+        # the plays of a group by its cards, before they are looked up by the names of its cards: a hand's
+        # groups are mostly the groups of the hand before it
+        self.group_plays = lru_cache(maxsize=cached)(self._group_plays)
+        self._last_relisted: tuple[tuple[int, int], dict[int, list[Play]]] = ((0, 0), {})
+        self.wild_mask = mask_of(new.wild)
+        # the natural cards of each suit (wild cards are in no suit's group)
+        self.of_suit = [mask_of(c for c in range(len(new.suits)) if new.suits[c] == suit and c not in new.wild)
+                        for suit in range(4)]
         self._hands: OrderedDict[int, list[Play]] = OrderedDict()
         self._grouped: OrderedDict[int, list[tuple[Group, list[Play], int]]] = OrderedDict()
         self._named: OrderedDict[Hashable, list[Play]] = OrderedDict()
@@ -86,14 +96,15 @@ class NamedMelds:
         if found is not None:
             self._grouped.move_to_end(mask)
             return found
-        found = [(group, self._group_plays(group), mask_of(group[1] + group[2]))
+        found = [(group, self.group_plays(group), mask_of(group[1] + group[2]))
                  for group in self.new.groups(bits(mask))]
         return remember(self._grouped, mask, found, self.cached // 4)
 
-    def richest(self, mask: int, room: int, within: int = 0) -> int:
+    def richest(self, mask: int, room: int, within: int = 0, floor: int = 0) -> int:
         """The most points of one play of the cards in `mask` that takes at most `room` cards: the
         same as the best of `of(mask, within)`, found without listing the part when `within` is
-        given, by going down the whole hand's plays from the richest to the first the part holds."""
+        given, by going down the whole hand's plays from the richest to the first the part holds.
+        Where that is less than `floor`, perhaps less than the most (the walk stops at `floor`)."""
         if not within or within == mask or mask & ~within or mask in self._hands:
             return max((p[1] for p in self.of(mask, within) if len(p[0]) <= room), default=0)
         groups = self._groups(within)
@@ -104,7 +115,7 @@ class NamedMelds:
         for plays in relisted.values():
             best = max(best, max((p[1] for p in plays if len(p[0]) <= room), default=0))
         for points, size, need, index in self._ranked(within, groups):
-            if points <= best:
+            if points <= best or points < floor:
                 break
             if size <= room and index not in relisted and (spare - need) & guard == guard:
                 best = points
@@ -129,16 +140,32 @@ class NamedMelds:
         return found
 
     def _relisted(self, mask: int, within: int, groups: list[tuple[Group, list[Play], int]]) -> dict[int, list[Play]]:
-        """The groups of a part whose plays are not those of the whole that it holds: sets that take
-        the first copies of a rank that lost a card. By the index of the whole's group."""
-        ranks, wild = self.new.ranks, self.new.wild
-        touched = {ranks[c] for c in bits(within & ~mask) if c not in wild} if self.by_copies else set()
+        """The groups of a part whose plays are not those of the whole that it holds, by the index of the
+        whole's group: sets that take the first copies of a rank that lost a card, and runs that lost
+        every copy of a rank while a wild card is left, which may now stand where that card stood."""
+        if not self.by_copies and not mask & self.wild_mask:     # nothing that could be listed otherwise
+            return {}
+        if self._last_relisted[0] == (mask, within):              # richest() and of() ask for the same part
+            return self._last_relisted[1]
+        new = self.new
+        ranks, suits, wild = new.ranks, new.suits, new.wild
+        gone = within & ~mask
+        touched = {ranks[c] for c in bits(gone) if c not in wild} if self.by_copies else set()
+        wilds_left = tuple(w for w in bits(mask & self.wild_mask))
         out: dict[int, list[Play]] = {}
-        for i, (group, _, _) in enumerate(groups):
+        self._last_relisted = ((mask, within), out)
+        for i, (group, _, cards) in enumerate(groups):
             ki, naturals, wilds = group
             if ki in self.by_copies and ranks[naturals[0]] in touched:
                 left = tuple(c for c in naturals if mask >> c & 1)
-                out[i] = self._group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1))) if left else []
+                out[i] = self.group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1))) if left else []
+            elif ki in self.runs and wilds_left and gone & cards & ~self.wild_mask:
+                held: dict[int, int] = {}
+                for c in bits(mask & self.of_suit[suits[naturals[0]] or 0]):    # (runs hold cards of a suit)       # the first copy of each card, as groups() takes
+                    held.setdefault(ranks[c], c)
+                if len(held) < len(naturals):       # a rank is gone: the part's own group, listed
+                    part = (ki, tuple(sorted(held.values())), wilds_left)
+                    out[i] = self.group_plays(part) if held else []
         return out
 
     def _part(self, mask: int, within: int) -> list[Play]:

@@ -46,6 +46,9 @@ class Reach:
         self._extensions: OrderedDict[Hashable, list[Play]] = OrderedDict()
         self._fitting: OrderedDict[Hashable, bool] = OrderedDict()
         self._table_at: tuple[int, list[tuple[int, Laid]]] = (0, [])
+        # the least goal a search found out of reach, by the key of `_best`
+        self._short: OrderedDict[Hashable, int] = OrderedDict()
+        self._ceiling: float | None = None    # set by a search that found its goal out of reach at once
 
     def _remember(self, cache: OrderedDict, key: Hashable, value: V) -> V:
         return remember(cache, key, value, self.cached)
@@ -72,12 +75,66 @@ class Reach:
             whole |= 1 << c
         return self.best(cards, keep, tuple(table), enough, whole)
 
+    # ------------------------------------------------------------ yes or no
+    # `best_points(..., need) >= need` asks only whether `need` can be reached: the search may stop
+    # as soon as the answer is known either way, where the number must be the most up to `need`.
+    def reaches(self, cards, keep: int, enough: int) -> bool:
+        """`best_points(cards, keep, enough) >= enough`."""
+        if enough <= 0:
+            return True
+        return self._reaches(cards, keep, (), enough, 0)
+
+    def reaches_after(self, state, plan: Plan, cards, keep: int, enough: int) -> bool:
+        """`best_after(state, plan, cards, keep, enough) >= enough`."""
+        if enough <= 0:
+            return True
+        rules = self.rules
+        table = []
+        for slot, laid in self._table(state):
+            if plan.type != NEW and slot == plan.target:
+                laid = rules.laid_after(laid, plan)
+            table.append(laid)
+        if plan.type == NEW:
+            table.append(rules.laid_after(None, plan))
+        whole = 0
+        for c in plan.cards:
+            whole |= 1 << c
+        return self._reaches(cards, keep, tuple(table), enough, whole)
+
+    def _reaches(self, cards, keep: int, table: tuple[Laid, ...], enough: int, whole: int) -> bool:
+        cards = sorted(set(cards))
+        room = len(cards) - keep
+        if room <= 0:
+            return False
+        mask = mask_of(cards)
+        table = tuple(laid for laid in table if self._fits_any(laid, mask))
+        key = (mask, room, table)
+        found = self._best.get(key)
+        if found is not None and (found[1] or found[0] >= enough):
+            self._best.move_to_end(key)
+            return found[0] >= enough
+        short = self._short.get(key)
+        if short is not None and short <= enough:
+            return False
+        self._ceiling = None
+        found = self._search(cards, mask, room, table, enough, whole | mask, decide=True)
+        if found[0] >= enough or found[0] > 0:      # what was found is reached by any smaller need too
+            if found[0] >= enough or found[0] > self._best.get(key, (0, False))[0]:
+                self._remember(self._best, key, (found[0], False))
+            if found[0] >= enough:
+                return True
+        # every need above the most the cards can add at their shares is out of reach as well
+        out = enough if self._ceiling is None else min(enough, int(self._ceiling + 1e-6) + 1)
+        self._remember(self._short, key, out if short is None else min(short, out))
+        return False
+
     def _table(self, state) -> list[tuple[int, Laid]]:
         """The melds on the table, by slot: the same for every plan of one listing of the moves."""
-        if state.listing and self._table_at[0] == state.listing:
+        if state.listing > 0 and self._table_at[0] == state.listing:
             return self._table_at[1]
         found = [(slot, self.rules.laid(state, slot)) for slot, kind in enumerate(state.slot_kind) if kind is not None]
-        self._table_at = (state.listing, found)
+        if state.listing > 0:
+            self._table_at = (state.listing, found)
         return found
 
     def best(self, cards, keep: int, table: tuple[Laid, ...], enough: int | None = None, whole: int = 0) -> int:
@@ -100,20 +157,37 @@ class Reach:
 
     # ------------------------------------------------------------ the search
     def _search(self, cards: list[int], mask: int, room: int, table: tuple[Laid, ...],
-                enough: int | None, whole: int) -> tuple[int, bool]:
-        """The most points found, and False if the search stopped at `enough` before the end."""
+                enough: int | None, whole: int, decide: bool = False) -> tuple[int, bool]:
+        """The most points found, and False if the search stopped at `enough` before the end; with
+        `decide`, it stops as soon as it is sure `enough` cannot be reached (and the most is not known)."""
         if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
-            alone = self.plays.richest(mask, room, whole)
+            alone = self.plays.richest(mask, room, whole, enough)
             if alone >= enough:
                 return alone, False
         listed = self.plays.of(mask, whole)
         extensions = [(n, points, i, need) for i, laid in enumerate(table)
                       for n, points, _, need in self._extensions_of(laid, mask)]
+        name_of, unit, guard = self.name_of, self.unit, self.guard
+        # the most a card of this name can add: its share of its best play (a card in no play of the
+        # whole hand is in none of a part of it either)
+        share: dict[int, float] = {}
+        for n, points, _, _ in listed + extensions:
+            each = points / len(n)
+            for name in n:
+                if each > share.get(name, 0.0):
+                    share[name] = each
+        if decide:       # most often even every card at its share falls short: no search at all
+            assert enough is not None
+            values = [share.get(name_of[c], 0.0) for c in cards]
+            if room < len(values):
+                values = sorted(values, reverse=True)[:room]
+            if sum(values) < enough - 1e-9:
+                self._ceiling = sum(values)
+                return 0, False
         if enough is not None:       # or one play with its layoffs
             alone = max((p[1] for p in extensions if len(p[0]) <= room), default=0)
             if alone >= enough:
                 return alone, False
-        name_of, unit, guard = self.name_of, self.unit, self.guard
         ids: dict[int, list[int]] = {}
         for c in cards:
             ids.setdefault(name_of[c], []).append(c)
@@ -122,12 +196,6 @@ class Reach:
         for name, copies in ids.items():
             left[name] = len(copies)
             avail += len(copies) * unit[name]
-        # the most a card of this name can add: its share of its best play (a card in no play of the
-        # whole hand is in none of a part of it either)
-        share: dict[int, float] = {}
-        for n, points, _, _ in listed + extensions:
-            for name in n:
-                share[name] = max(share.get(name, 0.0), points / len(n))
         share_of = [0.0] * len(unit)
         for name, value in share.items():
             share_of[name] = value
@@ -153,6 +221,7 @@ class Reach:
             return total
 
         goal = float("inf") if enough is None else enough
+        floor = goal - 1e-9 if decide else float("-inf")     # what a branch must be able to reach
 
         def search(acc: int, bound: float, room: int, extended: int, count: int, avail: int, here: int) -> None:
             if acc > best[0]:
@@ -160,8 +229,8 @@ class Reach:
                 if acc >= goal:
                     budget[0] = 0
             budget[0] -= 1
-            if budget[0] < 0 or room <= 0 or acc + bound <= best[0] + 1e-9 \
-                    or (room < count and acc + most(room) <= best[0] + 1e-9):
+            if budget[0] < 0 or room <= 0 or acc + bound <= best[0] + 1e-9 or acc + bound < floor \
+                    or (room < count and acc + most(room) <= max(best[0] + 1e-9, floor - 1e-9)):
                 return
             spare = avail | guard
             if small:       # listed afresh from the cards left: every one can be made
@@ -202,7 +271,7 @@ class Reach:
                    rest)
             left[first] = copies
         search(0, sum(share_of[name_of[c]] for c in cards), room, 0, len(cards), avail, mask)
-        return best[0], best[0] < goal
+        return best[0], best[0] < goal and not decide
 
     # ------------------------------------------------------------ plays
     def _fits_any(self, laid: Laid, mask: int) -> bool:
