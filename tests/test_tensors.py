@@ -217,3 +217,38 @@ def test_each_move_is_told_as_the_seat_saw_it_then_and_kept(name, moves):
             before[seat] = text
         deals.add(s.deal_number)
     assert len(deals) > 1
+
+
+def moves_told(cs: CompactState, seat: int) -> str:
+    return cs.information_state_string(seat).split("\nmoves:\n", 1)[1]
+
+
+@pytest.mark.parametrize("name", ["leopard", "showdown"])      # games whose moves hide cards from some seats
+def test_a_world_resampled_for_a_seat_tells_everyone_that_seat_s_account(name):
+    """No seat's view of a drawn world names a real card the resampling seat could not place."""
+    cg = compact(name)
+    cs = cg.new_initial_state(seed=3)
+    rng = random.Random(3)
+    for _ in range(60):
+        cs.apply_native(rng.choice(cs.native.legal_actions()))
+    differ = 0
+    for player in range(cg.num_players):
+        mine = moves_told(cs, player)
+        world = cs.resample(player, random.Random(player))
+        for seat in range(cg.num_players):
+            differ += moves_told(cs, seat) != mine         # the seats' own records do differ
+            assert moves_told(world, seat) == mine
+            assert world.observation_string(seat).endswith("\nlast: " + mine.splitlines()[-1])
+        # later moves in the world are told to each seat as it sees them there
+        world.apply_native(world.native.legal_actions()[0])
+        assert moves_told(world, player).startswith(mine) and moves_told(world, player).count("\n") == mine.count("\n") + 1
+    assert differ
+
+
+def test_moves_played_on_the_engine_directly_are_recorded_too():
+    cg = compact("pony")
+    cs = cg.new_initial_state(seed=1)
+    cs.apply_native(cs.native.legal_actions()[0])
+    cs.native.apply_action(cs.native.legal_actions()[0])
+    assert moves_told(cs, 0).count("\n") == 2 == len(cs.native.history)
+    assert moves_told(cs, 0) == moves_told(cg.wrap(cs.native.clone()), 0)
