@@ -270,14 +270,12 @@ class CompactState:
         """What the seat sees now, the cards it knows the place of, the move it is spelling, and the
         last move as it saw it."""
         seat = self._seat(player)
-        self.seen.catch_up(self.native)
         return f"{self._now(seat)}\nlast: {self.seen.last_move(self.native, seat)}"
 
     def information_state_string(self, player: int | None = None) -> str:
         """What the seat sees now, the cards it knows the place of, and every move as it saw it
         (koloda/seen.py): a key for search and tabular methods."""
         seat = self._seat(player)
-        self.seen.catch_up(self.native)
         return f"{self._now(seat)}\nmoves:\n{self.seen.history(self.native, seat)}"
 
     def _now(self, seat: int) -> str:

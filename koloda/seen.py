@@ -56,6 +56,7 @@ class Seen:
     # ------------------------------------------------------------ telling
     def history(self, s: State, seat: int) -> str:
         """Every move so far as `seat` saw it, a line each."""
+        self.catch_up(s)
         done, text = self._cache.get(seat, (0, self.told or ""))
         if done < len(self.records):
             text += "".join(tell(s, r, seat) + "\n" for r in self.records[done:])
@@ -63,6 +64,7 @@ class Seen:
         return text
 
     def last_move(self, s: State, seat: int) -> str:
+        self.catch_up(s)
         return tell(s, self.records[-1], seat) if self.records else self.last
 
     def world(self, s: State, seat: int) -> "Seen":
