@@ -24,6 +24,8 @@ The API (stable; the OpenSpiel and PettingZoo adapters are built on it):
     cs.observation_tensor(player); cs.information_state_tensor(player); cs.action_to_string(token)
     cs.observation_string(player); cs.information_state_string(player)
     cs.resample(player, rng)           # a state the player cannot tell from this one (for ISMCTS)
+    cs.seen                            # each seat's record of the moves (koloda/seen.py)
+    cg.wrap(native, prefix=())         # a compact view of an engine state
     cs.apply_native(native_id)         # a whole engine move at once (replaying a transcript)
 
 One player spells all the tokens of a move: the state keeps the tokens typed so far (its
@@ -33,25 +35,21 @@ engine's seed decides every shuffle, so there are no chance nodes.
 """
 from __future__ import annotations
 
-import json
 import random
-from collections import OrderedDict
 from typing import Any
 
 from koloda.agents.sampling import determinize
 from koloda.api import load
-from koloda.dsl.types import CARD, PLAN
-from koloda.interpreter.bounded import recall, remember
 from koloda.interpreter.errors import IllegalAction
 from koloda.interpreter.game import Game
 from koloda.interpreter.spelling import Spelling
 from koloda.interpreter.state import TERMINAL, State
 from koloda.interpreter.tensors import Observer
+from koloda.seen import Seen, now
 
 __all__ = ["CompactGame", "CompactState", "TERMINAL"]
 
 INT32_MAX = 2 ** 31 - 1
-CACHED = 1 << 15        # moves (and their texts) kept for the information state strings
 
 
 class CompactGame:
@@ -64,12 +62,13 @@ class CompactGame:
         if self.spelling.size > INT32_MAX:
             raise ValueError(f"{game.name}: {self.spelling.size} tokens do not fit a 32-bit action id")
         self.observer = Observer(game, self.spelling)
-        # the moves of histories as seats saw them: the cards of each move, and its text by the cards hidden
-        self._move_cards: OrderedDict[int, tuple[int, ...]] = OrderedDict()
-        self._move_texts: OrderedDict[tuple[int, tuple[int, ...]], str] = OrderedDict()
-        # whole histories as seats saw them, by (their last link, seat): (that link, the cards named in
-        # them, those the seat did not know, the text)
-        self._histories: OrderedDict[tuple[int, int], tuple[Any, int, int, str]] = OrderedDict()
+        # who knew each card when the last deal was scored, and in which state: a move that ends a
+        # deal is recorded as the table was then, not after the next deal's shuffle (as at the table)
+        self.scored: tuple[State, tuple[int, ...]] | None = None
+        game.on_deal_scored(self._deal_scored)
+
+    def _deal_scored(self, state: State) -> None:
+        self.scored = (state, tuple(state.known))
 
     @classmethod
     def load(cls, name_or_path: str, players: int | None = None, **options: Any) -> "CompactGame":
@@ -96,76 +95,6 @@ class CompactGame:
     def token_to_string(self, token: int) -> str:
         return self.spelling.token_to_string(token)
 
-    def move_as_seen(self, s: State, native: int, seat: int) -> str:
-        """A move of the history as `seat` knows it now (View.describe: `play a card` for a card it
-        does not know), kept by the cards it hides: an information state lists every move so far."""
-        cards = recall(self._move_cards, native)
-        if cards is None:
-            cards = self._cards_of(native)
-        bit = 1 << seat
-        key = (native, tuple([c for c in cards if not s.known[c] & bit]))
-        text = recall(self._move_texts, key)
-        if text is None:
-            text = remember(self._move_texts, key, self.game.describe(s, native, seat), CACHED)
-        return text
-
-    def _cards_of(self, native: int) -> tuple[int, ...]:
-        action, b = self.game.codec.decode(native)
-        cards = tuple(c for p in action.params
-                      for c in (b[p.var].cards if p.type == PLAN else (b[p.var],) if p.type == CARD else ()))
-        return remember(self._move_cards, native, cards, CACHED)
-
-    def history_as_seen(self, s: State, seat: int) -> str:
-        """Every move so far as `seat` knows it now (`P1 draw; P2 discard 7♠; ...`).
-
-        A move's text changes only when the seat learns or forgets one of its cards, so the text of a
-        history is kept and extended by the next move while the seat knows the same of the cards
-        named so far: a long match costs one move's text a call, not the whole match's."""
-        link = s.history.tail
-        if link is None:
-            return ""
-        cached = self._histories.get((id(link), seat))
-        if cached is not None and cached[0] is link and self._hidden(s, seat, cached[1]) == cached[2]:
-            return cached[3]
-        parent, (mover, move) = link
-        before = self._histories.get((id(parent), seat)) if parent is not None else (None, 0, 0, "")
-        if before is None or before[0] is not parent or self._hidden(s, seat, before[1]) != before[2]:
-            moves = list(s.history)[:-1]
-            named = 0
-            for _, m in moves:
-                named |= self._named(m)
-            text = "; ".join(f"P{p + 1} {self.move_as_seen(s, m, seat)}" for p, m in moves)
-            before = (parent, named, self._hidden(s, seat, named), text)
-        named = before[1] | self._named(move)
-        seen = f"P{mover + 1} {self.move_as_seen(s, move, seat)}"
-        text = before[3] + "; " + seen if before[3] else seen
-        remember(self._histories, (id(link), seat), (link, named, self._hidden(s, seat, named), text), 256)
-        return text
-
-    def _named(self, native: int) -> int:
-        """The cards a move names, as a mask."""
-        cards = recall(self._move_cards, native)
-        if cards is None:
-            cards = self._cards_of(native)
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
-        return mask
-
-    @staticmethod
-    def _hidden(s: State, seat: int, named: int) -> int:
-        """Those of the cards in the mask `named` that `seat` does not know."""
-        bit = 1 << seat
-        known = s.known
-        hidden = 0
-        while named:
-            low = named & -named
-            c = low.bit_length() - 1
-            if not known[c] & bit:
-                hidden |= low
-            named ^= low
-        return hidden
-
     def observation_tensor_shape(self) -> list[int]:
         return [self.observer.observation_size]
 
@@ -185,9 +114,11 @@ class CompactGame:
         """A new match (the keywords are those of Game.new_initial_state: dealer, hands, deck)."""
         return CompactState(self, self.game.new_initial_state(seed=seed, **position))
 
-    def wrap(self, native: State) -> "CompactState":
-        """A compact view of an engine state, at the start of a move."""
-        return CompactState(self, native)
+    def wrap(self, native: State, prefix: tuple[int, ...] = (), seen: Seen | None = None) -> "CompactState":
+        """A compact view of an engine state, `prefix` the tokens of the move being spelled. `seen`:
+        the record of the moves so far (koloda/seen.py); without it, the moves already played are
+        recorded as the table knows their cards now."""
+        return CompactState(self, native, prefix, seen)
 
 
 # (tokens, native id) of each legal engine move of a decision
@@ -195,12 +126,14 @@ Spelled = tuple[tuple[tuple[int, ...], int], ...]
 
 
 class CompactState:
-    __slots__ = ("game", "native", "prefix", "_spelled", "_legal", "_at")
+    __slots__ = ("game", "native", "prefix", "seen", "_spelled", "_legal", "_at")
 
-    def __init__(self, game: CompactGame, native: State, prefix: tuple[int, ...] = ()):
+    def __init__(self, game: CompactGame, native: State, prefix: tuple[int, ...] = (), seen: Seen | None = None):
         self.game = game
         self.native = native
         self.prefix = prefix
+        self.seen = seen if seen is not None else Seen()     # the moves as the seats saw them
+        self.seen.catch_up(native)
         self._spelled: Spelled | None = None       # never changed in place: shared by clones
         self._legal: tuple[tuple[int, ...], list[int]] | None = None     # (prefix, its legal tokens)
         self._at = native.moves       # the engine move the two above were worked out at
@@ -259,7 +192,7 @@ class CompactState:
         if not (isinstance(token, int) and 0 <= token < spelling.size):
             raise IllegalAction(f"token {token!r} is not in the vocabulary (0..{spelling.size - 1})")
         if spelling.identity:       # the token is the engine's id, checked by the engine
-            self.native.apply_action(token)
+            self._play(token)
             return
         if token not in self.legal_actions():
             raise IllegalAction(f"token {token} ({self.game.token_to_string(token)}) is not legal now")
@@ -268,7 +201,7 @@ class CompactState:
             if tokens == typed:
                 self.prefix = ()
                 self._spelled = self._legal = None
-                self.native.apply_action(native)
+                self._play(native)
                 return
         self.prefix = typed
 
@@ -276,11 +209,22 @@ class CompactState:
         """Play a whole engine move; only between moves (no token typed yet)."""
         if self.prefix:
             raise IllegalAction(f"a move is being spelled ({self.prefix_text()}); finish it first")
-        self.native.apply_action(native)
+        self._play(native)
         self._spelled = self._legal = None
 
+    def _play(self, native: int) -> None:
+        """Play an engine move and record who knew each card just after it (as the deal was
+        scored, if it ended one: the next deal's shuffle must not hide what the table saw)."""
+        s, game = self.native, self.game
+        self.seen.catch_up(s)
+        game.scored = None
+        s.apply_action(native)
+        scored = game.scored
+        player, action = s.history[-1]
+        self.seen.record(player, action, scored[1] if scored is not None and scored[0] is s else tuple(s.known))
+
     def clone(self) -> "CompactState":
-        c = CompactState(self.game, self.native.clone(), self.prefix)
+        c = CompactState(self.game, self.native.clone(), self.prefix, self.seen.clone())
         c._spelled, c._legal, c._at = self._spelled, self._legal, self._at
         return c
 
@@ -307,28 +251,37 @@ class CompactState:
         """A state `player` cannot tell from this one: the cards it does not know dealt anew, as the
         bots guess them (the seed of later shuffles too).
 
-        Its tensors and strings for `player` are this state's. The moves so far are kept as they were
-        played (the bots' guesses drop them): a card of theirs the player did not know is one it still
-        does not know, so they tell it nothing new. The move being spelled is kept for its speller; for
-        another player it is not theirs to know, and the state starts the move afresh."""
+        Meant for the player to move, as search does: for them the legal moves stay the same. For
+        another player, the one to move may be dealt cards that leave them no legal move where the
+        rules tie their move to their cards (a card taken from the pile that must be melded), and
+        the move being spelled is its speller's, not the other's to know: it is started afresh.
+
+        Its observation, information-state string and observation tensor for `player` are this
+        state's. The drawn world has no true history (as for the bots): its moves so far are
+        `player`'s account of them, for every seat, so that no seat's view of it names a real
+        hidden card; its information-state tensor therefore lacks the window of recent moves."""
         seat = self._seat(player)
         native = self.native
-        d = determinize(native, seat, rng)
-        d.history = native.history.copy()
-        return CompactState(self.game, d, self.prefix if seat == native.current_player() else ())
+        world = self.seen.world(native, seat)
+        prefix = self.prefix if seat == native.current_player() else ()
+        return CompactState(self.game, determinize(native, seat, rng), prefix, world)
 
     def observation_string(self, player: int | None = None) -> str:
-        """What the seat sees, as the table shows it (State.observation), and the move it is spelling."""
+        """What the seat sees now, the cards it knows the place of, the move it is spelling, and the
+        last move as it saw it."""
         seat = self._seat(player)
-        text = json.dumps(self.native.observation(seat), sort_keys=True, ensure_ascii=False)
-        if self.prefix and seat == self.native.current_player():
-            text += " | spelling: " + self.prefix_text()
-        return text
+        return f"{self._now(seat)}\nlast: {self.seen.last_move(self.native, seat)}"
 
     def information_state_string(self, player: int | None = None) -> str:
-        """The observation and every move so far as the seat saw it (cards it does not know unnamed)."""
+        """What the seat sees now, the cards it knows the place of, and every move as it saw it
+        (koloda/seen.py): a key for search and tabular methods."""
         seat = self._seat(player)
-        return self.observation_string(seat) + " | moves: " + self.game.history_as_seen(self.native, seat)
+        return f"{self._now(seat)}\nmoves:\n{self.seen.history(self.native, seat)}"
+
+    def _now(self, seat: int) -> str:
+        # the move being spelled is its speller's own until it is played
+        mine = self.prefix and seat == self.native.current_player()
+        return now(self.native, seat, self.prefix_text() if mine else "")
 
     # ------------------------------------------------------------ tensors
     def observation_tensor(self, player: int | None = None) -> list[float]:

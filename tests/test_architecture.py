@@ -31,11 +31,13 @@ ALLOWED = {
     "session": {"dsl", "interpreter", "api", "agents"},     # a save's seats are checked as agent kinds
     "sim": {"dsl", "interpreter", "api", "agents"},
     "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim"},
+    # each seat's record of a match's moves, as it saw them: the research tools' information states
+    "seen": {"dsl", "interpreter"},
     # the research tools' view: loads a game, spells its moves, resamples hidden cards as the bots do
-    "compact": {"dsl", "interpreter", "api", "agents"},
+    "compact": {"dsl", "interpreter", "api", "agents", "seen"},
     # the research tools' adapters, each on the compact view and one match's record (episode),
     # which draws the table as the terminal does
-    "episode": {"dsl", "interpreter", "api", "ui", "agents", "compact"},
+    "episode": {"dsl", "interpreter", "api", "ui", "agents", "compact", "seen"},
     "openspiel": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
     "pettingzoo": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
     "gymnasium": {"dsl", "interpreter", "api", "agents", "compact", "episode"},

@@ -10,6 +10,7 @@ from koloda.agents.sampling import determinize
 from koloda.compact import CompactGame, CompactState
 from koloda.dsl.types import CARD, PLAN
 from koloda.interpreter.history import History
+from koloda.seen import Seen
 
 GAMES = koloda.shipped_games()
 _loaded: dict[str, CompactGame] = {}
@@ -94,21 +95,29 @@ def test_cards_a_seat_cannot_place_do_not_change_its_tensors(name):
     cg = compact(name)
     shape = cg.observation_tensor_shape()[0], cg.information_state_tensor_shape()[0]
     names = cg.game.cards.names
+    window = next(at for label, at, _ in cg.information_state_tensor_layout() if label.startswith("move"))
     redealt = swaps = 0
     for seed in (0, 1):
         for cs, deal_start in positions(cg, seed):
             for player in range(cg.num_players):
                 seen = knowledge(cs, player)
                 assert (len(seen[0]), len(seen[1])) == shape
+                # the moves of a wrapped engine state are recorded as the seat knows their cards now
+                wrapped = knowledge(cg.wrap(cs.native), player)
+                assert wrapped[:2] == seen[:2]
                 # a whole re-deal of what the seat does not know, as its bots imagine the table
                 d = determinize(cs.native, player, random.Random(seed * 7 + player))
                 d.history = renamed_history(cg, cs.native, d, deal_start)
                 if d.zones != cs.native.zones:
                     redealt += 1
-                assert knowledge(cg.wrap(d), player) == seen
-                resampled = cs.resample(player, random.Random(seed * 7 + player))
-                assert knowledge(resampled, player) == seen
-                assert resampled.legal_actions() or resampled.is_terminal()
+                assert knowledge(cg.wrap(d), player) == wrapped
+                # a resampled world keeps the seat's account of the moves; having no history of its
+                # own, its information-state tensor lacks the window of recent moves
+                world = cs.resample(player, random.Random(seed * 7 + player))
+                resampled = knowledge(world, player)
+                assert resampled[0] == seen[0] and resampled[2:] == seen[2:]
+                assert resampled[1][:window] == seen[1][:window]
+                assert world.legal_actions() or world.is_terminal()
                 # two unknown cards of different names trade places
                 places = unknown_places(cs.native, player)
                 pair = next(((a, b) for a in places[:1] for b in places[1:]
@@ -117,7 +126,7 @@ def test_cards_a_seat_cannot_place_do_not_change_its_tensors(name):
                     swaps += 1
                     other = swapped(cs.native, *pair)
                     other.history = renamed_history(cg, cs.native, other, deal_start)
-                    assert knowledge(cg.wrap(other), player) == seen
+                    assert knowledge(cg.wrap(other), player) == wrapped
     assert redealt and swaps           # the test did compare states that differ
 
 
@@ -184,20 +193,62 @@ def test_the_blocks_tile_the_tensors_and_say_where_a_hand_is(name):
 
 
 @pytest.mark.parametrize("name, moves", [("kunkin", 260), ("showdown", 130)])
-def test_a_history_kept_as_seen_is_the_history_told_afresh(name, moves):
-    """The information state string extends the text it kept while the seat knows the same of the
-    cards named so far; told afresh, move by move, it reads the same — across shuffles and deals."""
+def test_each_move_is_told_as_the_seat_saw_it_then_and_kept(name, moves):
+    """A move is told as the seat knew its cards just after it, and later shuffles and deals do not
+    retell it; the text kept and extended move by move is the record told afresh."""
     cg = compact(name)
     cs = cg.new_initial_state(seed=4)
     rng = random.Random(4)
     deals = set()
+    before = [""] * cg.num_players
     for _ in range(moves):
         if cs.is_terminal():
             break
         s = cs.native
-        for seat in range(cg.num_players):
-            afresh = "; ".join(f"P{p + 1} {cg.game.describe(s, m, seat)}" for p, m in s.history)
-            assert cg.history_as_seen(s, seat) == afresh
-        deals.add(s.deal_number)
+        deal = s.deal_number
         cs.apply_native(rng.choice(s.legal_actions()))
+        mover, move = s.history[-1]
+        for seat in range(cg.num_players):
+            text = cs.information_state_string(seat).split("\nmoves:\n", 1)[1]
+            assert text.startswith(before[seat]) and text.count("\n") == len(s.history)
+            if s.deal_number == deal:        # (a move that ends a deal is told as the deal was scored)
+                assert text.endswith(f"P{mover + 1} {cg.game.describe(s, move, seat)}\n")
+            assert Seen(cs.seen.records[:]).history(s, seat) == text
+            before[seat] = text
+        deals.add(s.deal_number)
     assert len(deals) > 1
+
+
+def moves_told(cs: CompactState, seat: int) -> str:
+    return cs.information_state_string(seat).split("\nmoves:\n", 1)[1]
+
+
+@pytest.mark.parametrize("name", ["leopard", "showdown"])      # games whose moves hide cards from some seats
+def test_a_world_resampled_for_a_seat_tells_everyone_that_seat_s_account(name):
+    """No seat's view of a drawn world names a real card the resampling seat could not place."""
+    cg = compact(name)
+    cs = cg.new_initial_state(seed=3)
+    rng = random.Random(3)
+    for _ in range(60):
+        cs.apply_native(rng.choice(cs.native.legal_actions()))
+    differ = 0
+    for player in range(cg.num_players):
+        mine = moves_told(cs, player)
+        world = cs.resample(player, random.Random(player))
+        for seat in range(cg.num_players):
+            differ += moves_told(cs, seat) != mine         # the seats' own records do differ
+            assert moves_told(world, seat) == mine
+            assert world.observation_string(seat).endswith("\nlast: " + mine.splitlines()[-1])
+        # later moves in the world are told to each seat as it sees them there
+        world.apply_native(world.native.legal_actions()[0])
+        assert moves_told(world, player).startswith(mine) and moves_told(world, player).count("\n") == mine.count("\n") + 1
+    assert differ
+
+
+def test_moves_played_on_the_engine_directly_are_recorded_too():
+    cg = compact("pony")
+    cs = cg.new_initial_state(seed=1)
+    cs.apply_native(cs.native.legal_actions()[0])
+    cs.native.apply_action(cs.native.legal_actions()[0])
+    assert moves_told(cs, 0).count("\n") == 2 == len(cs.native.history)
+    assert moves_told(cs, 0) == moves_told(cg.wrap(cs.native.clone()), 0)
