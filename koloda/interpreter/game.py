@@ -61,6 +61,8 @@ class Game:
         self.flow = _flow(compiler, rules, self.codec, self.layout, self.cards, self.watch)
         self.generated = generate(self.flow, compiler, rules, self.watch, spec.name)   # None: the closures play
         self.heuristic = compiler.expr(rules.heuristic) if rules.heuristic is not None else None
+        # `count:` conditions, asked at the end of each deal by whoever watches (simulation reports)
+        self.counters = {name: compiler.expr(node) for name, node in rules.counters.items()}
         self.view = View(rules, self.layout, self.cards, self.codec,
                          {label: compiler.expr(node) for label, node in rules.show.items()})
 
