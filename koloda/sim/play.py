@@ -77,12 +77,12 @@ def play_game(game: Game, number: int, master: int, seats: Sequence[str], max_mo
                           legal_moves=legal_moves, forced=forced)
     finally:
         stop()
-    common = dict(deals=state.deal_number, turns=state.turn_no, decisions=decisions, legal_moves=legal_moves,
-                  forced=forced, counts=counts)
     if not state.is_terminal():
-        return GameRecord(number, seed, agents, STEP_CAP, **common)   # type: ignore[arg-type]
+        return GameRecord(number, seed, agents, STEP_CAP, deals=state.deal_number, turns=state.turn_no,
+                          decisions=decisions, legal_moves=legal_moves, forced=forced, counts=counts)
     points.append(standing(state))
     returns = tuple(state.returns())
-    quality = measure(points, [game.side_of(p) for p in range(n)], returns)
     return GameRecord(number, seed, agents, ENDED, returns=returns, scores=tuple(float(x) for x in state.scores()),
-                      quality=quality, **common)   # type: ignore[arg-type]
+                      deals=state.deal_number, turns=state.turn_no, decisions=decisions, legal_moves=legal_moves,
+                      forced=forced, quality=measure(points, [game.side_of(p) for p in range(n)], returns),
+                      counts=counts)

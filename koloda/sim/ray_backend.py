@@ -6,6 +6,7 @@ free, and records are sorted by number when they are all back."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import ray
 from ray.util import ActorPool
@@ -41,8 +42,8 @@ def simulate_ray(table: Table, count: int, jobs: int, progress: Callable[[int], 
     """Games `start` .. `count - 1` of the run on `jobs` actors of the connected cluster (connect()
     first). Ctrl-C stops them and returns the games finished so far."""
     result = SimulationResult(seats=list(table.seats), players=table.players)
-    remote = ray.remote(num_cpus=1)(_Player)
-    actors = [remote.remote(table) for _ in range(max(1, jobs))]   # type: ignore[attr-defined]
+    remote: Any = ray.remote(num_cpus=1)(_Player)
+    actors = [remote.remote(table) for _ in range(max(1, jobs))]
     try:
         work = ActorPool(actors).map_unordered(lambda actor, job: actor.play.remote(job), ranges(start, count, jobs))
         for part in work:
