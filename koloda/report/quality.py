@@ -47,14 +47,14 @@ def lead_changes(points: Sequence[Sequence[float]]) -> int:
 
 
 def drama(points: Sequence[Sequence[float]], winner: int) -> float:
-    """The mean of √(how far the winner trails the leader), over the points where the winner trails,
-    as a share of the game's whole range of standings (0: the winner never trailed)."""
+    """How far the winner trails the leader, as a share of the game's whole range of margins, on
+    average over the points where it trails (0: the winner never trailed)."""
     low = min(min(row) for row in points)
     span = max(max(row) for row in points) - low
     gaps = [max(row) - row[winner] for row in points if row[winner] < max(row)]
     if not gaps or span <= 0:
         return 0.0
-    return math.fsum(math.sqrt(g / span) for g in gaps) / len(gaps)
+    return math.fsum(g / span for g in gaps) / len(gaps)
 
 
 def decisiveness(points: Sequence[Sequence[float]], winner: int) -> float:
