@@ -83,11 +83,11 @@ def test_the_report_follows_its_schema(report):
 
 def test_the_table_at_the_terminal(report):
     console = Console(width=100, record=True, file=io.StringIO())
-    console.print(render(report, "koloda play t -p 2"))
+    console.print(render(report, "koloda simulate t -p 2"))
     text = console.export_text()
     assert "Test: 6 games played, 4 ended, 1 stopped at the move limit, 1 stopped by a rule error" in text
     assert "62.5% (" in text                                      # P1's win share with its interval
-    assert "koloda play t -p 2 --seed 105 --seat greedy --seat random" in text
+    assert "koloda simulate t -p 2 --seed 100 --only 6 --seat greedy --seat random --rotate --max-moves 80" in text
     assert "moon" in text and "21.4% (" in text
     assert "Wilson" in text
 

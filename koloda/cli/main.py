@@ -432,11 +432,13 @@ def _bot_seats(seats: tuple[str, ...]) -> None:
 @click.argument("game")
 @run_options
 @click.option("--csv", "csv_file", default=None, metavar="FILE", help="Write one row a game as CSV (- for stdout).")
+@click.option("--only", type=click.IntRange(min=1), default=None, metavar="K",
+              help="Play game K of the run alone, as the run plays it (a finding's command says which).")
 @common
 @position_options
 def simulate(game: str, count: int, seats: tuple[str, ...], rotate: bool, max_moves: int, jobs: int, backend: str,
              address: str | None, json_file: str | None, plots_dir: str | None, csv_file: str | None,
-             options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
+             only: int | None, options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
              hands_file: str | None, deck_file: str | None) -> None:
     """Play N games between bots and report what happened, with 95% intervals (docs/simulate.md)."""
     from koloda.cli.reports import Outputs, backend_for, simulate_report
@@ -452,7 +454,8 @@ def simulate(game: str, count: int, seats: tuple[str, ...], rotate: bool, max_mo
     table = Table(game, _parse_options(options), g.num_players, seed, max_moves, seats, position, rotate)
     run_on, jobs = backend_for(backend, address, jobs)
     try:
-        code = simulate_report(g, table, count, jobs, run_on, Outputs(json_file, csv_file, plots_dir))
+        code = simulate_report(g, table, 1 if only else count, jobs, run_on, Outputs(json_file, csv_file, plots_dir),
+                               only)
     except RuleError as exc:
         raise Failure(exc.format()) from None
     if code:

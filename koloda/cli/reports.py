@@ -21,7 +21,7 @@ from koloda.report.export import to_json, write_csv
 from koloda.report.render import render
 from koloda.report.render_compare import render_comparison
 from koloda.report.summary import summarise
-from koloda.sim import SimulationResult, Table, duration_text, simulate_timed
+from koloda.sim import SimulationResult, Table, duration_text, simulate, simulate_timed
 from koloda.sim.timing import Backend
 from koloda.ui.safe import plain
 
@@ -51,8 +51,13 @@ def backend_for(name: str, address: str | None, jobs: int) -> tuple[Backend | No
     return ray_backend.simulate_ray, workers
 
 
-def play(g: Game, table: Table, count: int, jobs: int, backend: Backend | None, what: str = "") -> SimulationResult:
-    """The run's games with a progress bar on stderr (at a terminal)."""
+def play(g: Game, table: Table, count: int, jobs: int, backend: Backend | None, what: str = "",
+         only: int | None = None) -> SimulationResult:
+    """The run's games with a progress bar on stderr (at a terminal); `only`: game `only` of the
+    run alone (counted from 1)."""
+    if only is not None:
+        return simulate(g, 1, table.seed, table.max_moves, list(table.seats), first=only - 1,
+                        position=table.position, rotate=table.rotate)
     title = plain(g.title) + (f" ({what})" if what else "")
     with Progress(console=err_console, transient=True, disable=not err_console.is_terminal) as bar:
         task = bar.add_task(f"{title}: the first game", total=count)
@@ -82,7 +87,7 @@ def report_of(g: Game, table: Table, count: int, result: SimulationResult) -> di
 
 
 def replay_command(game_ref: str, options: dict[str, str], players: int) -> str:
-    words = ["koloda play", game_ref, *(f"-o {k}={v}" for k, v in options.items()), f"-p {players}"]
+    words = ["koloda simulate", game_ref, *(f"-o {k}={v}" for k, v in options.items()), f"-p {players}"]
     return plain(" ".join(words))
 
 
@@ -112,12 +117,13 @@ def make_dir(path: str) -> Path:
     return Path(path)
 
 
-def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backend | None, outputs: Outputs) -> int:
+def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backend | None, outputs: Outputs,
+                    only: int | None = None) -> int:
     """Run, print and write; the exit code: 0, 1 when a game did not end, 130 when interrupted."""
     plots = plots_module() if outputs.plots_dir else None      # before the games: a missing extra fails fast
-    result = play(g, table, count, jobs, backend)
+    result = play(g, table, count, jobs, backend, only=only)
     report = report_of(g, table, count, result)
-    console.print(render(report, replay_command(table.game_ref, table.options, g.num_players)))
+    console.print(render(report, replay_command(table.game_ref, table.options, g.num_players)), soft_wrap=True)
     if outputs.json_file:
         write_text(outputs.json_file, to_json(report), "report")
     if outputs.csv_file:

@@ -112,20 +112,22 @@ def counters_table(report: dict[str, Any]) -> Table:
 
 
 def findings_lines(report: dict[str, Any], replay: str) -> list[str]:
-    """Games that did not end, each with the command that plays it again."""
+    """Games that did not end, each with the command that plays it again, move for move (`--only`
+    plays one game of the run: the same deal, the same bots, the same seats)."""
     if not report["findings"]:
         return []
-    lines = ["Findings: games that did not end (play one again with the command shown):"]
+    run = report["run"]
+    seats = "".join(f" --seat {a}" for a in run["seats"]) + (" --rotate" if run["rotate"] else "")
+    lines = ["Findings: games that did not end (the command under each plays it again):"]
     for f in report["findings"]:
-        seats = " ".join(f"--seat {a}" for a in f["agents"])
         lines.append(f"  game {f['game']}, seed {f['seed']}, {f['kind']}: {f['message']}")
-        lines.append(f"    {replay} --seed {f['seed']} {seats}")
+        lines.append(f"    {replay} --seed {run['seed']} --only {f['game']}{seats} --max-moves {run['max_moves']}")
     return lines
 
 
 def render(report: dict[str, Any], replay: str) -> RenderableType:
-    """Everything a report says; `replay`: the start of the command that plays a game again
-    (`koloda play pony -o hand=7`)."""
+    """Everything a report says; `replay`: the start of the command that plays a game of the run
+    again (`koloda simulate pony -o hand=7 -p 2`)."""
     d = report["decisions"]
     parts: list[RenderableType] = [Text(headline(report), style="bold"), Text(seating(report)), Text(""),
                                    seats_table(report)]
@@ -141,6 +143,7 @@ def render(report: dict[str, Any], replay: str) -> RenderableType:
         parts += [Text(""), counters_table(report)]
     lines = findings_lines(report, replay)
     if lines:
-        parts += [Text("")] + [Text(line) for line in lines]
+        # whole lines, however narrow the terminal: each command is copied as it stands
+        parts += [Text("")] + [Text(line, no_wrap=True, overflow="ignore") for line in lines]
     parts.append(Text(report["intervals"], style="dim"))
     return Group(*parts)
