@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,7 +130,7 @@ def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backe
     if outputs.csv_file:
         try:
             with (open(outputs.csv_file, "w", encoding="utf-8", newline="") if outputs.csv_file != "-"
-                  else _stdout()) as out:
+                  else nullcontext(console.file)) as out:      # standard output is not closed
                 write_csv(out, result.records, g.num_players, list(g.counters))
         except OSError as exc:
             raise Failure(f"cannot write the games to {outputs.csv_file}: {exc.strerror}") from None
@@ -139,15 +140,6 @@ def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backe
     if result.stopped:
         return 130
     return 1 if report["findings"] else 0
-
-
-class _stdout:
-    """The console's stream for `--csv -`, not closed afterwards."""
-    def __enter__(self) -> Any:
-        return console.file
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def compare_report(games: Sequence[Game], names: Sequence[str], tables: Sequence[Table], count: int, jobs: int,

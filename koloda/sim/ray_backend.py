@@ -5,6 +5,7 @@ Each worker is an actor that loads the game once; ranges of game numbers go to w
 free, and records are sorted by number when they are all back."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -30,10 +31,12 @@ def connect(address: str | None, workers: int) -> int:
     """Join the cluster at `address`, or start one on this machine with `workers` CPUs; returns the
     number of workers to run (`workers`, or every CPU of the cluster when 0)."""
     if not ray.is_initialized():
+        # the report is the output: Ray says only what went wrong
         if address:
-            ray.init(address=address, log_to_driver=False)
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
         else:
-            ray.init(num_cpus=workers or None, include_dashboard=False, log_to_driver=False)
+            ray.init(num_cpus=workers or None, include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.ERROR)
     return workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
