@@ -1,6 +1,7 @@
 """A comparison at the terminal."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -18,7 +19,10 @@ def _value(x: float, measure: str) -> str:
 def _diff(row: dict[str, Any]) -> str:
     if row["measure"].startswith(("win share", "draws", "forced", "deals counted")):
         return f"{100 * row['diff']:+.1f} pts ({100 * row['low']:+.1f}…{100 * row['high']:+.1f})"
-    return f"{row['diff']:+.3g} ({row['low']:+.3g}…{row['high']:+.3g})"
+    half = (row["high"] - row["low"]) / 2
+    # as many decimals as the interval can tell apart: two significant digits of its half-width
+    places = min(4, max(0, 1 - math.floor(math.log10(half)))) if half > 0 else 2
+    return f"{row['diff']:+.{places}f} ({row['low']:+.{places}f}…{row['high']:+.{places}f})"
 
 
 def render_comparison(comparison: dict[str, Any]) -> RenderableType:
