@@ -123,3 +123,10 @@ def test_compare_marks_what_differs(tmp_path):
 def test_mistakes_are_messages(args, message):
     out = run(*args)
     assert out.exit_code == 1 and message in out.output and "Traceback" not in out.output
+
+
+def test_json_to_standard_output_is_json_alone():
+    out = CliRunner().invoke(main, ["simulate", "pony", "-n", "2", "-o", "limit=20", "--json", "-"])     # click 8.2 keeps stderr apart
+    assert out.exit_code == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["games"]["played"] == 2 and "games played" in out.stderr

@@ -124,7 +124,9 @@ def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backe
     plots = plots_module() if outputs.plots_dir else None      # before the games: a missing extra fails fast
     result = play(g, table, count, jobs, backend, only=only)
     report = report_of(g, table, count, result)
-    console.print(render(report, replay_command(table.game_ref, table.options, g.num_players)), soft_wrap=True)
+    # a file written to standard output keeps it to itself: the table goes to standard error
+    screen = err_console if "-" in (outputs.json_file, outputs.csv_file) else console
+    screen.print(render(report, replay_command(table.game_ref, table.options, g.num_players)), soft_wrap=True)
     if outputs.json_file:
         write_text(outputs.json_file, to_json(report), "report")
     if outputs.csv_file:
@@ -136,7 +138,7 @@ def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backe
             raise Failure(f"cannot write the games to {outputs.csv_file}: {exc.strerror}") from None
     if plots is not None and outputs.plots_dir:
         written = plots.report_plots(report, make_dir(outputs.plots_dir))
-        console.print(f"{len(written)} plots written to {plain(outputs.plots_dir)}", markup=False)
+        screen.print(f"{len(written)} plots written to {plain(outputs.plots_dir)}", markup=False)
     if result.stopped:
         return 130
     return 1 if report["findings"] else 0
@@ -151,12 +153,13 @@ def compare_report(games: Sequence[Game], names: Sequence[str], tables: Sequence
     comparison = compare(results[0].records, results[1].records, names=list(names), players=games[0].num_players,
                          counters=[c for c in games[0].counters if c in games[1].counters],
                          reports=reports)
-    console.print(render_comparison(comparison))
+    screen = err_console if outputs.json_file == "-" else console
+    screen.print(render_comparison(comparison))
     if outputs.json_file:
         write_text(outputs.json_file, json.dumps(comparison, indent=1, ensure_ascii=False) + "\n", "comparison")
     if plots is not None and outputs.plots_dir:
         written = plots.compare_plots(comparison, make_dir(outputs.plots_dir))
-        console.print(f"{len(written)} plots written to {plain(outputs.plots_dir)}", markup=False)
+        screen.print(f"{len(written)} plots written to {plain(outputs.plots_dir)}", markup=False)
     if any(r.stopped for r in results):
         return 130
     return 1 if any(rep["findings"] for rep in reports) else 0
