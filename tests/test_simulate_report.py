@@ -119,6 +119,7 @@ def test_compare_marks_what_differs(tmp_path):
     (("compare", "pony", "peklo", "-n", "2"), "A has 2 players and B 4"),
     (("simulate", "pony", "--address", "1.2.3.4:6379"), "--address is for --backend ray"),
     (("simulate", "pony", "-n", "2", "--json", "/nonexistent/dir/r.json"), "cannot write the report"),
+    (("simulate", "pony", "-n", "2", "--plots", __file__), "cannot make the folder"),     # before any game
 ])
 def test_mistakes_are_messages(args, message):
     out = run(*args)

@@ -122,6 +122,7 @@ def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backe
                     only: int | None = None) -> int:
     """Run, print and write; the exit code: 0, 1 when a game did not end, 130 when interrupted."""
     plots = plots_module() if outputs.plots_dir else None      # before the games: a missing extra fails fast
+    folder = make_dir(outputs.plots_dir) if outputs.plots_dir else None
     result = play(g, table, count, jobs, backend, only=only)
     report = report_of(g, table, count, result)
     # a file written to standard output keeps it to itself: the table goes to standard error
@@ -136,8 +137,8 @@ def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backe
                 write_csv(out, result.records, g.num_players, list(g.counters))
         except OSError as exc:
             raise Failure(f"cannot write the games to {outputs.csv_file}: {exc.strerror}") from None
-    if plots is not None and outputs.plots_dir:
-        written = plots.report_plots(report, make_dir(outputs.plots_dir))
+    if plots is not None and folder is not None and outputs.plots_dir:
+        written = plots.report_plots(report, folder)
         screen.print(f"{len(written)} plots written to {plain(outputs.plots_dir)}", markup=False)
     if result.stopped:
         return 130
@@ -148,6 +149,7 @@ def compare_report(games: Sequence[Game], names: Sequence[str], tables: Sequence
                    backend: Backend | None, outputs: Outputs) -> int:
     """Both variants on the same seeds; the exit code as for simulate_report."""
     plots = plots_module() if outputs.plots_dir else None
+    folder = make_dir(outputs.plots_dir) if outputs.plots_dir else None
     results = [play(g, t, count, jobs, backend, name) for g, t, name in zip(games, tables, names)]
     reports = [report_of(g, t, count, r) for g, t, r in zip(games, tables, results)]
     comparison = compare(results[0].records, results[1].records, names=list(names), players=games[0].num_players,
@@ -157,8 +159,8 @@ def compare_report(games: Sequence[Game], names: Sequence[str], tables: Sequence
     screen.print(render_comparison(comparison))
     if outputs.json_file:
         write_text(outputs.json_file, json.dumps(comparison, indent=1, ensure_ascii=False) + "\n", "comparison")
-    if plots is not None and outputs.plots_dir:
-        written = plots.compare_plots(comparison, make_dir(outputs.plots_dir))
+    if plots is not None and folder is not None and outputs.plots_dir:
+        written = plots.compare_plots(comparison, folder)
         screen.print(f"{len(written)} plots written to {plain(outputs.plots_dir)}", markup=False)
     if any(r.stopped for r in results):
         return 130

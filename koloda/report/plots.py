@@ -32,6 +32,15 @@ def _win_shares(ax: Axes, report: dict[str, Any], offset: float = 0.0, width: fl
     ax.set_ylabel("win share (95% Wilson interval)")
 
 
+def _agent_shares(ax: Axes, report: dict[str, Any], offset: float, width: float, label: str | None) -> None:
+    agents = report["agents"]
+    values = [a["win_share"]["value"] for a in agents]
+    errors = [[v - a["win_share"]["low"] for v, a in zip(values, agents)],
+              [a["win_share"]["high"] - v for v, a in zip(values, agents)]]
+    ax.bar([k + offset for k in range(len(agents))], values, width=width, yerr=errors, capsize=4, label=label)
+    ax.set_xticks(range(len(agents)), [a["agent"] for a in agents])
+
+
 def _histogram(ax: Axes, histogram: dict[str, Any], label: str | None = None) -> None:
     edges, counts = histogram["edges"], histogram["counts"]
     if counts:
@@ -66,13 +75,18 @@ def _plots(reports: list[dict[str, Any]], names: list[str], folder: Path) -> lis
     labels: list[str | None] = list(names) if many else [None]
     written = []
 
-    fig, ax = plt.subplots(figsize=(6, 4))
+    by_agent = any(len(r["agents"]) > 1 for r in reports)
+    fig, axes = plt.subplots(1, 2 if by_agent else 1, figsize=(11 if by_agent else 6, 4), squeeze=False)
     width = 0.8 / len(reports)
     for k, (report, label) in enumerate(zip(reports, labels)):
-        _win_shares(ax, report, offset=(k - (len(reports) - 1) / 2) * width, width=width, label=label)
-    ax.set_title("Win share by seat")
+        _win_shares(axes[0][0], report, offset=(k - (len(reports) - 1) / 2) * width, width=width, label=label)
+        if by_agent:
+            _agent_shares(axes[0][1], report, offset=(k - (len(reports) - 1) / 2) * width, width=width, label=label)
+    axes[0][0].set_title("Win share by seat")
+    if by_agent:
+        axes[0][1].set_title("Win share by agent (over the seats it sat at)")
     if many:
-        ax.legend()
+        axes[0][0].legend()
     written.append(_save(fig, folder / "win_share.png"))
 
     players = reports[0]["game"]["players"]
