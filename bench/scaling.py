@@ -1,8 +1,8 @@
 """Games per second of `koloda simulate` on 1 and 2 local worker processes and on Ray, and the
 scaling ratios (N workers / 1 worker).
 
-    python bench/scaling.py                        # Pony, 2000 games a run, 3 rounds
-    python bench/scaling.py --games 4000 --rounds 5 --ray
+    python bench/scaling.py                        # Pony, 4000 games a run, 3 rounds
+    python bench/scaling.py --games 8000 --rounds 5 --ray
 
 Each round plays the same games (seeds S .. S+N-1) three ways, in turn, the order reversed every
 other round so that a busy moment of a shared machine falls on each alike:
@@ -46,7 +46,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", default="pony")
     ap.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
-    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ray", action="store_true", help="also on a local Ray instance (2 actors)")
