@@ -131,3 +131,13 @@ def test_json_to_standard_output_is_json_alone():
     assert out.exit_code == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["games"]["played"] == 2 and "games played" in out.stderr
+
+
+def test_ray_backend_without_ray_is_a_message(monkeypatch):
+    import sys
+    import koloda.sim
+    monkeypatch.setitem(sys.modules, "ray", None)           # as if it were not installed
+    monkeypatch.delitem(sys.modules, "koloda.sim.ray_backend", raising=False)
+    monkeypatch.delattr(koloda.sim, "ray_backend", raising=False)
+    out = run("simulate", "pony", "-n", "2", "--backend", "ray")
+    assert out.exit_code == 1 and "pip install 'koloda[ray]'" in out.output
