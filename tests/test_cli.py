@@ -190,10 +190,10 @@ def test_simulate_refuses_a_human_seat():
 
 def test_simulate_says_how_long_a_long_run_will_take(monkeypatch):
     """After the first game, a run expected to pass the threshold says how long it will take."""
-    import koloda.sim
+    import koloda.sim.timing
     short = run("simulate", "pony", "-n", "3", "--seed", "1")
     assert short.exit_code == 0 and "about" not in short.output
-    monkeypatch.setattr(koloda.sim, "ESTIMATE_FROM", 0.0)
+    monkeypatch.setattr(koloda.sim.timing, "ESTIMATE_FROM", 0.0)
     result = run("simulate", "pony", "-n", "3", "--seed", "1")
     assert result.exit_code == 0, result.output
     said = re.findall(r"Pony: 3 games, about \d+ seconds on 1 worker \(the first took \d+\.\d s\)\n", result.output)

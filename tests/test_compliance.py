@@ -44,6 +44,8 @@ Each file describes one small game (`given:`) and a list of `cases:`.
           goto: other            # also: next_player, skips, deal_over,
           sizes: {stock: 52}     #   zone sizes (each-player zones: a list),
           any_order: {stock: [2C, 3C]}   # and zone contents in any order (after a shuffle)
+      - counter: made            # a `count:` condition of the file (given.rules.count), asked of the
+        result: true             #   state as at the end of a deal
       - expr: "-x"
         error: runtime           # compiles, but evaluating it raises RuleRuntimeError
         xfail: "reason"          # a known bug: the case states the correct behaviour
@@ -74,7 +76,7 @@ from koloda.interpreter.game import compile_expression
 
 HERE = Path(__file__).parent / "compliance"
 FILES = sorted(HERE.glob("*.yaml"))
-CASE_KEYS = {"expr", "effect", "result", "type", "error", "message", "hint", "scope", "bind", "current", "then",
+CASE_KEYS = {"expr", "effect", "counter", "result", "type", "error", "message", "hint", "scope", "bind", "current", "then",
              "xfail", "id", "in_action"}
 NAMED = {"card", "suit", "rank", "player", "color", "zone", "str"}
 
@@ -334,7 +336,7 @@ def test_case(path, index, rule_dir):
     data = read(path)
     given, case = data["given"] or {}, data["cases"][index]
     game = game_for(path, rule_dir)
-    assert ("expr" in case) != ("effect" in case), "a case has either `expr:` or `effect:`"
+    assert sum(k in case for k in ("expr", "effect", "counter")) == 1, "a case has `expr:`, `effect:` or `counter:`"
     assert sum(k in case for k in ("result", "error", "then")) == 1, "a case expects one of result/error/then"
     scope = case.get("scope") or {}
     s = make_state(game, given, case)
@@ -347,6 +349,15 @@ def test_case(path, index, rule_dir):
             else:
                 compile_effects(game, case["effect"], scope, case.get("in_action", True))
         assert_error(info.value.errors, case)
+        return
+
+    if "counter" in case:
+        if case.get("error") == "runtime":
+            with pytest.raises(RuleRuntimeError) as info:
+                game.counters[case["counter"]](s, {})
+            assert_error([info.value], case)
+            return
+        assert render(game, game.counters[case["counter"]](s, {}), "bool") == case["result"]
         return
 
     if "expr" in case:

@@ -19,7 +19,8 @@ from koloda.interpreter.watch import ALL
 
 
 def play(game, seed: int, moves: int) -> list:
-    """What a seeded random playout shows: legal moves, their texts, scores, and the error that ends it."""
+    """What a seeded random playout shows: legal moves, their texts, the heuristic, scores, and the
+    error that ends it."""
     seen: list = []
     rng = random.Random(seed)
     try:
@@ -28,7 +29,9 @@ def play(game, seed: int, moves: int) -> list:
             if s.is_terminal():
                 break
             legal = s.legal_actions()
-            seen.append((s.current_player(), legal, [s.action_to_string(a) for a in legal]))
+            # the heuristic too: it is generated with the flow, and bots and reports read it at every move
+            judged = [game.heuristic(s, {"p": p}) for p in range(s.n)] if game.heuristic is not None else None
+            seen.append((s.current_player(), legal, [s.action_to_string(a) for a in legal], judged))
             if rng.random() < 0.1:
                 twin = s.clone()
                 twin.apply_action(legal[-1])

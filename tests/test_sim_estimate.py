@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import koloda
-from koloda.sim import ESTIMATE_FROM, duration_text, expected_seconds, simulate, simulate_timed
+from koloda.sim import ESTIMATE_FROM, Table, duration_text, expected_seconds, simulate, simulate_timed
 
 
 @pytest.mark.parametrize("first, count, jobs, seconds", [
@@ -40,7 +40,7 @@ def test_a_long_run_is_estimated_before_the_rest_is_played():
     game = koloda.load("pony", {"limit": "20"})
     said: list[tuple[float, float, int]] = []
     played: list[int] = []
-    result = simulate_timed(game, "pony", {"limit": "20"}, 6, 1, 100_000, [], 1,
+    result = simulate_timed(game, Table("pony", {"limit": "20"}, 2, 1, 100_000, ()), 6, 1,
                             progress=played.append, estimate=lambda s, first: said.append((s, first, len(played))),
                             clock=Clock(ESTIMATE_FROM))       # the first game "takes" the threshold
     assert said == [(ESTIMATE_FROM * 6, ESTIMATE_FROM, 1)]     # said once, after one game of six
@@ -52,6 +52,6 @@ def test_a_long_run_is_estimated_before_the_rest_is_played():
 def test_a_short_run_says_nothing():
     game = koloda.load("pony", {"limit": "20"})
     said: list[tuple[float, float]] = []
-    simulate_timed(game, "pony", {"limit": "20"}, 3, 1, 100_000, [], 1, estimate=lambda s, f: said.append((s, f)),
+    simulate_timed(game, Table("pony", {"limit": "20"}, 2, 1, 100_000, ()), 3, 1, estimate=lambda s, f: said.append((s, f)),
                    clock=Clock(ESTIMATE_FROM / 10))
     assert said == []

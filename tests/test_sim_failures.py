@@ -45,4 +45,13 @@ def test_simulate_reports_each_failure_with_its_seed_and_exits_1(tmp_path):
     path.write_text(FRAGILE, encoding="utf-8")
     out = CliRunner().invoke(main, ["simulate", str(path), "-n", "30"])
     assert out.exit_code == 1 and "Traceback" not in out.output
-    assert "stopped by a rule error" in out.output and "seed" in out.output and "koloda play" in out.output
+    assert "stopped by a rule error" in out.output and "seed" in out.output
+
+    # each finding's command plays that game again, move for move: the same error, at the same game
+    lines = out.output.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.strip().startswith("game ") and "division by zero" in line)
+    finding, command = lines[at].strip(), lines[at + 1].split()
+    assert command[:2] == ["koloda", "simulate"] and "--only" in command
+    again = CliRunner().invoke(main, command[1:])
+    assert again.exit_code == 1 and "1 game played, 0 ended, 1 stopped by a rule error" in again.output
+    assert finding in again.output

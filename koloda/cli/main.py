@@ -395,24 +395,34 @@ def _seat_count(game: str, seats: int) -> int:
     return min(max(seats, spec.min_players), spec.max_players)
 
 
-@main.command()
-@click.argument("game")
-@click.option("-n", "--games", "count", type=click.IntRange(min=1), default=100, help="Games to play.")
-@click.option("--seat", "seats", multiple=True, metavar="KIND",
-              help="random, greedy, ismcts[:iterations=N,depth=D] or \"cmd:COMMAND\" (a program, see docs/ai.md), "
-                   "one per seat in order (default random).")
-@click.option("--max-moves", type=int, default=100_000, help="Give up on a game after this many moves.")
-@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1,
-              help="Processes to play on (0: one per core).")
-@common
-@position_options
-def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs: int, options: tuple[str, ...],
-             players: int | None, seed: int | None, dealer: str | None, hands_file: str | None,
-             deck_file: str | None) -> None:
-    """Play N games between bots and print what happened."""
-    from koloda.agents.outside import AgentFailure
+_run_options = [
+    click.option("-n", "--games", "count", type=click.IntRange(min=1), default=100, help="Games to play."),
+    click.option("--seat", "seats", multiple=True, metavar="KIND",
+                 help="random, greedy, ismcts[:iterations=N,depth=D] or \"cmd:COMMAND\" (a program, see docs/ai.md), "
+                      "one per seat in order (default random)."),
+    click.option("--rotate", is_flag=True,
+                 help="Turn the seats one place a game, so every agent plays every seat equally."),
+    click.option("--max-moves", type=click.IntRange(min=1), default=MAX_MOVES, show_default=True,
+                 help="Give up on a game after this many moves."),
+    click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, help="Processes to play on (0: one per core)."),
+    click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                 help="Play on local processes, or on a Ray cluster (pip install 'koloda[ray]')."),
+    click.option("--address", default=None, metavar="ADDR",
+                 help="With --backend ray: the cluster to join, as `ray start` printed it (default: a local one)."),
+    click.option("--json", "json_file", default=None, metavar="FILE", help="Write the report as JSON (- for stdout)."),
+    click.option("--plots", "plots_dir", default=None, metavar="DIR",
+                 help="Write PNG charts to DIR (pip install 'koloda[plots]')."),
+]
+
+
+def run_options(f):
+    for decorator in reversed(_run_options):
+        f = decorator(f)
+    return f
+
+
+def _bot_seats(seats: tuple[str, ...]) -> None:
     from koloda.agents.registry import UnknownAgent, parse_seat
-    from koloda.sim import duration_text, simulate_timed
     for seat in seats:
         try:
             kind, _ = parse_seat(seat)
@@ -420,32 +430,85 @@ def simulate(game: str, count: int, seats: tuple[str, ...], max_moves: int, jobs
             raise Failure(str(exc)) from None
         if kind == "human":
             raise Failure("simulate plays bots only: use `koloda play` to sit at the table")
+
+
+@main.command()
+@click.argument("game")
+@run_options
+@click.option("--csv", "csv_file", default=None, metavar="FILE", help="Write one row a game as CSV (- for stdout).")
+@click.option("--only", type=click.IntRange(min=1), default=None, metavar="K",
+              help="Play game K of the run alone, as the run plays it (a finding's command says which).")
+@common
+@position_options
+def simulate(game: str, count: int, seats: tuple[str, ...], rotate: bool, max_moves: int, jobs: int, backend: str,
+             address: str | None, json_file: str | None, plots_dir: str | None, csv_file: str | None,
+             only: int | None, options: tuple[str, ...], players: int | None, seed: int | None, dealer: str | None,
+             hands_file: str | None, deck_file: str | None) -> None:
+    """Play N games between bots and report what happened, with 95% intervals (docs/simulate.md)."""
+    from koloda.agents.outside import AgentFailure
+    from koloda.cli.reports import Outputs, backend_for, simulate_report
+    from koloda.sim import Table
+    _bot_seats(seats)
     if players is None and seats:
         players = _seat_count(game, len(seats))
     g = load_game(game, options, players)
     if len(seats) > g.num_players:
         raise Failure(f"{len(seats)} seats given, but this table has {g.num_players} players")
-    position = _position(g, seed if seed is not None else 0, dealer, hands_file, deck_file)
+    seed = seed if seed is not None else 0
+    position = _position(g, seed, dealer, hands_file, deck_file)
+    table = Table(game, _parse_options(options), g.num_players, seed, max_moves, seats, position, rotate)
+    run_on, jobs = backend_for(backend, address, jobs)
     try:
-        from rich.progress import Progress
-        with Progress(console=err_console, transient=True, disable=not err_console.is_terminal) as bar:
-            task = bar.add_task(f"{g.title}: the first game", total=count)
-            jobs = jobs or os.cpu_count() or 1
-
-            def estimate(seconds: float, first: float) -> None:
-                workers = max(1, min(jobs, count - 1))
-                when = f"{duration_text(seconds)} on {workers} worker{'s' if workers > 1 else ''}"
-                bar.update(task, description=f"{g.title}: {when}")
-                err_console.print(f"{g.title}: {count} games, {when} (the first took {first:.1f} s)", markup=False)
-            result = simulate_timed(g, game, _parse_options(options), count, seed if seed is not None else 0,
-                                    max_moves, list(seats), jobs, position, lambda k: bar.advance(task, k), estimate)
+        code = simulate_report(g, table, 1 if only else count, jobs, run_on, Outputs(json_file, csv_file, plots_dir),
+                               only)
     except RuleError as exc:
         raise Failure(exc.format()) from None
     except AgentFailure as exc:       # a program playing a seat failed: no result can be trusted
         raise Failure(str(exc)) from None
-    console.print(plain(result.report(g)), markup=False, soft_wrap=True)     # a long seat keeps its line
-    if result.unfinished or result.failures:
-        sys.exit(1)
+    if code:
+        sys.exit(code)
+
+
+@main.command()
+@click.argument("game_a", metavar="A")
+@click.argument("game_b", metavar="[B]", required=False)
+@run_options
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="A table option of B.")
+@click.option("--a-option", "-a", "a_options", multiple=True, metavar="KEY=VALUE", help="A table option of A.")
+@click.option("--players", "-p", type=int, default=None, help="Number of players (both).")
+@click.option("--seed", type=click.IntRange(-2**63, 2**63 - 1), default=0, help="The master seed (both).")
+def compare(game_a: str, game_b: str | None, count: int, seats: tuple[str, ...], rotate: bool, max_moves: int,
+            jobs: int, backend: str, address: str | None, json_file: str | None, plots_dir: str | None,
+            options: tuple[str, ...], a_options: tuple[str, ...], players: int | None, seed: int) -> None:
+    """Play variant A and B on the same seeds and report their differences (B less A), marking
+    the significant ones: two rule files, or one game with options for B (`compare pony -o seven_draws=true`)."""
+    from koloda.agents.outside import AgentFailure
+    from koloda.cli.reports import Outputs, backend_for, compare_report
+    from koloda.sim import Table
+    _bot_seats(seats)
+    refs = [game_a, game_b or game_a]
+    given = [_parse_options(a_options), _parse_options(options)]
+    if refs[0] == refs[1] and given[0] == given[1]:
+        raise Failure("A and B are the same: give two rule files, or options for B (-o KEY=VALUE)")
+    if players is None and seats:
+        players = _seat_count(game_a, len(seats))
+    games = [load_game(ref, tuple(f"{k}={v}" for k, v in opts.items()), players) for ref, opts in zip(refs, given)]
+    if games[0].num_players != games[1].num_players:
+        raise Failure(f"A has {games[0].num_players} players and B {games[1].num_players}: give --players")
+    if len(seats) > games[0].num_players:
+        raise Failure(f"{len(seats)} seats given, but this table has {games[0].num_players} players")
+    tables = [Table(ref, opts, g.num_players, seed, max_moves, seats, rotate=rotate)
+              for ref, opts, g in zip(refs, given, games)]
+    names = [" ".join([ref, *(f"{k}={v}" for k, v in opts.items())]) for ref, opts in zip(refs, given)]
+    run_on, jobs = backend_for(backend, address, jobs)
+    try:
+        code = compare_report(games, names, tables, count, jobs, run_on, Outputs(json_file, None, plots_dir))
+    except RuleError as exc:
+        raise Failure(exc.format()) from None
+    except AgentFailure as exc:
+        raise Failure(str(exc)) from None
+    if code:
+        sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ class Checker(Resolver):
             scoring=self.effects(s.scoring, {}),
             show={label: self.expr(node, {}) for label, node in s.show.items()},
             heuristic=self._optional(s.heuristic, {"p": PLAYER}, INT, "`heuristic` (with `p` the player)"),
+            counters={name: self.expect(node, {}, BOOL, f"counter `{name}`") for name, node in s.counters.items()},
             match_ends=self._optional(m.ends, {}, BOOL, "`match: ends`"),
             match_score=self._optional(m.score, {"p": PLAYER}, INT, "`match: score` (with `p` the player)"),
             first_dealer=self._optional(m.first_dealer, {}, PLAYER, "`first dealer`"),

@@ -73,11 +73,14 @@ def label_text(label: Label | None, name: str, language: str) -> str:
 
 
 DISPLAY_ONLY = ("label", "internal")
+# top-level keys that only watch play (event counters for reports): a save outlives them too
+WATCH_ONLY = ("count",)
 
 
 def without_labels(doc: dict) -> dict:
-    """The document less what only the table reads (labels, a variable's `internal:`): what a game's
-    fingerprint is taken of, so that a save outlives a label added or translated (they do not change play)."""
+    """The document less what only the table reads (labels, a variable's `internal:`) and what only
+    reports read (`count:`): what a game's fingerprint is taken of, so that a save outlives a label
+    added or translated, or a counter added (they do not change play)."""
     def strip(items: object, inner: str | None = None) -> object:
         if not isinstance(items, dict):
             return items
@@ -89,7 +92,7 @@ def without_labels(doc: dict) -> dict:
                     item[inner] = strip(item[inner])
             out[name] = item
         return out
-    result = dict(doc)
+    result = {k: v for k, v in doc.items() if k not in WATCH_ONLY}
     for key, inner in (("zones", None), ("vars", None), ("phases", "actions")):
         if key in result:
             result[key] = strip(result[key], inner)

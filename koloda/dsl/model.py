@@ -172,6 +172,8 @@ class Spec:
     sides: int | None = None
     show: dict[str, ast.Node] = field(default_factory=dict)
     heuristic: ast.Node | None = None
+    # event counters (`count:`): name -> a condition asked at the end of every deal, for reports only
+    counters: dict[str, ast.Node] = field(default_factory=dict)
     meld_kinds: list[MeldKind] = field(default_factory=list)     # in the order written
     patterns: list[Pattern] = field(default_factory=list)        # highest first
     library: bool = False
@@ -312,6 +314,10 @@ def build(doc: MarkedDict) -> Spec:
     if "heuristic" in doc:
         spec.heuristic = b.expr(doc["heuristic"], keys["heuristic"])
     spec.players_span = players_span
+    for name, text in (doc.get("count") or {}).items():
+        node = b.expr(text, doc["count"].key_spans[name])
+        if node is not None:
+            spec.counters[str(name)] = node
     for label, text in (doc.get("show") or {}).items():
         node = b.expr(text, doc["show"].key_spans[label])
         if node is not None:

@@ -411,6 +411,7 @@ class Rules:
     scoring: tuple[Effect, ...]
     show: dict[str, Expr] = field(default_factory=dict)
     heuristic: Expr | None = None
+    counters: dict[str, Expr] = field(default_factory=dict)
     match_ends: Expr | None = None
     match_score: Expr | None = None
     first_dealer: Expr | None = None

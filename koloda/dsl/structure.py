@@ -159,10 +159,12 @@ def _schema_error(doc: MarkedDict, err: ValidationError) -> RuleError:
     if misplaced is not None:
         return misplaced
     if "propertyNames" in err.relative_schema_path:
-        key_span = getattr(err.parent.instance if err.parent else None, "key_spans", {}).get(err.instance, at)
+        owner = err.parent.instance if err.parent else node      # the mapping whose key it is
+        key_span = getattr(owner, "key_spans", {}).get(err.instance, at)
         choices = err.validator_value if err.validator == "enum" else None
+        # a pattern's own schema says in words what a key must be (`sides:` has none: its keys are player counts)
         hint = (did_you_mean(str(err.instance), map(str, choices)) or "one of " + ", ".join(map(str, choices))
-                if choices else "a number of players" if err.validator == "pattern" else description)
+                if choices else description or "a number of players" if err.validator == "pattern" else description)
         return RuleError(f"`{_shown(err.instance, False)}` cannot be a key of `{where}`", key_span, hint,
                          category="schema")
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):

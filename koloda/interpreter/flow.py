@@ -114,6 +114,8 @@ class Flow:
         self.side_of = side_of
         # called with the state each time a deal has been scored, before the next deal starts
         self.deal_listeners: list[Callable[[State], None]] = []
+        # the rule file's `heuristic` (with `p`), not asked by the flow: kept here to be generated with it
+        self.heuristic: Callable[[State, dict], Any] | None = None
         self._offsets = [a.offset for a in actions]
         # zone -> the bits of the conditions that read it (watch.py): a card moving in or out sets them
         self.zone_dirt: list[int] = []

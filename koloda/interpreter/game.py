@@ -59,8 +59,12 @@ class Game:
         self.watch = watch(rules, self.layout)
         compiler.var_dirt = self.watch.var_dirt
         self.flow = _flow(compiler, rules, self.codec, self.layout, self.cards, self.watch)
+        # bots and simulation reports ask it at every decision: generated with the flow, where it can be
+        self.flow.heuristic = compiler.expr(rules.heuristic) if rules.heuristic is not None else None
         self.generated = generate(self.flow, compiler, rules, self.watch, spec.name)   # None: the closures play
-        self.heuristic = compiler.expr(rules.heuristic) if rules.heuristic is not None else None
+        self.heuristic = self.flow.heuristic
+        # `count:` conditions, asked at the end of each deal by whoever watches (simulation reports)
+        self.counters = {name: compiler.expr(node) for name, node in rules.counters.items()}
         self.view = View(rules, self.layout, self.cards, self.codec,
                          {label: compiler.expr(node) for label, node in rules.show.items()})
 

@@ -129,7 +129,8 @@ class Generator(EffectGen):
         for attr, nodes in (("setup", rules.setup), ("deal", rules.deal), ("scoring", rules.scoring)):
             add((_setter(flow, attr), self.effects_function(nodes)))
         for attr, node, params in (("deal_ends", rules.deal_ends, ()), ("match_ends", rules.match_ends, ()),
-                                   ("first_dealer", rules.first_dealer, ()), ("score", rules.match_score, ("p",))):
+                                   ("first_dealer", rules.first_dealer, ()), ("score", rules.match_score, ("p",)),
+                                   ("heuristic", rules.heuristic, ("p",))):
             closure = getattr(flow, attr)
             if node is not None and closure is not None:
                 add((_setter(flow, attr), self.condition(node, closure, params)))

@@ -1,0 +1,167 @@
+"""What `koloda simulate` and `koloda compare` do once their arguments are read: run the games with
+a progress bar, make the report, print it and write the files asked for.
+
+Imported by those commands only, so that `koloda --help` starts without the engine. Plots and Ray
+are optional extras: their modules are imported only when asked for."""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.progress import Progress
+
+from koloda.cli.output import Failure, console, err_console
+from koloda.interpreter.game import Game
+from koloda.report.compare import compare
+from koloda.report.export import to_json, write_csv
+from koloda.report.render import render
+from koloda.report.render_compare import render_comparison
+from koloda.report.summary import summarise
+from koloda.sim import SimulationResult, Table, duration_text, simulate, simulate_timed
+from koloda.sim.timing import Backend
+from koloda.ui.safe import plain
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """The files a run writes besides the report at the terminal (None: not asked for)."""
+    json_file: str | None = None
+    csv_file: str | None = None
+    plots_dir: str | None = None
+
+
+def backend_for(name: str, address: str | None, jobs: int) -> tuple[Backend | None, int]:
+    """The backend's function (None: local processes) and the number of workers."""
+    if name == "local":
+        if address:
+            raise Failure("--address is for --backend ray")
+        return None, jobs or os.cpu_count() or 1
+    try:
+        from koloda.sim import ray_backend
+    except ImportError:
+        raise Failure("--backend ray needs Ray: pip install 'koloda[ray]'") from None
+    try:
+        workers = ray_backend.connect(address, jobs)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        raise Failure(f"cannot reach the Ray cluster{' at ' + address if address else ''}: {exc}") from None
+    return ray_backend.simulate_ray, workers
+
+
+def play(g: Game, table: Table, count: int, jobs: int, backend: Backend | None, what: str = "",
+         only: int | None = None) -> SimulationResult:
+    """The run's games with a progress bar on stderr (at a terminal); `only`: game `only` of the
+    run alone (counted from 1)."""
+    if only is not None:
+        return simulate(g, 1, table.seed, table.max_moves, list(table.seats), first=only - 1,
+                        position=table.position, rotate=table.rotate)
+    title = plain(g.title) + (f" ({what})" if what else "")
+    with Progress(console=err_console, transient=True, disable=not err_console.is_terminal) as bar:
+        task = bar.add_task(f"{title}: the first game", total=count)
+
+        def estimate(seconds: float, first: float) -> None:
+            workers = max(1, min(jobs, count - 1))
+            when = f"{duration_text(seconds)} on {workers} worker{'s' if workers > 1 else ''}"
+            bar.update(task, description=f"{title}: {when}")
+            err_console.print(f"{title}: {count} games, {when} (the first took {first:.1f} s)", markup=False)
+        result = simulate_timed(g, table, count, jobs, lambda k: bar.advance(task, k), estimate, backend=backend)
+    if result.stopped:
+        err_console.print(f"Interrupted: the report is of the {result.games} games played.", markup=False)
+    return result
+
+
+def _json_safe(options: dict[str, Any]) -> dict[str, Any]:
+    return {k: v if isinstance(v, (bool, int, float, str)) or v is None else str(v) for k, v in options.items()}
+
+
+def report_of(g: Game, table: Table, count: int, result: SimulationResult) -> dict[str, Any]:
+    return summarise(result.records,
+                     game={"name": g.name, "title": plain(g.title), "options": _json_safe(dict(g.options)),
+                           "players": g.num_players},
+                     run={"games": count, "seed": table.seed, "seats": list(table.seats), "rotate": table.rotate,
+                          "max_moves": table.max_moves, "stopped": result.stopped},
+                     counters=list(g.counters))
+
+
+def replay_command(game_ref: str, options: dict[str, str], players: int) -> str:
+    words = ["koloda simulate", game_ref, *(f"-o {k}={v}" for k, v in options.items()), f"-p {players}"]
+    return plain(" ".join(words))
+
+
+def write_text(path: str, text: str, what: str) -> None:
+    if path == "-":
+        console.file.write(text)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise Failure(f"cannot write the {what} to {path}: {exc.strerror}") from None
+
+
+def plots_module() -> Any:
+    try:
+        from koloda.report import plots
+    except ImportError:
+        raise Failure("--plots needs matplotlib: pip install 'koloda[plots]'") from None
+    return plots
+
+
+def make_dir(path: str) -> Path:
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise Failure(f"cannot make the folder {path}: {exc.strerror}") from None
+    return Path(path)
+
+
+def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backend | None, outputs: Outputs,
+                    only: int | None = None) -> int:
+    """Run, print and write; the exit code: 0, 1 when a game did not end, 130 when interrupted."""
+    plots = plots_module() if outputs.plots_dir else None      # before the games: a missing extra fails fast
+    folder = make_dir(outputs.plots_dir) if outputs.plots_dir else None
+    result = play(g, table, count, jobs, backend, only=only)
+    report = report_of(g, table, count, result)
+    # a file written to standard output keeps it to itself: the table goes to standard error
+    screen = err_console if "-" in (outputs.json_file, outputs.csv_file) else console
+    screen.print(render(report, replay_command(table.game_ref, table.options, g.num_players)), soft_wrap=True)
+    if outputs.json_file:
+        write_text(outputs.json_file, to_json(report), "report")
+    if outputs.csv_file:
+        try:
+            with (open(outputs.csv_file, "w", encoding="utf-8", newline="") if outputs.csv_file != "-"
+                  else nullcontext(console.file)) as out:      # standard output is not closed
+                write_csv(out, result.records, g.num_players, list(g.counters))
+        except OSError as exc:
+            raise Failure(f"cannot write the games to {outputs.csv_file}: {exc.strerror}") from None
+    if plots is not None and folder is not None and outputs.plots_dir:
+        written = plots.report_plots(report, folder)
+        screen.print(f"{len(written)} plots written to {plain(outputs.plots_dir)}", markup=False)
+    if result.stopped:
+        return 130
+    return 1 if report["findings"] else 0
+
+
+def compare_report(games: Sequence[Game], names: Sequence[str], tables: Sequence[Table], count: int, jobs: int,
+                   backend: Backend | None, outputs: Outputs) -> int:
+    """Both variants on the same seeds; the exit code as for simulate_report."""
+    plots = plots_module() if outputs.plots_dir else None
+    folder = make_dir(outputs.plots_dir) if outputs.plots_dir else None
+    results = [play(g, t, count, jobs, backend, name) for g, t, name in zip(games, tables, names)]
+    reports = [report_of(g, t, count, r) for g, t, r in zip(games, tables, results)]
+    comparison = compare(results[0].records, results[1].records, names=list(names), players=games[0].num_players,
+                         counters=[c for c in games[0].counters if c in games[1].counters],
+                         reports=reports)
+    screen = err_console if outputs.json_file == "-" else console
+    screen.print(render_comparison(comparison))
+    if outputs.json_file:
+        write_text(outputs.json_file, json.dumps(comparison, indent=1, ensure_ascii=False) + "\n", "comparison")
+    if plots is not None and folder is not None and outputs.plots_dir:
+        written = plots.compare_plots(comparison, folder)
+        screen.print(f"{len(written)} plots written to {plain(outputs.plots_dir)}", markup=False)
+    if any(r.stopped for r in results):
+        return 130
+    return 1 if any(rep["findings"] for rep in reports) else 0
