@@ -3,7 +3,28 @@ The cache folder (parser tables, compiled generated code) is one of the test run
 (and the commands they start)."""
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
+
+_RUN_FOLDER: str | None = None
+
+
+def pytest_configure(config):
+    """Before any test module is imported (some load games while they are collected): the caches and
+    the state folders of this run, and matplotlib's, in a temporary folder, never the user's home."""
+    global _RUN_FOLDER
+    _RUN_FOLDER = tempfile.mkdtemp(prefix="koloda-tests-")
+    for name, sub in (("KOLODA_HOME", "saves"), ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache"),
+                      ("KOLODA_CACHE", "cache/koloda"), ("MPLCONFIGDIR", "matplotlib"), ("XDG_CONFIG_HOME", "config")):
+        os.environ[name] = os.path.join(_RUN_FOLDER, sub)
+
+
+def pytest_unconfigure(config):
+    if _RUN_FOLDER is not None:
+        shutil.rmtree(_RUN_FOLDER, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
