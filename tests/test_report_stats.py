@@ -32,8 +32,15 @@ def test_mean_interval():
     assert (mean, low, high) == pytest.approx((2.5, 2.5 - half, 2.5 + half))
 
 
-def test_ratio_interval_of_games_that_all_agree_has_no_width():
-    assert ratio_interval([1, 2, 3], [2, 4, 6]) == pytest.approx((0.5, 0.5, 0.5))
+def test_ratio_interval_of_games_that_all_agree_is_as_wide_as_the_games_make_it():
+    # no spread between games is no proof of none: each game counts as one trial
+    assert ratio_interval([1, 2, 3], [2, 4, 6]) == pytest.approx((0.5, *wilson(1.5, 3)))
+
+
+def test_a_counter_never_seen_still_has_an_upper_bound():
+    value, low, high = ratio_interval([0] * 300, [8] * 300)
+    assert value == 0.0 and low == pytest.approx(0.0, abs=1e-12)
+    assert high == pytest.approx(wilson(0, 300)[1]) and 0.01 < high < 0.015
 
 
 def test_ratio_interval_counts_deals_not_games():

@@ -45,7 +45,10 @@ def ratio_interval(numerators: Sequence[float], denominators: Sequence[float],
                    z: float = Z95) -> tuple[float, float, float]:
     """The share sum(numerators) / sum(denominators) over games, each game a cluster of trials (the
     deals of a game are not independent of each other): the ratio estimator with its
-    linearised (delta-method) standard error, clipped to 0..1 as the share cannot leave it."""
+    linearised (delta-method) standard error, clipped to 0..1 as the share cannot leave it.
+    Where every game has the same share (a counter never or always seen) that error is nil, and the
+    interval is Wilson's with each game counted as one trial: as sure as the games make it, no
+    surer."""
     n = len(numerators)
     total = math.fsum(denominators)
     if n == 0 or total <= 0:
@@ -55,6 +58,9 @@ def ratio_interval(numerators: Sequence[float], denominators: Sequence[float],
         return (r, 0.0, 1.0)
     mean_d = total / n
     residual = math.fsum((a - r * d) ** 2 for a, d in zip(numerators, denominators)) / (n - 1)
+    if residual == 0:
+        low, high = wilson(r * n, n, z)
+        return (r, low, high)
     half = z * math.sqrt(residual / n) / mean_d
     return (r, max(0.0, r - half), min(1.0, r + half))
 
