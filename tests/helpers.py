@@ -209,10 +209,10 @@ def setup(state, zones: dict | None = None, vars: dict | None = None, current: i
         "the rest zone is itself set up, so there is nowhere to put the cards left over"
     for zi, zone in enumerate(state.zones):
         if zi not in targets:
-            zone[:] = [c for c in zone if c not in placed]
-    state.zones[rest_zone].extend(displaced)
+            state.own(zi)[:] = [c for c in zone if c not in placed]
+    state.own(rest_zone).extend(displaced)
     for zi, lst in targets.items():
-        state.zones[zi][:] = list(lst)
+        state.own(zi)[:] = list(lst)
     for zi, zone in enumerate(state.zones):
         for c in zone:
             state.loc[c] = zi

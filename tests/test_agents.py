@@ -33,7 +33,7 @@ def swap_hidden(state, a: int, b: int):
     s = state.clone()
     za, zb = state.loc[a], state.loc[b]
     ia, ib = state.zones[za].index(a), state.zones[zb].index(b)
-    s.zones[za][ia], s.zones[zb][ib] = b, a
+    s.own(za)[ia], s.own(zb)[ib] = b, a
     s.loc[a], s.loc[b] = zb, za
     for table, source in ((s.by, state.by), (s.face, state.face), (s.known, state.known)):
         table[a], table[b] = source[b], source[a]

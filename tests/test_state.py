@@ -133,7 +133,7 @@ def test_clone_is_independent(peklo):
         c.apply_action(c.legal_actions()[0])
     assert json.dumps(s.to_json()) == before, "playing on the clone leaves the original alone"
     assert c.to_json() != s.to_json()
-    c.zones[0].append(999)
+    c.own(0).append(999)          # a zone's cards change through own(): the clone's copy
     c.vars[0] = "changed"
     c.skips[0] = 9
     assert 999 not in s.zones[0] and s.vars[0] != "changed" and s.skips[0] == 0

@@ -81,7 +81,7 @@ def swapped(state, a: tuple[int, int], b: tuple[int, int]):
     d = state.clone()
     (za, ka), (zb, kb) = a, b
     ca, cb = state.zones[za][ka], state.zones[zb][kb]
-    d.zones[za][ka], d.zones[zb][kb] = cb, ca
+    d.own(za)[ka], d.own(zb)[kb] = cb, ca
     d.loc[ca], d.loc[cb] = zb, za
     for attr in ("by", "face", "known"):
         values = getattr(d, attr)

@@ -50,7 +50,7 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
     renamed: dict[int, int] = {}
     for (zi, k), new in assignment:
         old = state.zones[zi][k]
-        d.zones[zi][k] = new
+        d.own(zi)[k] = new
         d.loc[new] = zi
         # what belongs to the place (who put a card there, which way up) stays with the place
         d.by[new], d.face[new], d.known[new] = state.by[old], state.face[old], state.known[old]

@@ -69,7 +69,7 @@ class State:
     __slots__ = ("game", "layout", "flow", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
-                 "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty")
+                 "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty", "shared")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -78,6 +78,8 @@ class State:
         self.n = n
         size = game.cards.size
         self.zones: list[list[int]] = [[] for _ in range(len(self.layout.zones))]
+        # bit z set: zones[z] is a list shared with a clone, copied before it is changed (`own`)
+        self.shared = 0
         self.loc: list[int] = [-1] * size
         self.by: list[int | None] = [None] * size
         self.face: list[bool] = [True] * size       # False: lying face down
@@ -123,7 +125,10 @@ class State:
         c = State.__new__(State)
         c.game, c.layout, c.flow, c.n = self.game, self.layout, self.flow, self.n
         c.listing = 0
-        c.zones = list(map(list.copy, self.zones))
+        # the zones' lists are shared, and each side copies one only when it changes it: a move
+        # touches two zones, while a game may have dozens (a meld area's slots)
+        c.zones = self.zones[:]
+        self.shared = c.shared = (1 << len(self.zones)) - 1
         c.loc, c.by, c.face, c.known, c.vars = self.loc[:], self.by[:], self.face[:], self.known[:], self.vars[:]
         c.dealer, c.current, c.phase, c.step, c.turns = self.dealer, self.current, self.phase, self.step, self.turns
         c.deal_number, c.moves, c.skips = self.deal_number, self.moves, self.skips[:]
@@ -140,6 +145,14 @@ class State:
         c._listed = None if self._listed is None else self._listed[:]
         c.dirty = self.dirty
         return c
+
+    def own(self, zone: int) -> list[int]:
+        """The list of `zone`'s cards, to change: this state's own copy. Every change to a zone's
+        cards goes through it (a clone shares the lists until one side changes one)."""
+        if self.shared >> zone & 1:
+            self.zones[zone] = self.zones[zone][:]
+            self.shared &= ~(1 << zone)
+        return self.zones[zone]
 
     def forget(self) -> None:
         """Code outside the rules changed this state by hand (a test's position, a bot's sample):
@@ -164,7 +177,7 @@ class State:
         src = self.loc[card]
         known = self.known[card]
         if src >= 0:
-            self.zones[src].remove(card)
+            (self.own(src) if self.shared >> src & 1 else self.zones[src]).remove(card)
             if self.stands[card] is not None:
                 self.stands[card] = None
             if not self.zones[src] and src in self.layout.zone_slot:
@@ -173,10 +186,11 @@ class State:
             known &= self.layout.watchers[src] if self.face[card] else self._knew_face_down(card, who)
         dirt = self.flow.zone_dirt
         self.dirty |= (dirt[dest] | dirt[src]) if src >= 0 else dirt[dest]
+        cards = self.own(dest) if self.shared >> dest & 1 else self.zones[dest]
         if under:
-            self.zones[dest].insert(0, card)
+            cards.insert(0, card)
         else:
-            self.zones[dest].append(card)
+            cards.append(card)
         self.loc[card] = dest
         self.by[card] = who
         self.face[card] = face_up
@@ -220,8 +234,9 @@ class State:
             where = self.zones[zone].index(joker)
             self.move(joker, home, who)
             self.move(c, zone, who)
-            self.zones[zone].remove(c)
-            self.zones[zone].insert(where, c)        # the card takes the joker's place in the meld
+            meld = self.own(zone)
+            meld.remove(c)
+            meld.insert(where, c)        # the card takes the joker's place in the meld
             return
         for card, code in plan.wild:
             self.stands[card] = code
@@ -236,7 +251,7 @@ class State:
         return random.Random(self.seed * 1_000_003 + self.shuffles)
 
     def shuffle(self, zone: int) -> None:
-        cards = self.zones[zone]
+        cards = self.own(zone)
         self.dirty |= self.flow.zone_dirt[zone]
         watchers = self.layout.watchers[zone]
         for c in cards:        # after a shuffle only those who see the zone know where a card is
@@ -281,8 +296,10 @@ class State:
 
     def gather(self, dest: int) -> None:
         self.dirty = ALL
-        for z in self.zones:
-            z.clear()
+        zones = self.zones          # the same outer list: code that runs the rules holds it
+        for z in range(len(zones)):
+            zones[z] = []           # new lists: none is shared with a clone
+        self.shared = 0
         self.zones[dest].extend(range(len(self.loc)))
         self.loc = [dest] * len(self.loc)
         self.by = [None] * len(self.by)
