@@ -13,6 +13,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.errors import Span
 from koloda.interpreter.env import Context, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.gen_runtime import trick_winner
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
 FunctionImpl = Callable[[Context, R.BuiltinCall, list[Fn], Env], Fn]
@@ -303,19 +304,7 @@ def _winner(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
         trick = s.zones[zone(s, b)]
         if not trick:
             raise RuleRuntimeError("`winner` of an empty trick", span)
-        t = trump(s, b)
-        led = suits[trick[0]]
-        best = trick[0]
-        for card in trick[1:]:
-            cs, bs = suits[card], suits[best]
-            if cs == bs:
-                if order[ranks[card]] > order[ranks[best]]:
-                    best = card
-            elif cs == t and t is not None:
-                best = card
-            elif bs != t and cs == led and bs != led:
-                best = card
-        return s.by[best]
+        return trick_winner(trick, trump(s, b), suits, ranks, order, s.by)
     return winner
 
 

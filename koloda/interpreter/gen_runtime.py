@@ -55,8 +55,9 @@ def _topn(zone: list, count: Any) -> list:
     return zone[::-1][:count]
 
 
-def _winner(trick: list, trump: Any, suits: tuple, ranks: tuple, order: tuple, by: list) -> Any:
-    """As the built-in `winner` (interpreter/builtins.py) works it out."""
+def trick_winner(trick: list, trump: Any, suits: tuple, ranks: tuple, order: tuple, by: list) -> Any:
+    """Who played the card that takes the trick: the built-in `winner`, for the closures
+    (interpreter/builtins.py) and the generated code alike."""
     if not trick:
         raise ValueError("the winner of an empty trick")
     led = suits[trick[0]]
@@ -116,5 +117,6 @@ def _fail() -> None:
 
 
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (
-    _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others, _topn, _winner, _melds, _meld_kind,
+    _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others, _topn, _melds, _meld_kind,
     _meld_fresh, _plan, _plan_cards, _reach, _reach_after, _fail)}
+RUNTIME["_winner"] = trick_winner       # generated names of the runtime all start with `_`
