@@ -62,18 +62,8 @@ class Reach:
     def best_after(self, state, plan: Plan, cards, keep: int = 0, enough: int | None = None) -> int:
         """The most `cards` can add once `plan` is made: new melds, and layoffs onto the melds on
         the table as the plan leaves it (its own new meld among them), leaving at least `keep`."""
-        rules = self.rules
-        table = []
-        for slot, laid in self._table(state):
-            if plan.type != NEW and slot == plan.target:
-                laid = rules.laid_after(laid, plan)
-            table.append(laid)
-        if plan.type == NEW:
-            table.append(rules.laid_after(None, plan))
-        whole = 0                 # the hand the plan is made from: its melds are listed once for all plans
-        for c in plan.cards:
-            whole |= 1 << c
-        return self.best(cards, keep, tuple(table), enough, whole)
+        table, whole = self._after(state, plan)
+        return self.best(cards, keep, table, enough, whole)
 
     # ------------------------------------------------------------ yes or no
     # `best_points(..., need) >= need` asks only whether `need` can be reached: the search may stop
@@ -88,6 +78,12 @@ class Reach:
         """`best_after(state, plan, cards, keep, enough) >= enough`."""
         if enough <= 0:
             return True
+        table, whole = self._after(state, plan)
+        return self._reaches(cards, keep, table, enough, whole)
+
+    def _after(self, state, plan: Plan) -> tuple[tuple[Laid, ...], int]:
+        """The melds on the table once `plan` is made (its own new meld among them), and the mask
+        of the hand the plan is made from (its melds are listed once for all plans)."""
         rules = self.rules
         table = []
         for slot, laid in self._table(state):
@@ -99,7 +95,7 @@ class Reach:
         whole = 0
         for c in plan.cards:
             whole |= 1 << c
-        return self._reaches(cards, keep, tuple(table), enough, whole)
+        return tuple(table), whole
 
     def _reaches(self, cards, keep: int, table: tuple[Laid, ...], enough: int, whole: int) -> bool:
         cards = sorted(set(cards))
