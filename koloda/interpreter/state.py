@@ -177,7 +177,7 @@ class State:
         src = self.loc[card]
         known = self.known[card]
         if src >= 0:
-            (self.own(src) if self.shared >> src & 1 else self.zones[src]).remove(card)
+            self.own(src).remove(card)
             if self.stands[card] is not None:
                 self.stands[card] = None
             if not self.zones[src] and src in self.layout.zone_slot:
@@ -186,7 +186,7 @@ class State:
             known &= self.layout.watchers[src] if self.face[card] else self._knew_face_down(card, who)
         dirt = self.flow.zone_dirt
         self.dirty |= (dirt[dest] | dirt[src]) if src >= 0 else dirt[dest]
-        cards = self.own(dest) if self.shared >> dest & 1 else self.zones[dest]
+        cards = self.own(dest)
         if under:
             cards.insert(0, card)
         else:
