@@ -70,6 +70,18 @@ def compare_plots(comparison: dict[str, Any], folder: Path) -> list[Path]:
     return written
 
 
+def _histograms(axes: Any, reports: list[dict[str, Any]], labels: list[str | None],
+                panels: list[tuple[str, tuple[str | int, ...]]]) -> None:
+    """One histogram panel per (title, where the measure lies in a report), each report's bars on it."""
+    for ax, (title, path) in zip(axes, panels):
+        for report, label in zip(reports, labels):
+            measure: Any = report
+            for key in path:
+                measure = measure[key]
+            _histogram(ax, measure["histogram"], label)
+        ax.set_title(title)
+
+
 def _plots(reports: list[dict[str, Any]], names: list[str], folder: Path) -> list[Path]:
     many = len(reports) > 1
     labels: list[str | None] = list(names) if many else [None]
@@ -91,28 +103,22 @@ def _plots(reports: list[dict[str, Any]], names: list[str], folder: Path) -> lis
 
     players = reports[0]["game"]["players"]
     fig, axes = plt.subplots(1, players, figsize=(3 * players, 3), squeeze=False)
-    for p, ax in enumerate(axes[0]):
-        for report, label in zip(reports, labels):
-            _histogram(ax, report["seats"][p]["score"]["histogram"], label)
-        ax.set_title(f"P{p + 1} score")
+    _histograms(axes[0], reports, labels, [(f"P{p + 1} score", ("seats", p, "score"))
+                                           for p in range(players)])
     if many:
         axes[0][0].legend()
     written.append(_save(fig, folder / "scores.png"))
 
     fig, axes = plt.subplots(1, 3, figsize=(10, 3), squeeze=False)
-    for ax, what in zip(axes[0], ("deals", "turns", "decisions")):
-        for report, label in zip(reports, labels):
-            _histogram(ax, report["length"][what]["histogram"], label)
-        ax.set_title(f"{what} per game")
+    _histograms(axes[0], reports, labels, [(f"{what} per game", ("length", what))
+                                           for what in ("deals", "turns", "decisions")])
     if many:
         axes[0][0].legend()
     written.append(_save(fig, folder / "length.png"))
 
     fig, axes = plt.subplots(1, 4, figsize=(13, 3), squeeze=False)
-    for ax, what in zip(axes[0], ("lead_changes", "drama", "decisiveness")):
-        for report, label in zip(reports, labels):
-            _histogram(ax, report["quality"][what]["histogram"], label)
-        ax.set_title(what.replace("_", " "))
+    _histograms(axes[0], reports, labels, [(what.replace("_", " "), ("quality", what))
+                                           for what in ("lead_changes", "drama", "decisiveness")])
     ax = axes[0][3]
     for report, label in zip(reports, labels):
         points = [p for p in report["quality"]["uncertainty"] if p["n"]]
