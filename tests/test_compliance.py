@@ -44,6 +44,9 @@ Each file describes one small game (`given:`) and a list of `cases:`.
           goto: other            # also: next_player, skips, deal_over,
           sizes: {stock: 52}     #   zone sizes (each-player zones: a list),
           any_order: {stock: [2C, 3C]}   # and zone contents in any order (after a shuffle)
+          said: [["P2 has no 7", [P1, P2]]]  # the messages said, each with the players it is for
+          known: {QS: [P1]}      #   who can place each card listed (State.known)
+          facts: {P1: ["P2 hand holds no 7"]}   # the facts a player holds, as their view tells them
       - counter: made            # a `count:` condition of the file (given.rules.count), asked of the
         result: true             #   state as at the end of a deal
       - expr: "-x"
@@ -316,7 +319,17 @@ def check_then(game, s, then: dict):
         assert s.skips == then["skips"]
     if "deal_over" in then:
         assert s.deal_over is then["deal_over"]
-    unknown = set(then) - {"zones", "vars", "by", "goto", "next_player", "skips", "deal_over", "sizes", "any_order"}
+    if "said" in then:        # each message as [text, [its players]]
+        got = [[text, [f"P{p + 1}" for p in range(s.n) if mask >> p & 1]] for _, mask, text in s.said]
+        assert got == then["said"], "said"
+    for name, players in (then.get("known") or {}).items():      # who can place a card
+        got = [f"P{p + 1}" for p in range(s.n) if s.known[card_code(game, name)] >> p & 1]
+        assert got == players, f"who knows {name}"
+    for player, texts in (then.get("facts") or {}).items():      # the facts each player holds, as told
+        got = game.observe(s, player_code(player)).get("facts", [])
+        assert got == texts, f"facts of {player}"
+    unknown = set(then) - {"zones", "vars", "by", "goto", "next_player", "skips", "deal_over", "sizes", "any_order",
+                           "said", "known", "facts"}
     assert not unknown, f"unknown keys in then: {unknown}"
 
 

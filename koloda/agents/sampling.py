@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from koloda.interpreter.history import History
+from koloda.interpreter.knowledge import deal_hidden, facts_of
 from koloda.interpreter.state import State
 
 
@@ -34,10 +35,25 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
     d.orders = []
     d.history = History()
     d._legal = None
+    # the messages, shown cards and facts of the world are its player's alone
+    d.said = tuple(m for m in state.said if m[1] & bit)
+    d.shown = {}
+    facts = facts_of(state.facts, player)
+    d.facts = tuple((*f[:4], bit) for f in facts)      # type: ignore[misc]
     if not hidden:
         return d
     # where players have decks of their own, a card only trades places with cards of its deck
     decks = state.game.card_deck
+    if facts:
+        known_in: dict[int, list[int]] = {}
+        for zi, zone in enumerate(state.zones):
+            known_in[zi] = [c for c in zone if known[c] & bit]
+        dealt = deal_hidden(places, hidden, [None if decks is None else decks[c] for c in hidden], facts, known_in,
+                            state.game.cards, rng)
+        if dealt is not None:
+            _place(state, d, list(zip(places, dealt)))
+            return d
+        d.facts = ()        # not met (a rule told a fact it could not keep): the world is dealt without them
     groups: dict = {}
     for place, c in zip(places, hidden):
         groups.setdefault(None if decks is None else decks[c], []).append((place, c))
@@ -47,6 +63,13 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
         fresh = sorted(c for _, c in members)
         rng.shuffle(fresh)
         assignment.extend(zip((place for place, _ in members), fresh))
+    _place(state, d, assignment)
+    return d
+
+
+def _place(state: State, d: State, assignment: list[tuple[tuple[int, int], int]]) -> None:
+    """Put each new card in its place in `d`, the rest of the place (who put it there, which way up,
+    who knew it) kept, and card variables renamed with the cards."""
     renamed: dict[int, int] = {}
     for (zi, k), new in assignment:
         old = state.zones[zi][k]
@@ -59,4 +82,3 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
         value = d.vars[vi]
         if value in renamed:
             d.vars[vi] = renamed[value]
-    return d

@@ -224,6 +224,31 @@ class EndTurn(Node):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Say(Node):
+    """`say "P{n} has no {r}s" to all`: a message for the players named (`to` None: everyone).
+    `parts` alternate the text between values and the values written in braces."""
+    parts: tuple[str, ...]
+    values: tuple[Node, ...]
+    to: Node | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Reveal(Node):
+    """`reveal c to asker`: the players named are shown cards (`to` None: everyone)."""
+    what: Node
+    to: Node | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Tell(Node):
+    """`tell all that p.hand holds no r`: a fact about the cards of a zone, told to players."""
+    to: Node | None
+    zone: Node
+    holds: bool
+    value: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class If(Node):
     """`{if: cond, then: [...], else: [...]}` in the YAML."""
     cond: Node

@@ -15,8 +15,8 @@ from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.model import VAR_TYPES, PhaseSpec, Spec
 from koloda.dsl.resolve import Resolver, Scope
-from koloda.dsl.types import (ANY, BOOL, CARD, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, TYPE_NAMES,
-                              ZONE, compatible, elem, is_list, list_of, show)
+from koloda.dsl.types import (ANY, BOOL, CARD, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, SUIT,
+                              TYPE_NAMES, ZONE, compatible, elem, is_list, list_of, show)
 
 class Checker(Resolver):
     def __init__(self, spec: Spec, var_types: dict[str, str] | None = None,
@@ -48,7 +48,7 @@ class Checker(Resolver):
             setup=setup, deal=deal, events=events, phases=phases,
             deal_ends=self._optional(s.deal_ends, {}, BOOL, "`deal ends`"),
             scoring=self.effects(s.scoring, {}),
-            show={label: self.expr(node, {}) for label, node in s.show.items()},
+            show={label: self.expr(node, self._show_scope()) for label, node in s.show.items()},
             heuristic=self._optional(s.heuristic, {"p": PLAYER}, INT, "`heuristic` (with `p` the player)"),
             counters={name: self.expect(node, {}, BOOL, f"counter `{name}`") for name, node in s.counters.items()},
             match_ends=self._optional(m.ends, {}, BOOL, "`match: ends`"),
@@ -57,6 +57,14 @@ class Checker(Resolver):
             wild=wild)
         self._runaways(rules)
         return rules
+
+    def _show_scope(self) -> Scope:
+        """`show:` values are worked out for each player who looks: `viewer` is that player (unless the
+        file already gives the name `viewer` a meaning of its own, which it keeps)."""
+        s = self.spec
+        if "viewer" in s.vars or "viewer" in s.zones or "viewer" in s.functions:
+            return {}
+        return {"viewer": PLAYER}
 
     def _optional(self, node: ast.Node | None, scope: Scope, want: str, what: str) -> R.Expr | None:
         return None if node is None else self.expect(node, scope, want, what)
@@ -316,6 +324,42 @@ class Checker(Resolver):
 
     def _do_EndTurn(self, e: ast.EndTurn, scope: Scope) -> R.Effect:
         return R.EndTurn(e.span)
+
+    # ------------------------------------------------------------ what players are told
+    def _audience(self, node: ast.Node | None, scope: Scope, what: str) -> R.Expr | None:
+        if node is None:
+            return None
+        to = self.expr(node, scope)
+        if to.type not in (PLAYER, list_of(PLAYER), ANY) and not (is_list(to.type) and elem(to.type) == ANY):
+            self.error(f"`{what}` tells a player, a list of players or `all`, not {show(to.type)}", node,
+                       "write `to all`, `to p` or `to [p for p in players if ...]`", category="type")
+        return to
+
+    def _do_Say(self, e: ast.Say, scope: Scope) -> R.Effect:
+        values = tuple(self.expr(v, scope) for v in e.values)
+        for node, value in zip(e.values, values):
+            if value.type == PLAN or is_list(value.type) and elem(value.type) == PLAN:
+                self.error(f"`say` writes values as text, and {show(value.type)} has no short text", node,
+                           category="type")
+        return R.Say(e.span, e.parts, values, self._audience(e.to, scope, "say"))
+
+    def _do_Reveal(self, e: ast.Reveal, scope: Scope) -> R.Effect:
+        what = self.expr(e.what, scope)
+        t = what.type
+        if t not in (CARD, ZONE, list_of(CARD), ANY) and not (is_list(t) and elem(t) == ANY):
+            self.error(f"`reveal` shows a card, a list of cards or a zone, not {show(t)}", e.what, category="type")
+        return R.Reveal(e.span, what, self._audience(e.to, scope, "reveal"))
+
+    def _do_Tell(self, e: ast.Tell, scope: Scope) -> R.Effect:
+        zone = self.expect(e.zone, scope, ZONE, "what a fact is about (the zone that holds the cards)")
+        value = self.expr(e.value, scope)
+        if isinstance(e.value, ast.Number):
+            value = self.coerce_rank(e.value, value, RANK)
+        if value.type not in (RANK, SUIT, ANY):
+            self.error(f"a fact says that a zone holds a rank or a suit, not {show(value.type)}", e.value,
+                       "write `p.hand holds r` with `r` a rank (`c.rank`, `7`, `Q`) or a suit (`hearts`)",
+                       category="type")
+        return R.Tell(e.span, self._audience(e.to, scope, "tell"), zone, e.holds, value)
 
     # ------------------------------------------------------------ deals that cannot fit
     def _check_deal_size(self, e: ast.Deal) -> None:

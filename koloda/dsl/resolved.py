@@ -332,6 +332,29 @@ class EndTurn(Effect):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Say(Effect):
+    """A message for some players: text parts alternating with values (parts has one more)."""
+    parts: tuple[str, ...]
+    values: tuple[Expr, ...]
+    to: Expr | None            # a player or a list of players; None: everyone
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Reveal(Effect):
+    what: Expr                 # a card, a list of cards or a zone (by its type)
+    to: Expr | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Tell(Effect):
+    """A fact about a zone's cards: it holds at least one card of a rank or suit, or none."""
+    to: Expr | None
+    zone: Expr
+    holds: bool
+    value: Expr                # a rank or a suit (by its type)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class If(Effect):
     cond: Expr
     then: tuple[Effect, ...]

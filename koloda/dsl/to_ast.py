@@ -210,6 +210,54 @@ class _Builder(Transformer[Token, ast.Node]):
     def end_turn(self, meta: Meta, items: list[Any]) -> ast.EndTurn:
         return ast.EndTurn(self._span(meta))
 
+    def say(self, meta: Meta, items: list[Any]) -> ast.Say:
+        parts, values = self._braces(items[0])
+        return ast.Say(self._span(meta), parts, values, _audience(items[1]))
+
+    def reveal(self, meta: Meta, items: list[Any]) -> ast.Reveal:
+        return ast.Reveal(self._span(meta), items[0], _audience(items[1]))
+
+    def tell(self, meta: Meta, items: list[Any]) -> ast.Tell:
+        return ast.Tell(self._span(meta), _audience(items[0]), items[1], items[2] is None, items[3])
+
+    def _braces(self, tok: Token) -> tuple[tuple[str, ...], tuple[ast.Node, ...]]:
+        """A quoted text with `{expr}` values: its text parts and its values, each value parsed
+        and placed in the file where it is written (`{{` and `}}` stand for braces)."""
+        text = str(tok)[1:-1]
+        assert tok.line is not None and tok.column is not None
+        parts: list[str] = []
+        values: list[ast.Node] = []
+        piece, i = "", 0
+        while i < len(text):
+            ch = text[i]
+            if ch in "{}" and text[i + 1:i + 2] == ch:
+                piece += ch
+                i += 2
+                continue
+            if ch == "}":
+                raise RuleError("a `}` with no `{` before it: write `}}` for a brace in the text",
+                                self.locate(tok.line, tok.column + 1 + i, tok.column + 2 + i), category="syntax")
+            if ch != "{":
+                piece += ch
+                i += 1
+                continue
+            end = text.find("}", i)
+            if end < 0:
+                raise RuleError("a `{` with no `}` after it: write `{{` for a brace in the text",
+                                self.locate(tok.line, tok.column + 1 + i, tok.column + 2 + i), category="syntax")
+            inner = text[i + 1:end]
+            origin = self.locate(tok.line, tok.column + 2 + i, tok.column + 2 + end)
+            parts.append(piece)
+            values.append(parse(inner, "expr_start", origin))
+            piece, i = "", end + 1
+        parts.append(piece)
+        return tuple(parts), tuple(values)
+
+
+def _audience(node: ast.Node) -> ast.Node | None:
+    """`to all`: every player (None); any other name or expression: the players it names."""
+    return None if isinstance(node, ast.Name) and node.name == "all" else node
+
 
 def locator(origin: Span, text: str) -> Callable[[int, int, int | None], Span]:
     """(line, column) inside a rule-file string -> a Span in the file."""

@@ -10,9 +10,10 @@ import operator
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
-from koloda.dsl.types import ZONE, is_list
+from koloda.dsl.types import SUIT, ZONE, is_list
 from koloda.interpreter.env import TOP, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError, located
+from koloda.interpreter.knowledge import RANK_FACT, SUIT_FACT, audience, is_true, told
 from koloda.interpreter.layout import Layout
 
 _MISSING = object()
@@ -184,6 +185,54 @@ class EffectCompiler:
         def end_turn(s, b):
             s.goto = None
         return end_turn
+
+    # ------------------------------------------------------------ what players are told
+    def _audience(self, to: R.Expr | None, env: Env) -> Fn:
+        if to is None:
+            return lambda s, b: (1 << s.n) - 1
+        players = self.expr(to, env)
+        return lambda s, b: audience(players(s, b), s.n)
+
+    def _do_Say(self, e: R.Say, env: Env) -> Fn:
+        to, parts = self._audience(e.to, env), e.parts
+        values = [(self.expr(v, env), v.type) for v in e.values]
+
+        def say(s, b):
+            mask = to(s, b)
+            if mask:
+                text = parts[0] + "".join(s.game.value_text(f(s, b), t) + part
+                                          for (f, t), part in zip(values, parts[1:]))
+                s.said += ((s.moves, mask, text),)
+        return say
+
+    def _do_Reveal(self, e: R.Reveal, env: Env) -> Fn:
+        what, to, kind = self.expr(e.what, env), self._audience(e.to, env), e.what.type
+
+        def reveal(s, b):
+            x = what(s, b)
+            cards = list(s.zones[x]) if kind == ZONE else list(x) if isinstance(x, list) else [] if x is None else [x]
+            mask = to(s, b)
+            for c in cards:
+                s.known[c] |= mask
+                s.shown[c] = s.shown.get(c, 0) | mask
+        return reveal
+
+    def _do_Tell(self, e: R.Tell, env: Env) -> Fn:
+        to, zone, value, holds, span = self._audience(e.to, env), self.expr(e.zone, env), self.expr(e.value, env), \
+            e.holds, e.span
+        kind = SUIT_FACT if e.value.type == SUIT else RANK_FACT
+
+        def tell(s, b):
+            z, v = zone(s, b), value(s, b)
+            if v is None:
+                raise RuleRuntimeError("a fact needs a rank or a suit, and this is none", span)
+            if not is_true(s.game.cards, s.zones[z], kind, v, holds):
+                raise RuleRuntimeError("this fact is not true: a fact told must be true when it is told "
+                                       "(to say something that may be false, use `say`)", span)
+            mask = to(s, b)
+            if mask:
+                s.facts = told(s.facts, (z, kind, v, holds, mask))
+        return tell
 
     # ------------------------------------------------------------ control
     def _do_If(self, e: R.If, env: Env) -> Fn:

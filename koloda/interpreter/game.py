@@ -158,6 +158,10 @@ class Game:
     def render_text(self, s: State) -> str:
         return self.view.render_text(s)
 
+    def value_text(self, value: Any, t: str) -> str:
+        """A value as the table writes it (`Q♠`, `P2`, `hearts`); a list, its items with spaces."""
+        return self.view.value_text(value, t)
+
     def zone_label(self, zone: int) -> str:
         return self.layout.zone_label(zone)
 

@@ -15,6 +15,7 @@ from koloda.interpreter.codec import ActionCodec
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
 from koloda.interpreter.flow import Flow
 from koloda.interpreter.history import History
+from koloda.interpreter.knowledge import Fact, Said, facts_after_move
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 from koloda.interpreter.movetext import action_named
@@ -54,6 +55,8 @@ class Table(Protocol):
 
     def render_text(self, s: "State") -> str: ...
 
+    def value_text(self, value: Any, t: str) -> str: ...
+
 # Cards that left a public zone (one the whole table shares and sees) in the last action: (source zone,
 # destination zone, the cards (None: one lying face down), who had put each there (None: no player, or
 # face down), whether they were all of its cards (a trick taken whole)). A plain tuple: it is made on
@@ -69,7 +72,8 @@ class State:
     __slots__ = ("game", "layout", "flow", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
-                 "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty", "shared")
+                 "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty", "shared",
+                 "said", "shown", "facts")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -119,6 +123,11 @@ class State:
         # bits of the conditions the flow must ask again (koloda/interpreter/watch.py): set by what changes
         # the zones and variables they read, cleared when one is found false
         self.dirty = ALL
+        # what the rules told players (koloda/interpreter/knowledge.py): messages (`say`), cards shown
+        # during the current action (`reveal`), and facts about zones' cards (`tell`)
+        self.said: tuple[Said, ...] = ()
+        self.shown: dict[int, int] = {}
+        self.facts: tuple[Fact, ...] = ()
 
     # ------------------------------------------------------------ copying
     def clone(self) -> "State":
@@ -144,6 +153,8 @@ class State:
         c.moved = self.moved
         c._listed = None if self._listed is None else self._listed[:]
         c.dirty = self.dirty
+        c.said, c.facts = self.said, self.facts         # never changed in place
+        c.shown = dict(self.shown) if self.shown else {}
         return c
 
     def own(self, zone: int) -> list[int]:
@@ -175,7 +186,7 @@ class State:
     # ------------------------------------------------------------ card movement
     def move(self, card: int, dest: int, who: int | None, face_up: bool = True, under: bool = False) -> None:
         src = self.loc[card]
-        known = self.known[card]
+        known = before = self.known[card]
         if src >= 0:
             self.own(src).remove(card)
             if self.stands[card] is not None:
@@ -184,6 +195,8 @@ class State:
                 self.slot_kind[self.layout.zone_slot[src]] = None       # an emptied meld frees its slot
             # those who knew the card and could see it go know where it went
             known &= self.layout.watchers[src] if self.face[card] else self._knew_face_down(card, who)
+            if self.shown:      # shown to some players in this action: they watch it go
+                known |= self.shown.get(card, 0) & self.known[card]
         dirt = self.flow.zone_dirt
         self.dirty |= (dirt[dest] | dirt[src]) if src >= 0 else dirt[dest]
         cards = self.own(dest)
@@ -195,6 +208,8 @@ class State:
         self.by[card] = who
         self.face[card] = face_up
         self.known[card] = known | (self.layout.watchers[dest] if face_up and not under else 0)
+        if self.facts:
+            self.facts = facts_after_move(self.facts, self.game.cards, card, src, dest, before, self.known[card])
 
     def note_leaving(self, cards: list[int], dest: int) -> None:
         """Cards of public zones about to be moved to `dest`: noted in `moved` as they lie now (with
@@ -307,6 +322,8 @@ class State:
         self.stands = [None] * len(self.stands)
         self.slot_kind = [None] * len(self.slot_kind)
         self.known = [self.layout.watchers[dest]] * len(self.known)
+        self.shown = {}
+        self.facts = ()
 
     # ------------------------------------------------------------ State API
     def current_player(self) -> int:
@@ -329,6 +346,8 @@ class State:
         self.moves += 1
         self._listed = None
         self.moved = ()
+        if self.shown:
+            self.shown = {}       # a card is shown for the action that shows it
         self.flow.apply(self, action)
         self._listed = None
 
@@ -367,6 +386,8 @@ class State:
             "history": list(self.history) if history else len(self.history), "waiting": self.waiting, "slot_kind": self.slot_kind,
             "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no, "last_meld": self.last_meld,
             "moved": self.moved,
+            **({"said": self.said} if self.said else {}), **({"facts": self.facts} if self.facts else {}),
+            **({"shown": [[c, m] for c, m in self.shown.items()]} if self.shown else {}),
         }
 
     @classmethod
@@ -395,6 +416,9 @@ class State:
         s.last_meld = data.get("last_meld")
         s.moved = tuple((source, dest, list(cards), list(players), bool(whole))
                         for source, dest, cards, players, whole in data.get("moved", []))
+        s.said = tuple((k, mask, text) for k, mask, text in data.get("said", []))
+        s.facts = tuple(tuple(f) for f in data.get("facts", []))       # type: ignore[misc]
+        s.shown = {c: m for c, m in data.get("shown", [])}
         return s
 
     def __str__(self) -> str:

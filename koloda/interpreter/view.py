@@ -12,6 +12,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, CARD, COLOR, COLORS, PLAN, PLAYER, RANK, SIDE, SUIT, SUITS, ZONE, elem, is_list
 from koloda.interpreter.cards import CardTable, rank_name
 from koloda.interpreter.codec import ActionCodec
+from koloda.interpreter.knowledge import fact_text, facts_of, said_to
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import LAYOFF, SWAP, Plan, identity_parts
 from koloda.interpreter.state import Moved, State
@@ -34,6 +35,9 @@ class View:
         self.var_view = {name: (v.visible, v.per_side, rules.var_types[name]) for name, v in spec.vars.items()}
         self.show = show
         self.show_types = {label: node.type for label, node in rules.show.items()}
+        # values worked out for each player who looks (they read `viewer`): none for an onlooker
+        self.per_viewer = {label for label, node in rules.show.items()
+                           if any(isinstance(n, R.Local) and n.name == "viewer" for n in R.walk(node))}
 
     # ------------------------------------------------------------ values
     def render(self, value: Any, t: str) -> str:
@@ -143,14 +147,32 @@ class View:
             if per_side:
                 var["side"] = True
             variables.append(var)
-        return {
+        seen = {
             "game": self.name, "player": player, "players": s.n, "current": None if s.terminal else s.current,
             "dealer": s.dealer, "deal": s.deal_number, "phase": self.phase_names[s.phase], "step": s.step,
             "terminal": s.terminal, "zones": zones, "vars": variables,
             "history": [(p, self.describe(s, a, player)) for p, a in s.history[-2 * s.n:]],
             "moved": [self._observe_moved(m) for m in s.moved],
-            "show": {label: self._show(f(s, {}), self.show_types[label]) for label, f in self.show.items()},
+            "show": {label: self._show(f(s, {"viewer": player}), self.show_types[label])
+                     for label, f in self.show.items() if player >= 0 or label not in self.per_viewer},
         }
+        if player >= 0:
+            told = self.told(s, player)
+            if told:
+                seen.update(told)
+        return seen
+
+    def told(self, s: State, player: int) -> dict:
+        """What the rules told `player` (knowledge.py): the messages of the last moves, and the facts
+        they hold; nothing when there is none (the views of games that tell nothing are as they were)."""
+        out: dict[str, Any] = {}
+        said = said_to(s.said, player, s.moves - 2 * s.n)
+        if said:
+            out["said"] = said
+        facts = facts_of(s.facts, player)
+        if facts:
+            out["facts"] = [fact_text(f, self.layout.zone_label) for f in facts]
+        return out
 
     def sees_var(self, player: int, var: int) -> bool:
         """May `player` see the variable at index `var` (of layout.var_names)?"""
@@ -187,6 +209,11 @@ class View:
         if self.layout.meld_by_side:
             entry["side"] = True
         return entry
+
+    def value_text(self, value: Any, t: str) -> str:
+        if isinstance(value, list):
+            return " ".join(self.value_text(v, elem(t) if is_list(t) else t) for v in value)
+        return self.render(value, t)
 
     def _show(self, value: Any, t: str) -> Any:
         if isinstance(value, list):
