@@ -59,7 +59,15 @@ class Seen:
         self.catch_up(s)
         done, text = self._cache.get(seat, (0, self.told or ""))
         if done < len(self.records):
-            text += "".join(tell(s, r, seat) + "\n" for r in self.records[done:])
+            # the messages for the seat, under the move that said them (moves are counted from the
+            # match's start; a resampled world's record starts at its resampling)
+            first = s.moves - len(s.history) + 1
+            heard: dict[int, list[str]] = {}
+            for k, mask, said in s.said:
+                if mask >> seat & 1:
+                    heard.setdefault(k, []).append(said)
+            text += "".join(tell(s, r, seat) + "\n" + "".join(f"  told: {m}\n" for m in heard.get(first + i, ()))
+                            for i, r in enumerate(self.records[done:], done))
             self._cache[seat] = (len(self.records), text)
         return text
 

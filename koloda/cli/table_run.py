@@ -35,7 +35,7 @@ def default_save(game_name: str) -> Path:
 def run(session: Session, save_path: Path | None, log_file: str | None, delay: float, max_moves: int = 0) -> None:
     """The table: each seat chooses in turn; the game is saved after every move."""
     from koloda.ui import names
-    from koloda.ui.table import taken_lines
+    from koloda.ui.table import said_lines, taken_lines
     from koloda.agents.human import QuitGame
     from koloda.agents.outside import AgentFailure
     from koloda.agents.registry import make_agent
@@ -78,6 +78,8 @@ def run(session: Session, save_path: Path | None, log_file: str | None, delay: f
             told = ended_deals[0] if ended_deals else state
             console.print(f"[dim]P{player + 1}[/dim] {shown(g.describe(told, action, viewer))}")
             for line in taken_lines(g, told, viewer):     # a trick taken: its cards, who played each
+                console.print(line)
+            for line in said_lines(state, viewer):       # what the rules told the viewer in this move
                 console.print(line)
             for ended in ended_deals:
                 console.print(deal_summary(g, ended))

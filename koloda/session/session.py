@@ -145,8 +145,14 @@ class Session:
         return json.dumps({"type": "game", "format": TRANSCRIPT_FORMAT, **self.header()})
 
     def transcript_move(self, player: int, action: int) -> str:
-        return json.dumps({"type": "move", "n": len(self.moves), "player": player, "action": action,
-                           "text": self.game.action_to_string(action)})
+        record: dict = {"type": "move", "n": len(self.moves), "player": player, "action": action,
+                        "text": self.game.action_to_string(action)}
+        s = self.state
+        said = [{"to": [p for p in range(s.n) if mask >> p & 1], "text": text} for k, mask, text in s.said
+                if k == s.moves]
+        if said:          # what the rules told the players in this move (the whole truth: a transcript is)
+            record["said"] = said
+        return json.dumps(record)
 
     def transcript_end(self) -> str:
         return json.dumps({"type": "end", "scores": self.state.scores(), "returns": self.state.returns(),

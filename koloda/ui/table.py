@@ -230,6 +230,21 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
     return out
 
 
+def said_lines(state: State, viewer: int | None) -> list[Text]:
+    """The messages of the last move for `viewer` (`say`); with no viewer (bots alone), every message
+    with the players it was for."""
+    out = []
+    for k, mask, text in state.said:
+        if k != state.moves:
+            continue
+        if viewer is None:
+            to = "all" if mask == (1 << state.n) - 1 else "+".join(f"P{p + 1}" for p in range(state.n) if mask >> p & 1)
+            out.append(Text(f"  » {text}  (to {to})", style="italic"))
+        elif mask >> viewer & 1:
+            out.append(Text(f"  » {text}", style="italic"))
+    return out
+
+
 def deal_summary(game: Table, state: State) -> Text:
     """How a deal ended: every card each player (or side) holds, open, with how many."""
     out = Text(f"Deal {state.deal_number} is over", style="bold cyan")
