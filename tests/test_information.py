@@ -158,3 +158,35 @@ def test_the_sample_depends_only_on_what_the_seat_knows(game):
     t.forget()
     x, y = determinize(s, 0, random.Random(3)), determinize(t, 0, random.Random(3))
     assert x.zones == y.zones
+
+
+def test_a_transcript_with_messages_reads_back(game, tmp_path):
+    from koloda.session.transcript import read_transcript
+    session = Session(str(FISHING), game, ["random"] * 3, 4)
+    rng = random.Random(4)
+    lines = [session.transcript_header()]
+    for _ in range(6):
+        player = session.state.current_player()
+        action = rng.choice(session.state.legal_actions())
+        session.play(action)
+        lines.append(session.transcript_move(player, action))
+    assert any('"said"' in line for line in lines)
+    path = tmp_path / "fishing.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    replay = read_transcript(path)
+    assert [m["action"] for m in replay.moves] == session.moves
+    assert any(m.get("said") for m in replay.moves)
+
+
+def test_a_searching_bot_plays_on_facts(game):
+    """ISMCTS resamples at every iteration: with facts in play it keeps choosing legal moves."""
+    from koloda.agents.registry import make_agent
+    s = play(game, 5, 9)
+    assert any(f[4] & 1 << s.current_player() for f in s.facts)
+    bot = make_agent("ismcts:iterations=40", 1)
+    for _ in range(3):
+        if s.is_terminal():
+            break
+        action = bot.choose(s)
+        assert action in s.legal_actions()
+        s.apply_action(action)
