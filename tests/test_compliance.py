@@ -17,6 +17,7 @@ Each file describes one small game (`given:`) and a list of `cases:`.
         score: {type: int, each: player, value: [3, 5, 0]}
         passes: 2                # shorthand for {type: int, value: 2} (true/false: a bool)
       by: {QS: P2}               # who moved a card there (`c.by`); default none
+      direction: -1              # the direction of play (default 1, to the left)
       table: {hand: 7}           # option values for this table (koloda.load(..., options=))
       rules:                     # any further rule-file keys, copied into the file as they are
         options: {hand: {default: 5, choices: [5, 7]}}
@@ -34,14 +35,14 @@ Each file describes one small game (`given:`) and a list of `cases:`.
       - expr: c.rank
         scope: {c: card}         # local names and their types, as for an action's parameters
         bind: {c: AS}            # their values
-        current: P2              # optional per case: another current player
+        current: P2              # optional per case: another current player (`direction:` likewise)
         result: A
       - effect: move pile.top to my hand      # an effect, or a list of them, or an `if:`/`for:` mapping
         then:                    # what the state must look like afterwards (only what is listed)
           zones: {pile: [7H], hand: [[AS, KD, QS], [2C], []]}
           vars: {score: [3, 5, 0]}
           by: {QS: P1}           # effects run as the current player's action
-          goto: other            # also: next_player, skips, deal_over,
+          goto: other            # also: next_player, skips, deal_over, direction,
           sizes: {stock: 52}     #   zone sizes (each-player zones: a list),
           any_order: {stock: [2C, 3C]}   # and zone contents in any order (after a shuffle)
       - counter: made            # a `count:` condition of the file (given.rules.count), asked of the
@@ -77,7 +78,7 @@ from koloda.interpreter.game import compile_expression
 HERE = Path(__file__).parent / "compliance"
 FILES = sorted(HERE.glob("*.yaml"))
 CASE_KEYS = {"expr", "effect", "counter", "result", "type", "error", "message", "hint", "scope", "bind", "current", "then",
-             "xfail", "id", "in_action"}
+             "xfail", "id", "in_action", "direction"}
 NAMED = {"card", "suit", "rank", "player", "color", "zone", "str"}
 
 
@@ -252,6 +253,7 @@ def make_state(game, given: dict, case: dict):
             s.vars[base] = code(game, game.rules.var_types[name], value)
     s.dealer = player_code(given.get("dealer", "P1"))
     s.current = player_code(case.get("current", given.get("current", "P1")))
+    s.direction = case.get("direction", given.get("direction", 1))
     s.goto = None
     return s
 
@@ -316,7 +318,10 @@ def check_then(game, s, then: dict):
         assert s.skips == then["skips"]
     if "deal_over" in then:
         assert s.deal_over is then["deal_over"]
-    unknown = set(then) - {"zones", "vars", "by", "goto", "next_player", "skips", "deal_over", "sizes", "any_order"}
+    if "direction" in then:
+        assert s.direction == then["direction"]
+    unknown = set(then) - {"zones", "vars", "by", "goto", "next_player", "skips", "deal_over", "sizes", "any_order",
+                           "direction"}
     assert not unknown, f"unknown keys in then: {unknown}"
 
 

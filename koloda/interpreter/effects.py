@@ -14,6 +14,7 @@ from koloda.dsl.types import ZONE, is_list
 from koloda.interpreter.env import TOP, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError, located
 from koloda.interpreter.layout import Layout
+from koloda.interpreter.watch import ALL
 
 _MISSING = object()
 _ARITH_UPDATE = {"+=": operator.add, "-=": operator.sub, "*=": operator.mul}
@@ -184,6 +185,12 @@ class EffectCompiler:
         def end_turn(s, b):
             s.goto = None
         return end_turn
+
+    def _do_ReverseDirection(self, e: R.ReverseDirection, env: Env) -> Fn:
+        def reverse(s, b):
+            s.direction = -s.direction
+            s.dirty = ALL          # rare: every condition asked again rather than a bit for whatever reads it
+        return reverse
 
     # ------------------------------------------------------------ control
     def _do_If(self, e: R.If, env: Env) -> Fn:
