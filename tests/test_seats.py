@@ -195,3 +195,18 @@ def test_next_dealer_and_a_dealer_that_stays_cannot_both_be_given(tmp_path):
     with pytest.raises(RuleErrors) as info:
         load_spec(str(path))
     assert "give one of them" in info.value.errors[0].message
+
+
+def test_a_simulation_counts_games_drawn_by_the_turn_cap_as_ended_draws():
+    from koloda.report.render import headline
+    from koloda.report.summary import summarise
+    from koloda.sim.sequential import simulate
+    game = load(cap=3)
+    result = simulate(game, 3, seed=1)
+    assert all(r.ended and r.capped and r.draw for r in result.records)
+    report = summarise(result.records, game={"name": "round-table", "title": "Round table", "options": {},
+                                             "players": 4},
+                       run={"games": 3, "seed": 1, "seats": [], "rotate": False, "max_moves": 100_000,
+                            "stopped": False})
+    assert report["games"]["turn_cap"] == 3 and report["draws"]["value"] == 1.0
+    assert "3 drawn at the rules' turn cap" in headline(report)
