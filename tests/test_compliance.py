@@ -17,6 +17,7 @@ Each file describes one small game (`given:`) and a list of `cases:`.
         score: {type: int, each: player, value: [3, 5, 0]}
         passes: 2                # shorthand for {type: int, value: 2} (true/false: a bool)
       by: {QS: P2}               # who moved a card there (`c.by`); default none
+      direction: -1              # the direction of play (default 1, to the left)
       table: {hand: 7}           # option values for this table (koloda.load(..., options=))
       rules:                     # any further rule-file keys, copied into the file as they are
         options: {hand: {default: 5, choices: [5, 7]}}
@@ -34,14 +35,14 @@ Each file describes one small game (`given:`) and a list of `cases:`.
       - expr: c.rank
         scope: {c: card}         # local names and their types, as for an action's parameters
         bind: {c: AS}            # their values
-        current: P2              # optional per case: another current player
+        current: P2              # optional per case: another current player (`direction:` likewise)
         result: A
       - effect: move pile.top to my hand      # an effect, or a list of them, or an `if:`/`for:` mapping
         then:                    # what the state must look like afterwards (only what is listed)
           zones: {pile: [7H], hand: [[AS, KD, QS], [2C], []]}
           vars: {score: [3, 5, 0]}
           by: {QS: P1}           # effects run as the current player's action
-          goto: other            # also: next_player, skips, deal_over,
+          goto: other            # also: next_player, skips, deal_over, direction,
           sizes: {stock: 52}     #   zone sizes (each-player zones: a list),
           any_order: {stock: [2C, 3C]}   # and zone contents in any order (after a shuffle)
           said: [["P2 has no 7", [P1, P2]]]  # the messages said, each with the players it is for
@@ -80,7 +81,7 @@ from koloda.interpreter.game import compile_expression
 HERE = Path(__file__).parent / "compliance"
 FILES = sorted(HERE.glob("*.yaml"))
 CASE_KEYS = {"expr", "effect", "counter", "result", "type", "error", "message", "hint", "scope", "bind", "current", "then",
-             "xfail", "id", "in_action"}
+             "xfail", "id", "in_action", "direction"}
 NAMED = {"card", "suit", "rank", "player", "color", "zone", "str"}
 
 
@@ -255,6 +256,7 @@ def make_state(game, given: dict, case: dict):
             s.vars[base] = code(game, game.rules.var_types[name], value)
     s.dealer = player_code(given.get("dealer", "P1"))
     s.current = player_code(case.get("current", given.get("current", "P1")))
+    s.direction = case.get("direction", given.get("direction", 1))
     s.goto = None
     return s
 
@@ -328,8 +330,10 @@ def check_then(game, s, then: dict):
     for player, texts in (then.get("facts") or {}).items():      # the facts each player holds, as told
         got = game.observe(s, player_code(player)).get("facts", [])
         assert got == texts, f"facts of {player}"
+    if "direction" in then:
+        assert s.direction == then["direction"]
     unknown = set(then) - {"zones", "vars", "by", "goto", "next_player", "skips", "deal_over", "sizes", "any_order",
-                           "said", "known", "facts"}
+                           "said", "known", "facts", "direction"}
     assert not unknown, f"unknown keys in then: {unknown}"
 
 

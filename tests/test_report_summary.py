@@ -41,7 +41,7 @@ def report():
 
 
 def test_games_and_findings(report):
-    assert report["games"] == {"played": 6, "ended": 4, "step_cap": 1, "rule_errors": 1}
+    assert report["games"] == {"played": 6, "ended": 4, "step_cap": 1, "rule_errors": 1, "turn_cap": 0}
     assert [(f["kind"], f["game"], f["seed"]) for f in report["findings"]] == [("step cap", 5, 104),
                                                                              ("rule error", 6, 105)]
     assert report["findings"][1]["message"] == "t.yaml:3:4: division by zero"

@@ -115,6 +115,9 @@ def run(session: Session, save_path: Path | None, log_file: str | None, delay: f
             log.close()
     console.print(render(g, state, humans[0] if humans else None))
     console.print("[bold]Game over.[/bold] Scores: " + scores_text(state))
+    if state.capped:
+        console.print(f"Deal {state.deal_number} reached the rules' turn cap ({state.deal_turns} turns): "
+                      "the match ends drawn.")
     console.print(_result(g, state.returns()))
 
 

@@ -249,6 +249,18 @@ class Tell(Node):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class ReverseDirection(Node):
+    """`reverse direction`: play goes the other way round the table."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SeatOrder(Node):
+    """`players from X`, `others from X`: the table in the order of play, starting at X (or after X)."""
+    base: str
+    start: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class If(Node):
     """`{if: cond, then: [...], else: [...]}` in the YAML."""
     cond: Node

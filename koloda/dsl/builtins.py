@@ -41,6 +41,7 @@ FUNCTIONS: dict[str, Signature] = {
     "value": Signature((Param(CARD),), INT),
     "next": Signature((Param(PLAYER),), PLAYER),
     "prev": Signature((Param(PLAYER),), PLAYER),
+    "player": Signature((Param(INT, "the seat number given to `player`"),), PLAYER),   # `player(1)` is P1
     "abs": Signature((Param(INT),), INT),
     "top": Signature((Param(ZONE), Param(INT)), list_of(CARD)),
     "winner": Signature((Param(ZONE, "the first argument of `winner` (the trick)"),
@@ -72,6 +73,7 @@ STATE_NAMES: dict[str, str] = {
     "player_count": INT, "deal_number": INT, "deck_size": INT, "suits": list_of(SUIT),
     "ranks": list_of(RANK), "sides": list_of(SIDE), "melds": list_of(ZONE), "all_cards": list_of(CARD),
     "last_meld": ZONE,
+    "direction": INT,        # 1: play passes to the left (P1, P2, P3 ...); -1: to the right
 }
 
 # Attributes, by the type of what has them.
@@ -96,7 +98,7 @@ GRID_ATTRS: dict[str, str] = {
     "columns": list_of(list_of(ZONE)), "diagonals": list_of(list_of(ZONE)),
 }
 # What a player or a side has besides the zones and variables the rule file gives them.
-PLAYER_ATTRS: dict[str, str] = {"side": SIDE}
+PLAYER_ATTRS: dict[str, str] = {"side": SIDE, "seat": INT}
 SIDE_ATTRS: dict[str, str] = {"players": list_of(PLAYER)}
 LIST_ATTRS: dict[str, str] = {"size": INT}
 
@@ -110,4 +112,7 @@ ATTRIBUTES: dict[str, tuple[str, dict[str, str]]] = {
 STATIC_CARD_ATTRS = {"rank", "suit", "color", "deck"}
 STATIC_FUNCTIONS = {"value", "abs", "count", "sum", "any", "all", "max", "min"}
 
-NAMES_TAKEN = set(FUNCTIONS) | set(STATE_NAMES)    # a rule file cannot name its own things so
+# Built-in names added after rule files were written: a file may still name its own things so (its own
+# then wins where it is named), so that no file valid before they came stops being valid.
+LATER_NAMES = {"player", "direction"}
+NAMES_TAKEN = (set(FUNCTIONS) | set(STATE_NAMES)) - LATER_NAMES    # a rule file cannot name its own things so

@@ -54,7 +54,11 @@ class Checker(Resolver):
             match_ends=self._optional(m.ends, {}, BOOL, "`match: ends`"),
             match_score=self._optional(m.score, {"p": PLAYER}, INT, "`match: score` (with `p` the player)"),
             first_dealer=self._optional(m.first_dealer, {}, PLAYER, "`first dealer`"),
-            wild=wild)
+            wild=wild, next_dealer=self._optional(m.next_dealer, {}, PLAYER, "`next dealer`"),
+            turn_cap=self._optional(s.turn_cap, {}, INT, "`turn cap` (the most turns a deal may last)"))
+        if m.next_dealer is not None and not m.rotate:
+            self.error("`next dealer:` says who deals next, and `dealer rotates: false` that the dealer stays: "
+                       "give one of them", m.next_dealer, "to keep the dealer, write `next dealer: dealer`")
         self._runaways(rules)
         return rules
 
@@ -203,7 +207,8 @@ class Checker(Resolver):
                                             conditions)
         self.steps = None
         steps = {step: tuple(name for name, _ in listed) for step, listed in phase.steps.items()}
-        return R.Phase(phase.name, first, phase.once, ends, start, after_turn, actions, steps)
+        when = self._optional(phase.when, {}, BOOL, f"the `if:` of phase `{phase.name}`")
+        return R.Phase(phase.name, first, phase.once, ends, start, after_turn, actions, steps, when)
 
     # ------------------------------------------------------------ effects
     def effects(self, effects: tuple[ast.Node, ...], scope: Scope) -> tuple[R.Effect, ...]:
@@ -360,6 +365,9 @@ class Checker(Resolver):
                        "write `p.hand holds r` with `r` a rank (`c.rank`, `7`, `Q`) or a suit (`hearts`)",
                        category="type")
         return R.Tell(e.span, self._audience(e.to, scope, "tell"), zone, e.holds, value)
+
+    def _do_ReverseDirection(self, e: ast.ReverseDirection, scope: Scope) -> R.Effect:
+        return R.ReverseDirection(e.span)
 
     # ------------------------------------------------------------ deals that cannot fit
     def _check_deal_size(self, e: ast.Deal) -> None:

@@ -108,6 +108,7 @@ class PhaseSpec:
     span: Span
     help: str = ""
     label: Label | None = None
+    when: ast.Node | None = None       # `if:`: asked when the phase would begin; false: it is not played
 
 
 @dataclass
@@ -141,6 +142,7 @@ class MatchSpec:
     first_dealer: ast.Node | None   # None: chosen by lot
     rotate: bool
     span: Span
+    next_dealer: ast.Node | None = None   # `next dealer:`; None: as `dealer rotates` says
 
 
 @dataclass
@@ -181,6 +183,8 @@ class Spec:
     errors: list[RuleError] = field(default_factory=list)
     fingerprint: str = ""
     title_label: Label | None = None     # the title in each language it is given in
+    turn_cap: ast.Node | None = None     # `turn cap:` the most turns a deal may last
+    cap_ends: str = "match"              # what reaching it ends: "match" (drawn) or "deal"
 
 
 class _Builder:
@@ -314,6 +318,12 @@ def build(doc: MarkedDict) -> Spec:
     if "heuristic" in doc:
         spec.heuristic = b.expr(doc["heuristic"], keys["heuristic"])
     spec.players_span = players_span
+    if "turn cap" in doc:
+        cap = doc["turn cap"]
+        at = getattr(cap, "key_spans", {})
+        spec.turn_cap = b.expr(cap.get("turns"), at.get("turns", keys["turn cap"])) if isinstance(cap, dict) \
+            else b.expr(cap, keys["turn cap"])
+        spec.cap_ends = str(cap.get("ends", "match")) if isinstance(cap, dict) else "match"
     for name, text in (doc.get("count") or {}).items():
         node = b.expr(text, doc["count"].key_spans[name])
         if node is not None:
@@ -456,7 +466,8 @@ def _phase(name: str, raw: MarkedDict, span: Span, b: _Builder) -> PhaseSpec:
         start=b.effects(raw.get("start"), ks.get("start", span)),
         after_turn=b.effects(raw.get("after turn"), ks.get("after turn", span)),
         actions=actions, steps=steps, span=span, help=str(raw.get("help", "")),
-        label=read_label(raw.get("label"), span, f"phase `{name}`", b.errors))
+        label=read_label(raw.get("label"), span, f"phase `{name}`", b.errors),
+        when=b.expr(raw.get("if"), ks.get("if", span)) if "if" in raw else None)
 
 
 def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> ActionSpec:
@@ -499,7 +510,8 @@ def _match(doc: MarkedDict, b: _Builder) -> MatchSpec:
         winner=str(raw.get("winner", "highest")),
         first_dealer=None if first_dealer == "random" else b.expr(first_dealer, ks.get("first dealer", span)),
         rotate=bool(raw.get("dealer rotates", True)),
-        span=span)
+        span=span,
+        next_dealer=b.expr(raw.get("next dealer"), ks.get("next dealer", span)) if "next dealer" in raw else None)
 
 
 def _melds(doc: MarkedDict, zones: dict[str, ZoneSpec], errors: list[RuleError]) -> list[MeldKind]:

@@ -11,8 +11,8 @@ from typing import Callable
 
 from koloda.dsl import ast
 from koloda.dsl import resolved as R
-from koloda.dsl.builtins import (AGGREGATES, ATTRIBUTES, CARDS, FUNCTIONS, LIST_ATTRS, PLAYER_ATTRS, SEQUENCE,
-                                 SIDE_ATTRS, STATE_NAMES)
+from koloda.dsl.builtins import (AGGREGATES, ATTRIBUTES, CARDS, FUNCTIONS, LATER_NAMES, LIST_ATTRS, PLAYER_ATTRS,
+                                 SEQUENCE, SIDE_ATTRS, STATE_NAMES)
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.limits import MAX_NESTING
 from koloda.dsl.model import Spec
@@ -101,7 +101,7 @@ class Resolver:
         if name in CONSTANTS:
             t, value = CONSTANTS[name]
             return R.Const(span, t, value)
-        if name in STATE_NAMES:
+        if name in STATE_NAMES and not (name in LATER_NAMES and (name in self.spec.zones or name in self.spec.vars)):
             return R.StateValue(span, STATE_NAMES[name], name)
         zone = self.spec.zones.get(name)
         if zone is not None:
@@ -193,6 +193,9 @@ class Resolver:
             if var is None:
                 if t.name in scope:
                     self.error(f"`{t.name}` is a parameter or a loop name and cannot be set", t)
+                elif t.name == "direction":
+                    self.error("`direction` is the direction of play: it cannot be set, only turned round", t,
+                               "write `reverse direction` (at the start of a deal it is 1, to the left)", category="name")
                 else:
                     self.error(f"unknown variable `{t.name}`", t, did_you_mean(t.name, self.spec.vars), category="name")
                 return R.Invalid(t.span, ANY)
@@ -413,6 +416,10 @@ class Resolver:
 
     def _Neg(self, n: ast.Neg, scope: Scope) -> R.Expr:
         return R.Neg(n.span, INT, self.expect(n.operand, scope, INT, "what `-` negates"))
+
+    def _SeatOrder(self, n: ast.SeatOrder, scope: Scope) -> R.Expr:
+        start = self.expect(n.start, scope, PLAYER, f"what `{n.base} from` starts at")
+        return R.SeatOrder(n.span, list_of(PLAYER), n.base == "others", start)
 
     def _IfElse(self, n: ast.IfElse, scope: Scope) -> R.Expr:
         cond = self.expect(n.cond, scope, BOOL, "the condition after `if`")

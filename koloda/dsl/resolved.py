@@ -251,6 +251,13 @@ class IfElse(Expr):
     orelse: Expr
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class SeatOrder(Expr):
+    """`players from X` (X first) or `others from X` (X left out): in the current direction of play."""
+    others: bool
+    start: Expr
+
+
 # ------------------------------------------------------------------ effects
 @dataclass(frozen=True, slots=True, eq=False)
 class Effect(Node):
@@ -355,6 +362,11 @@ class Tell(Effect):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class ReverseDirection(Effect):
+    """`reverse direction`: turn passing, `next`, dealing and `others` go the other way round."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class If(Effect):
     cond: Expr
     then: tuple[Effect, ...]
@@ -410,6 +422,7 @@ class Phase:
     after_turn: tuple[Effect, ...]
     actions: dict[str, Action]
     steps: dict[str, tuple[str, ...]]      # step -> the actions offered in it, in order
+    when: Expr | None = None               # `if:` asked when the phase would begin
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -439,6 +452,8 @@ class Rules:
     match_score: Expr | None = None
     first_dealer: Expr | None = None
     wild: Expr | None = None
+    next_dealer: Expr | None = None
+    turn_cap: Expr | None = None
     warnings: list[RuleError] = field(default_factory=list)    # what may be a mistake, not an error
 
 

@@ -156,6 +156,14 @@ class _Builder(Transformer[Token, ast.Node]):
     def ifelse(self, meta: Meta, items: list[Any]) -> ast.IfElse:
         return ast.IfElse(self._span(meta), items[0], items[1], items[2])
 
+    def seat_order(self, meta: Meta, items: list[Any]) -> ast.SeatOrder:
+        base = str(items[0])
+        if base not in ("players", "others"):
+            raise RuleError(f"`{base} from …` means nothing: `from` follows `players` or `others`",
+                            self._tspan(items[0]), "`players from dealer`: every player in the order of play, "
+                            "the dealer first; `others from dealer`: the same without the dealer", category="syntax")
+        return ast.SeatOrder(self._span(meta), base, items[1])
+
     # ---------------------------------------------------------- effects
     def move(self, meta: Meta, items: list[Any]) -> ast.Move:
         face = items[2]
@@ -219,6 +227,12 @@ class _Builder(Transformer[Token, ast.Node]):
 
     def tell(self, meta: Meta, items: list[Any]) -> ast.Tell:
         return ast.Tell(self._span(meta), _audience(items[0]), items[1], items[2] is None, items[3])
+
+    def reverse_direction(self, meta: Meta, items: list[Any]) -> ast.ReverseDirection:
+        if str(items[0]) != "reverse":
+            raise RuleError(f"unknown effect `{items[0]} direction`", self._span(meta),
+                            "the direction of play is turned round with `reverse direction`", category="syntax")
+        return ast.ReverseDirection(self._span(meta))
 
     def _braces(self, tok: Token) -> tuple[tuple[str, ...], tuple[ast.Node, ...]]:
         """A quoted text with `{expr}` values: its text parts and its values, each value parsed

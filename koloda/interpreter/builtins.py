@@ -45,8 +45,9 @@ STATE_VALUES.update({
     "me": lambda c: lambda s, b: s.current,
     "dealer": lambda c: lambda s, b: s.dealer,
     "players": lambda c: lambda s, b: list(range(s.n)),
-    # in seat order, starting at the left of the player to move
-    "others": lambda c: lambda s, b: [(s.current + k) % s.n for k in range(1, s.n)],
+    # in the order of play, starting after the player to move
+    "others": lambda c: lambda s, b: [(s.current + k * s.direction) % s.n for k in range(1, s.n)],
+    "direction": lambda c: lambda s, b: s.direction,
     "last_meld": lambda c: lambda s, b: s.last_meld,
     "player_count": lambda c: lambda s, b: s.n,
     "deal_number": lambda c: lambda s, b: s.deal_number,
@@ -245,6 +246,14 @@ def _player_side(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
     return side_of
 
 
+@register(PLAYER_ATTRS, "seat")
+def _player_seat(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    def seat(s, b):                 # P1 sits in seat 1
+        p = obj(s, b)
+        return None if p is None else p + 1
+    return seat
+
+
 @register(SIDE_ATTRS, "players")
 def _side_players(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
     nsides = c.layout.num_sides
@@ -257,27 +266,58 @@ def _list_size(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
 
 
 # ------------------------------------------------------------------ functions
-def _unary(name: str, what: str, table: Callable[[Context], Callable[[Any], Any]] | None, step: int = 0
-           ) -> FunctionImpl:
-    """A function of one value that is never none: a lookup in a table, or a step round the table."""
+def _unary(name: str, what: str, table: Callable[[Context], Callable[[Any], Any]]) -> FunctionImpl:
+    """A function of one value that is never none: a lookup in a table."""
     def build(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
         (a,) = args
         span = n.span
-        f = table(c) if table is not None else None
+        f = table(c)
 
         def unary(s, b):
             x = a(s, b)
             if x is None:
                 raise RuleRuntimeError(f"`{name}` of no {what} (the argument is none)", span)
-            return f(x) if f is not None else (x + step) % s.n
+            return f(x)
         return unary
     return build
 
 
 FUNCTIONS["value"] = _unary("value", "card", lambda c: c.cards.values.__getitem__)
 FUNCTIONS["abs"] = _unary("abs", "number", lambda c: abs)
-FUNCTIONS["next"] = _unary("next", "player", None, 1)
-FUNCTIONS["prev"] = _unary("prev", "player", None, -1)
+
+
+def _step(name: str, sign: int) -> FunctionImpl:
+    """`next` and `prev`: one seat round the table, in the direction of play (or against it)."""
+    def build(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+        (a,) = args
+        span = n.span
+
+        def step(s, b):
+            x = a(s, b)
+            if x is None:
+                raise RuleRuntimeError(f"`{name}` of no player (the argument is none)", span)
+            return (x + sign * s.direction) % s.n
+        return step
+    return build
+
+
+FUNCTIONS["next"] = _step("next", 1)
+FUNCTIONS["prev"] = _step("prev", -1)
+
+
+@register(FUNCTIONS, "player")
+def _player_at(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    (seat,) = args
+    span = n.span
+
+    def player(s, b):
+        k = seat(s, b)
+        if k is None:
+            raise RuleRuntimeError("`player` of no seat (the argument is none)", span)
+        if not 1 <= k <= s.n:
+            raise RuleRuntimeError(f"there is no seat {k}: the seats are 1 to {s.n}", span)
+        return k - 1
+    return player
 
 
 @register(FUNCTIONS, "top")

@@ -510,6 +510,18 @@ class Compiler(EffectCompiler):
         then, cond, orelse = self.expr(n.then, env), self.expr(n.cond, env), self.expr(n.orelse, env)
         return lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)
 
+    def _SeatOrder(self, n: R.SeatOrder, env: Env) -> Fn:
+        start, first, span, what = self.expr(n.start, env), 1 if n.others else 0, n.span, \
+            "others" if n.others else "players"
+
+        def seat_order(s, b):
+            p = start(s, b)
+            if p is None:
+                raise RuleRuntimeError(f"`{what} from` no player (the start is none)", span)
+            d = s.direction
+            return [(p + k * d) % s.n for k in range(first, s.n)]
+        return seat_order
+
 
 def _implementation(table: dict[str, Any], name: str, what: str) -> Any:
     impl = table.get(name)

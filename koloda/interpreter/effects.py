@@ -15,6 +15,7 @@ from koloda.interpreter.env import TOP, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError, located
 from koloda.interpreter.knowledge import RANK_FACT, SUIT_FACT, audience, is_true, told
 from koloda.interpreter.layout import Layout
+from koloda.interpreter.watch import ALL
 
 _MISSING = object()
 _ARITH_UPDATE = {"+=": operator.add, "-=": operator.sub, "*=": operator.mul}
@@ -233,6 +234,12 @@ class EffectCompiler:
             if mask:
                 s.facts = told(s.facts, (z, kind, v, holds, mask))
         return tell
+
+    def _do_ReverseDirection(self, e: R.ReverseDirection, env: Env) -> Fn:
+        def reverse(s, b):
+            s.direction = -s.direction
+            s.dirty = ALL          # rare: every condition asked again rather than a bit for whatever reads it
+        return reverse
 
     # ------------------------------------------------------------ control
     def _do_If(self, e: R.If, env: Env) -> Fn:

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from koloda.dsl.errors import RuleError
 from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
+from koloda.interpreter.watch import ALL
 
 Fn = Callable[[Any, dict], Any]
 State = Any          # the flow drives koloda.interpreter.state.State, which imports this module
@@ -83,6 +84,7 @@ class Phase:
     first_step: str
     # step -> a generated function (s, found, deadline) listing its legal moves (generate.py), where there is one
     listings: dict[str, Callable[[Any, list, float], None]] = field(default_factory=dict)
+    when: Fn | None = None      # `if:`: asked when the phase would begin; false: the phase is passed over
 
 
 @dataclass
@@ -96,7 +98,8 @@ class Flow:
     def __init__(self, *, phases: list[Phase], events: list[Event], setup: Fn, deal: Fn, deal_ends: Fn | None,
                  scoring: Fn, match_ends: Fn | None, score: Fn | None, lowest_wins: bool,
                  first_dealer: Fn | None, rotate: bool, var_starts: Callable[[State], list],
-                 codec: ActionCodec, actions: list[Action], side_of: Callable[[int], int]):
+                 codec: ActionCodec, actions: list[Action], side_of: Callable[[int], int],
+                 next_dealer: Fn | None = None, turn_cap: Fn | None = None, cap_ends_match: bool = True):
         self.phases = phases
         self.events = events
         self.setup = setup
@@ -112,6 +115,9 @@ class Flow:
         self.codec = codec
         self.actions = actions
         self.side_of = side_of
+        self.next_dealer = next_dealer
+        self.turn_cap = turn_cap            # the most turns a deal may last (`turn cap:`), or None
+        self.cap_ends_match = cap_ends_match   # reaching it ends the match drawn; False: it ends the deal
         # called with the state each time a deal has been scored, before the next deal starts
         self.deal_listeners: list[Callable[[State], None]] = []
         # the rule file's `heuristic` (with `p`), not asked by the flow: kept here to be generated with it
@@ -142,17 +148,28 @@ class Flow:
                                    "stopped: `match: ends` may never become true")
         s.deal_number += 1
         s.deal_over = False
+        s.deal_turns = 0
         s.skips = [0] * s.n
+        self._to_the_left(s)        # every deal starts to the left; `deal:` may reverse it
         s.waiting = []
         self.deal(s, {})
         self._events(s)
         return self._start_phase(s, 0)
 
     def _start_phase(self, s: State, index: int) -> bool:
-        """Begin a phase; True if the deal is over as soon as it begins."""
+        """Begin a phase (or the first after it whose `if:` holds); True if the deal is over as soon as
+        it begins, or no phase is left to play."""
+        while True:
+            if index >= len(self.phases):
+                return True
+            s.phase, s.current = index, (s.dealer + s.direction) % s.n
+            when = self.phases[index].when
+            if when is None or when(s, {}):
+                break
+            index += 1
         phase = self.phases[index]
         s.phase, s.turns, s.next_player, s.goto = index, 0, None, None
-        s.current = (s.dealer + 1) % s.n
+        s.current = (s.dealer + s.direction) % s.n
         phase.start(s, {})
         self._events(s)
         if phase.first is not None:
@@ -166,16 +183,29 @@ class Flow:
     def _end_deal(self, s: State) -> None:
         # a loop, not recursion: deals that end as soon as they are dealt follow one another here
         while True:
+            self._to_the_left(s)    # scoring and the next dealer see the table as it sits
             self.scoring(s, {})
             for listener in self.deal_listeners:
                 listener(s)
             if self.match_ends is None or self.match_ends(s, {}):
                 s.terminal = True
                 return
-            if self.rotate:
+            if self.next_dealer is not None:
+                dealer = self.next_dealer(s, {})
+                if dealer is None:
+                    raise RuleRuntimeError("`next dealer` gave no player")
+                s.dealer = dealer % s.n
+            elif self.rotate:
                 s.dealer = (s.dealer + 1) % s.n
             if not self._start_deal(s):
                 return
+
+    @staticmethod
+    def _to_the_left(s: State) -> None:
+        """The direction of play lasts one deal."""
+        if s.direction != 1:
+            s.direction = 1
+            s.dirty = ALL
 
     def _deal_should_end(self, s: State) -> bool:
         return s.deal_over or (self.deal_ends is not None and bool(self.deal_ends(s, {})))
@@ -323,11 +353,14 @@ class Flow:
         phase = self.phases[s.phase]
         s.turns += 1
         s.turn_no += 1
+        s.deal_turns += 1
         phase.after_turn(s, {})
         if self.events:
             self._events(s)
         if s.deal_over or (self.deal_ends is not None and self.deal_ends(s, {})):
             self._end_deal(s)
+            return
+        if self.turn_cap is not None and self._capped(s):
             return
         if (phase.once and s.turns >= s.n) or (phase.ends is not None and phase.ends(s, {})):
             if s.phase + 1 >= len(self.phases) or self._start_phase(s, s.phase + 1):
@@ -337,18 +370,33 @@ class Flow:
             raise RuleRuntimeError(f"phase `{phase.name}` has gone on for {s.turns} turns in deal {s.deal_number} "
                                    "without ending, so the game was stopped: its `ends:` (or `deal ends`) may "
                                    "never become true")
-        player = s.next_player if s.next_player is not None else (s.current + 1) % s.n
+        player = s.next_player if s.next_player is not None else (s.current + s.direction) % s.n
         s.next_player = None
         skips = s.skips
         if skips[player] > 0:
             for _ in range(4 * s.n):
                 if skips[player] > 0:
                     skips[player] -= 1
-                    player = (player + 1) % s.n
+                    player = (player + s.direction) % s.n
                 else:
                     break
         s.current = player
         s.step = phase.first_step
+
+    def _capped(self, s: State) -> bool:
+        """The deal has lasted the `turn cap:`: the match ends drawn (no scoring for the unfinished
+        deal), or with `ends: deal` the deal ends as with `end deal`. True if it has."""
+        assert self.turn_cap is not None
+        cap = self.turn_cap(s, {})
+        if cap is None or cap < 1:
+            raise RuleRuntimeError(f"`turn cap` must be at least 1 turn, not {cap}")
+        if s.deal_turns < cap:
+            return False
+        if self.cap_ends_match:
+            s.capped = s.terminal = True
+        else:
+            self._end_deal(s)
+        return True
 
     # ------------------------------------------------------------ results
     def scores(self, s: State) -> list[int]:
@@ -361,8 +409,11 @@ class Flow:
         Partners win together: each player of a winning side gets that side's share."""
         if not s.terminal:
             return [0.0] * s.n
+        side = self.side_of
+        if s.capped:                 # drawn by the turn cap: every side shares the win
+            sides = {side(p) for p in range(s.n)}
+            return [1.0 / len(sides)] * s.n
         scores = self.scores(s)
         best = min(scores) if self.lowest_wins else max(scores)
-        side = self.side_of
         winning = {side(p) for p in range(s.n) if scores[p] == best}
         return [1.0 / len(winning) if side(p) in winning else 0.0 for p in range(s.n)]

@@ -227,7 +227,7 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
         steps = {step: [by_name[name] for name in listed] for step, listed in ph.steps.items()}
         phases.append(Phase(ph.name, c.located(ph.first) if ph.first else None, ph.once,
                             condition(ph.ends), c.effects(ph.start), c.effects(ph.after_turn), steps,
-                            next(iter(steps))))
+                            next(iter(steps)), when=optional(ph.when)))
     events = [Event(e.name, watching(e.when), c.effects(e.effects)) for e in rules.events]
     starts = [(layout.var_base[name], len(layout.owners(v)), c.located(start) if start is not None else None)
               for (name, v), start in zip(rules.spec.vars.items(), rules.var_starts.values())]
@@ -247,7 +247,8 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
                 match_ends=optional(rules.match_ends), score=optional(rules.match_score),
                 lowest_wins=rules.spec.match.winner == "lowest", first_dealer=optional(rules.first_dealer),
                 rotate=rules.spec.match.rotate, var_starts=var_starts, codec=codec, actions=actions,
-                side_of=layout.side_of)
+                side_of=layout.side_of, next_dealer=optional(rules.next_dealer), turn_cap=optional(rules.turn_cap),
+                cap_ends_match=rules.spec.cap_ends == "match")
     flow.zone_dirt = w.zone_dirt
     return flow
 

@@ -118,6 +118,10 @@ class AttrGen:
 
     def _PlayerAttr(self, n: R.PlayerAttr, scope: Scope) -> Frag:
         player = self.gen(n.obj, scope)
+        if n.name == "seat":
+            if not player.nonnull:
+                raise NotGenerated
+            return Frag(f"({player.text} + 1)", player.deps, player.safe, True)
         sides = self.c.layout.num_sides
         if player.nonnull:
             return Frag(f"({player.text} % {sides})", player.deps, player.safe, True)
@@ -163,7 +167,7 @@ class AttrGen:
         if name == "abs":
             return Frag(f"abs({args[0].text})", deps, False, True)
         if name in ("next", "prev"):
-            return Frag(f"(({args[0].text} {'+' if name == 'next' else '-'} 1) % s.n)", deps, False, True)
+            return Frag(f"(({args[0].text} {'+' if name == 'next' else '-'} s.direction) % s.n)", deps, False, True)
         if name == "top":
             return Frag(f"_topn({self.fn.state('_Z')}[{args[0].text}], {args[1].text})", deps, False, True)
         if name == "winner":

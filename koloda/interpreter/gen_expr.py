@@ -162,6 +162,8 @@ class ExprGen(AttrGen):
             return Frag(f"s.{attr}", NOTHING, True, True)
         if name == "last_meld":
             return Frag("s.last_meld", NOTHING, True)
+        if name == "direction":
+            return Frag("s.direction", NOTHING, True, True)
         if name == "players":
             return Frag("list(range(s.n))", NOTHING, True, True)
         if name == "others":

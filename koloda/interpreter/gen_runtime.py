@@ -46,7 +46,7 @@ def _side(player: Any, sides: int) -> Any:
 
 
 def _others(s: Any) -> list[int]:
-    return [(s.current + k) % s.n for k in range(1, s.n)]
+    return [(s.current + k * s.direction) % s.n for k in range(1, s.n)]
 
 
 def _topn(zone: list, count: Any) -> list:

@@ -73,7 +73,7 @@ class State:
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
                  "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty", "shared",
-                 "said", "shown", "facts")
+                 "said", "shown", "facts", "direction", "deal_turns", "capped")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -98,6 +98,9 @@ class State:
         self.deal_number = 0
         self.moves = 0
         self.skips = [0] * n
+        self.direction = 1                 # 1: play passes to the left (P1, P2 ...); -1: to the right
+        self.deal_turns = 0                # turns taken in this deal (for `turn cap:`)
+        self.capped = False                # the match ended drawn by `turn cap:`
         self.next_player: int | None = None
         self.goto: str | None = None
         self.deal_over = False
@@ -140,8 +143,9 @@ class State:
         self.shared = c.shared = (1 << len(self.zones)) - 1
         c.loc, c.by, c.face, c.known, c.vars = self.loc[:], self.by[:], self.face[:], self.known[:], self.vars[:]
         c.dealer, c.current, c.phase, c.step, c.turns = self.dealer, self.current, self.phase, self.step, self.turns
-        c.deal_number, c.moves, c.skips = self.deal_number, self.moves, self.skips[:]
+        c.deal_number, c.moves, c.skips, c.direction = self.deal_number, self.moves, self.skips[:], self.direction
         c.next_player, c.goto, c.deal_over, c.terminal = self.next_player, self.goto, self.deal_over, self.terminal
+        c.deal_turns, c.capped = self.deal_turns, self.capped
         c.seed, c.shuffles = self.seed, self.shuffles
         c.orders = [o[:] for o in self.orders] if self.orders else []     # given deck orders: rare
         c.history = self.history.copy()
@@ -304,10 +308,11 @@ class State:
         if needed > len(pile):
             raise RuleRuntimeError(f"dealing {count} cards to each of {self.n} players needs {needed} cards, "
                                    f"but only {len(pile)} are left to deal", span)
-        first = (self.dealer + 1) % self.n
+        d = self.direction
+        first = (self.dealer + d) % self.n
         for _ in range(count):
             for k in range(self.n):
-                self.move(pile[-1], family_base + (first + k) % self.n, None)
+                self.move(pile[-1], family_base + (first + k * d) % self.n, None)
 
     def gather(self, dest: int) -> None:
         self.dirty = ALL
@@ -381,6 +386,7 @@ class State:
             "zones": self.zones, "by": self.by, "face": self.face, "known": self.known, "vars": self.vars, "dealer": self.dealer,
             "current": self.current, "phase": self.phase, "step": self.step, "turns": self.turns,
             "deal_number": self.deal_number, "moves": self.moves, "skips": self.skips,
+            "direction": self.direction, "deal_turns": self.deal_turns, "capped": self.capped,
             "next_player": self.next_player, "goto": self.goto, "deal_over": self.deal_over,
             "terminal": self.terminal, "seed": self.seed, "shuffles": self.shuffles, "orders": self.orders,
             "history": list(self.history) if history else len(self.history), "waiting": self.waiting, "slot_kind": self.slot_kind,
@@ -406,6 +412,9 @@ class State:
                     "deal_over", "terminal", "shuffles"):
             setattr(s, key, data[key])
         s.skips = list(data["skips"])
+        s.direction = -1 if data.get("direction") == -1 else 1     # states saved before it had a direction
+        s.deal_turns = int(data.get("deal_turns", 0))
+        s.capped = data.get("capped") is True
         s.orders = [list(o) for o in data["orders"]]
         s.history = History(tuple(h) for h in data["history"])
         s.waiting = [[a, back, list(queue), step] for a, back, queue, step in data.get("waiting", [])]

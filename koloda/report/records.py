@@ -39,6 +39,7 @@ class GameRecord:
     forced: int = 0                  # decisions with one legal move
     quality: Quality | None = None
     counts: dict[str, int] = field(default_factory=dict)   # counter -> the deals it held at
+    capped: bool = False             # ended drawn by the rule file's `turn cap:`
 
     @property
     def ended(self) -> bool:

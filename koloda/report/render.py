@@ -45,6 +45,8 @@ def seating(report: dict[str, Any]) -> str:
 def headline(report: dict[str, Any]) -> str:
     g, run = report["games"], report["run"]
     text = f"{report['game']['title']}: {g['played']} game{'' if g['played'] == 1 else 's'} played, {g['ended']} ended"
+    if g.get("turn_cap"):
+        text += f" ({g['turn_cap']} drawn at the rules' turn cap)"
     if g["step_cap"]:
         text += f", {g['step_cap']} stopped at the move limit"
     if g["rule_errors"]:

@@ -85,4 +85,4 @@ def play_game(game: Game, number: int, master: int, seats: Sequence[str], max_mo
     return GameRecord(number, seed, agents, ENDED, returns=returns, scores=tuple(float(x) for x in state.scores()),
                       deals=state.deal_number, turns=state.turn_no, decisions=decisions, legal_moves=legal_moves,
                       forced=forced, quality=measure(points, [game.side_of(p) for p in range(n)], returns),
-                      counts=counts)
+                      counts=counts, capped=state.capped)
