@@ -41,7 +41,7 @@ Each file describes one small game (`given:`) and a list of `cases:`.
           zones: {pile: [7H], hand: [[AS, KD, QS], [2C], []]}
           vars: {score: [3, 5, 0]}
           by: {QS: P1}           # effects run as the current player's action
-          goto: other            # also: next_player, skips, deal_over,
+          goto: other            # also: next_player, skips, deal_over, asked ({players, step, window}),
           sizes: {stock: 52}     #   zone sizes (each-player zones: a list),
           any_order: {stock: [2C, 3C]}   # and zone contents in any order (after a shuffle)
       - counter: made            # a `count:` condition of the file (given.rules.count), asked of the
@@ -273,6 +273,7 @@ def compile_effects(game, items, scope: dict, in_action: bool):
     checker = Checker(game.spec, game.rules.var_types, game.rules.functions)
     checker.errors = []
     checker.steps = set(game.spec.phases[0].steps) if in_action else None
+    checker.step_actions = {step: {name for name, _ in listed} for step, listed in game.spec.phases[0].steps.items()}
     resolved = checker.effects(nodes, dict(scope))
     if checker.errors:
         raise RuleErrors(checker.errors)
@@ -316,7 +317,13 @@ def check_then(game, s, then: dict):
         assert s.skips == then["skips"]
     if "deal_over" in then:
         assert s.deal_over is then["deal_over"]
-    unknown = set(then) - {"zones", "vars", "by", "goto", "next_player", "skips", "deal_over", "sizes", "any_order"}
+    if "asked" in then:           # the players asked, in order, and their step (`ask`, an open window)
+        assert s.asked is not None
+        assert [render(game, p, "player") for p in s.asked[0]] == then["asked"]["players"]
+        assert s.asked[1] == then["asked"]["step"]
+        assert (len(s.asked) == 3) is then["asked"].get("window", False)
+    unknown = set(then) - {"zones", "vars", "by", "goto", "next_player", "skips", "deal_over", "sizes", "any_order",
+                           "asked"}
     assert not unknown, f"unknown keys in then: {unknown}"
 
 

@@ -14,6 +14,7 @@ from koloda.dsl.types import ZONE, is_list
 from koloda.interpreter.env import TOP, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError, located
 from koloda.interpreter.layout import Layout
+from koloda.interpreter.window import END_TURN, Window
 
 _MISSING = object()
 _ARITH_UPDATE = {"+=": operator.add, "-=": operator.sub, "*=": operator.mul}
@@ -26,6 +27,7 @@ def _nothing(s: Any, b: dict) -> None:
 class EffectCompiler:
     layout: Layout
     var_dirt: dict[str, int]
+    windows: list[Window]       # the open windows compiled so far: their effects name them by index
 
     # provided by the Compiler
     def method(self, cls: type, prefix: str) -> Callable[[Any, Env], Fn]:
@@ -175,6 +177,18 @@ class EffectCompiler:
             s.asked = ([q for q in p if q is not None] if many else [p], step)
         return ask
 
+    def _do_AskWindow(self, e: R.AskWindow, env: Env) -> Fn:
+        players, step, span = self.expr(e.players, env), e.step, e.span
+        index = len(self.windows)
+        self.windows.append(Window(e.passing, self.expr(e.closes, env) if e.closes is not None else None))
+
+        def ask_window(s, b):
+            listed = players(s, b)
+            if listed is None:
+                raise RuleRuntimeError("nobody to ask", span)
+            s.asked = ([q for q in listed if q is not None], step, index)
+        return ask_window
+
     def _do_EndDeal(self, e: R.EndDeal, env: Env) -> Fn:
         def end_deal(s, b):
             s.deal_over = True
@@ -182,7 +196,7 @@ class EffectCompiler:
 
     def _do_EndTurn(self, e: R.EndTurn, env: Env) -> Fn:
         def end_turn(s, b):
-            s.goto = None
+            s.goto = END_TURN
         return end_turn
 
     # ------------------------------------------------------------ control

@@ -245,6 +245,7 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
                 rotate=rules.spec.match.rotate, var_starts=var_starts, codec=codec, actions=actions,
                 side_of=layout.side_of)
     flow.zone_dirt = w.zone_dirt
+    flow.windows = c.windows
     return flow
 
 
