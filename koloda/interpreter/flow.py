@@ -317,12 +317,20 @@ class Flow:
                 s.waiting.append([s.current, back, list(players[1:]), step, None])
                 s.current, s.step, s.goto = players[0], step, None
                 return
-        if s.goto is not None and s.goto != END_TURN:
+        if s.goto is not None and s.goto != END_TURN and not self._window_closes(s):
             s.step = s.goto
             s.goto = None
             return
         s.goto = None
         self._resume(s)
+
+    def _window_closes(self, s: State) -> bool:
+        """True if the player answering an open window is to decide again, but its condition now holds:
+        their answer is cut short, and the window closes."""
+        if not s.waiting or s.waiting[-1][4] is None:
+            return False
+        closes = self.windows[s.waiting[-1][4][0]].closes
+        return closes is not None and bool(closes(s, {}))
 
     def _resume(self, s: State) -> None:
         """An answer (or a turn's last action) is over: the next player of a window or a question answers,
@@ -340,7 +348,9 @@ class Flow:
             s.current = asker
             if back != END_TURN:
                 s.step = back
-                return
+                if not self._window_closes(s):
+                    return
+                continue
             # the asker said `end turn`: their turn (or their own answer) is over too
         self._end_turn(s)
 
