@@ -84,19 +84,14 @@ def test_the_window_goes_round_until_all_have_passed_since_the_last_card(rule_fi
     act(s, "add 5H")
     assert who(s) == (2, "nod")                    # (the card added asks the dealer, here P3, to nod)
     act(s, "nod")
-    # the question answered, P3's answer goes on where it asked (as after any `ask`): only a pass is left
-    assert who(s) == (2, "add") and legal(s) == ["pass"]
-    act(s, "pass")
-    assert who(s) == (1, "add")                    # P2 passed before the card: another chance
+    # the question answered, P3's answer would go on where it asked (as after any `ask`), but only a pass is
+    # left: P3 is passed over, and P2, who passed before the card, has another chance
+    assert who(s) == (1, "add")
     act(s, "add 3H")
     act(s, "nod")
     act(s, "add 4H")                               # one answer may hold several cards
     act(s, "nod")
-    act(s, "pass")
-    assert who(s) == (2, "add")
-    act(s, "pass")                                 # P3
-    assert who(s) == (1, "add")                    # the one who acted last must pass too
-    act(s, "pass")                                 # P2: both passed since the last card
+    # P2's hand is empty and P3 holds no heart: both are passed over, so both passed since the last card
     # the window is closed and the leader's `end turn` ends the turn: the next player leads
     assert who(s) == (1, "start") and s.waiting == [] and s.turns == 1
     assert get_var(s, ("nods", 2)) == 3
@@ -104,11 +99,22 @@ def test_the_window_goes_round_until_all_have_passed_since_the_last_card(rule_fi
 
 
 def test_the_window_closes_when_all_pass_at_once(rule_file):
-    s = position(rule_file, ["2H 2C", "3C 4C", "5C 3S"])
+    s = position(rule_file, ["2H 2C", "3H 4C", "5H 3S"])
     act(s, "lead 2H")
     act(s, "pass")
     act(s, "pass")
     assert who(s) == (1, "start") and s.turns == 1
+
+
+def test_players_who_can_only_pass_are_passed_over(rule_file):
+    s = position(rule_file, ["2H 2C", "3C 4C", "5H 3S"])
+    act(s, "lead 2H")
+    assert who(s) == (2, "add")                    # P2 holds no heart
+    act(s, "pass")
+    assert who(s) == (1, "start")
+    s = position(rule_file, ["2H 2C", "3C 4C", "5C 3S"])
+    act(s, "lead 2H")                              # nobody can add: the window closes at once
+    assert who(s) == (1, "start") and s.waiting == []
 
 
 def test_the_condition_closes_the_window_before_the_next_offer(rule_file):
@@ -121,7 +127,7 @@ def test_the_condition_closes_the_window_before_the_next_offer(rule_file):
 
 
 def test_without_end_turn_play_returns_to_the_asker_in_its_goto_step(rule_file):
-    s = position(rule_file, ["2H 2C", "3C 4C", "5C 3S"], goto=True)
+    s = position(rule_file, ["2H 2C", "3H 4C", "5H 3S"], goto=True)
     act(s, "lead 2H")
     act(s, "pass")
     act(s, "pass")

@@ -317,20 +317,27 @@ class Flow:
                 s.waiting.append([s.current, back, list(players[1:]), step, None])
                 s.current, s.step, s.goto = players[0], step, None
                 return
-        if s.goto is not None and s.goto != END_TURN and not self._window_closes(s):
+        if s.goto is not None and s.goto != END_TURN:
             s.step = s.goto
             s.goto = None
-            return
+            if not self._window_closes(s):
+                return
         s.goto = None
         self._resume(s)
 
+    def _only_passes(self, s: State, passing: str) -> bool:
+        """True if the player to move may only take the action `passing` (a window's pass)."""
+        actions, offsets = self.actions, self._offsets
+        return all(actions[bisect_right(offsets, a) - 1].name == passing for a in self.legal(s))
+
     def _window_closes(self, s: State) -> bool:
-        """True if the player answering an open window is to decide again, but its condition now holds:
-        their answer is cut short, and the window closes."""
+        """True if the player answering an open window is to decide again (in s.step), but its condition
+        now holds (their answer is cut short, and the window closes), or they could only pass (their
+        answer ends there)."""
         if not s.waiting or s.waiting[-1][4] is None:
             return False
-        closes = self.windows[s.waiting[-1][4][0]].closes
-        return closes is not None and bool(closes(s, {}))
+        window = self.windows[s.waiting[-1][4][0]]
+        return (window.closes is not None and bool(window.closes(s, {}))) or self._only_passes(s, window.passing)
 
     def _resume(self, s: State) -> None:
         """An answer (or a turn's last action) is over: the next player of a window or a question answers,
@@ -342,7 +349,7 @@ class Flow:
                 if queue:                       # the next player asked answers
                     s.current, s.step = queue.pop(0), step
                     return
-            elif offer_next(s, step, window, self.windows[window[0]]):
+            elif offer_next(s, step, window, self.windows[window[0]], self._only_passes):
                 return
             s.waiting.pop()
             s.current = asker

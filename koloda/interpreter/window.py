@@ -40,18 +40,25 @@ def note_decision(entry: list, window: Window, action_name: str) -> None:
         entry[4] = True
 
 
-def offer_next(s: Any, step: str, entry: list, window: Window) -> bool:
+def offer_next(s: Any, step: str, entry: list, window: Window, only_passes: Callable[[Any, str], bool]) -> bool:
     """After an answer (or on opening), hand the next decision to the next player of the window.
-    False when the window closes: every player has passed since the last action, or its condition holds."""
+    False when the window closes: every player has passed since the last action, or its condition holds.
+    A player who could only pass is passed over, as at the table nobody waits for a player who cannot
+    act: their pass counts, without a decision (and without the pass action's effects)."""
     _, players, position, passes, acted = entry
     if position >= 0:
         passes = 0 if acted else passes + 1
-    if not players or passes >= len(players) or (window.closes is not None and window.closes(s, {})):
-        return False
-    position = (position + 1) % len(players)
-    entry[2:] = [position, passes, False]
-    s.current, s.step = players[position], step
-    return True
+    for _ in range(len(players) + 1):
+        if not players or passes >= len(players) or (window.closes is not None and window.closes(s, {})):
+            return False
+        position = (position + 1) % len(players)
+        s.current, s.step = players[position], step
+        if only_passes(s, window.passing):
+            passes += 1
+            continue
+        entry[2:] = [position, passes, False]
+        return True
+    return False
 
 
 def copy_waiting(entry: list) -> list:
