@@ -13,7 +13,7 @@ import pytest
 import koloda
 from koloda.interpreter.state import State
 
-from helpers import act, conservation, get_var, legal, setup
+from helpers import act, conservation, get_var, setup
 
 GAME = """
 game: follow-on
