@@ -43,6 +43,7 @@ Each file describes one small game (`given:`) and a list of `cases:`.
           vars: {score: [3, 5, 0]}
           by: {QS: P1}           # effects run as the current player's action
           goto: other            # also: next_player, skips, deal_over, direction,
+                                 #   asked ({players, step, window}),
           sizes: {stock: 52}     #   zone sizes (each-player zones: a list),
           any_order: {stock: [2C, 3C]}   # and zone contents in any order (after a shuffle)
           said: [["P2 has no 7", [P1, P2]]]  # the messages said, each with the players it is for
@@ -278,6 +279,7 @@ def compile_effects(game, items, scope: dict, in_action: bool):
     checker = Checker(game.spec, game.rules.var_types, game.rules.functions)
     checker.errors = []
     checker.steps = set(game.spec.phases[0].steps) if in_action else None
+    checker.step_actions = {step: {name for name, _ in listed} for step, listed in game.spec.phases[0].steps.items()}
     resolved = checker.effects(nodes, dict(scope))
     if checker.errors:
         raise RuleErrors(checker.errors)
@@ -332,8 +334,13 @@ def check_then(game, s, then: dict):
         assert got == texts, f"facts of {player}"
     if "direction" in then:
         assert s.direction == then["direction"]
+    if "asked" in then:           # the players asked, in order, and their step (`ask`, an open window)
+        assert s.asked is not None
+        assert [render(game, p, "player") for p in s.asked[0]] == then["asked"]["players"]
+        assert s.asked[1] == then["asked"]["step"]
+        assert (len(s.asked) == 3) is then["asked"].get("window", False)
     unknown = set(then) - {"zones", "vars", "by", "goto", "next_player", "skips", "deal_over", "sizes", "any_order",
-                           "said", "known", "facts", "direction"}
+                           "said", "known", "facts", "direction", "asked"}
     assert not unknown, f"unknown keys in then: {unknown}"
 
 

@@ -151,7 +151,7 @@ def test_asking_hands_the_decision_to_the_partner_out_of_turn():
     assert s.current_player() == 2 and s.step == "answer"
     assert legal(s) == ANSWER
     assert s.legal_actions(0) == [] and s.legal_actions(2) == s.legal_actions()
-    assert s.waiting == [[0, "start", [], "answer"]]
+    assert s.waiting == [[0, "start", [], "answer", None]]      # no open window
     assert get_var(s, "asker") == 0
     assert s.observation(0)["current"] == 2
     assert s.deal_number == 1 and s.turns == 0
@@ -173,7 +173,7 @@ def test_the_other_side_asks_too():
     assert worths(s) == [10, 5]
     assert legal(s) == START_BOTH
     act(s, "ask partner to end")
-    assert s.current_player() == 1 and legal(s) == ANSWER and s.waiting == [[3, "start", [], "answer"]]
+    assert s.current_player() == 1 and legal(s) == ANSWER and s.waiting == [[3, "start", [], "answer", None]]
     act(s, "agree to end")
     assert side_scores(s) == [10, 5 - 1 + 0]
 
@@ -230,13 +230,13 @@ def test_clone_and_json_in_the_middle_of_a_question(answer):
     c = s.clone()
     r = roundtrip(s)
     saved = json.loads(json.dumps(s.to_json()))
-    assert saved["waiting"] == [[0, "start", [], "answer"]]
+    assert saved["waiting"] == [[0, "start", [], "answer", None]]
     for x in (c, r):
         assert snapshot(x) == snapshot(s)
-        assert x.current_player() == 2 and legal(x) == ANSWER and x.waiting == [[0, "start", [], "answer"]]
+        assert x.current_player() == 2 and legal(x) == ANSWER and x.waiting == [[0, "start", [], "answer", None]]
     # clone independence: answering on the clone leaves the original waiting
     act(c, answer)
-    assert s.current_player() == 2 and s.waiting == [[0, "start", [], "answer"]] and legal(s) == ANSWER
+    assert s.current_player() == 2 and s.waiting == [[0, "start", [], "answer", None]] and legal(s) == ANSWER
     c = s.clone()
     rng = random.Random(9)
     runs = [s, c, r, State.from_json(s.game, saved)]

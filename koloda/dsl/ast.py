@@ -214,6 +214,17 @@ class Ask(Node):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class AskWindow(Node):
+    """`ask attackers to throw until all pass`: an open window; every player of the list may act, in turn,
+    until each has passed (chosen the action `passing`) since the last one acted, or `closes` holds."""
+    players: Node
+    step: str
+    passing: str
+    passing_span: Span
+    closes: Node | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class EndDeal(Node):
     pass
 

@@ -24,6 +24,8 @@ class Checker(Resolver):
         super().__init__(spec, dict(var_types or {}), functions)
         self.errors = list(spec.errors)
         self.steps: set[str] | None = None
+        # step -> the actions it lists, in the phase being checked: an open window names its pass among them
+        self.step_actions: dict[str, set[str]] = {}
         self.warnings: list[RuleError] = []
         self._effect_dispatch: dict[type, Callable[[ast.Node, Scope], R.Effect | None]] = {}
 
@@ -174,6 +176,7 @@ class Checker(Resolver):
                     self.error(f"step `{step}` lists unknown action `{listed_name}`", span,
                                did_you_mean(listed_name, phase.actions), category="name")
         self.steps = set(phase.steps)
+        self.step_actions = {step: {name for name, _ in listed} for step, listed in phase.steps.items()}
         actions: dict[str, R.Action] = {}
         for action in phase.actions.values():
             scope: Scope = {}
@@ -289,7 +292,7 @@ class Checker(Resolver):
         scope[e.name] = value.type
         return R.Let(e.span, e.name, value)
 
-    def _check_step(self, e: ast.Goto | ast.Ask, what: str) -> None:
+    def _check_step(self, e: ast.Goto | ast.Ask | ast.AskWindow, what: str) -> None:
         if self.steps is None:
             self.error(what, e)
         elif e.step not in self.steps:
@@ -306,6 +309,21 @@ class Checker(Resolver):
                        category="type")
         self._check_step(e, "`ask` is only for actions: it hands one decision to another player")
         return R.Ask(e.span, player, e.step)
+
+    def _do_AskWindow(self, e: ast.AskWindow, scope: Scope) -> R.Effect:
+        players = self.expr(e.players, scope)
+        if players.type not in (list_of(PLAYER), ANY):
+            self.error(f"an open window asks a list of players (`others`, `[a, b]`), not {show(players.type)}",
+                       e.players, category="type")
+        self._check_step(e, "`ask … until all pass` is only for actions: it opens a window of decisions")
+        listed = self.step_actions.get(e.step) if self.steps is not None else None
+        if listed is not None and e.passing not in listed:
+            self.error(f"step `{e.step}` has no action `{e.passing}`: `until all {e.passing}` names the action "
+                       f"by which a player passes in the window", e.passing_span,
+                       did_you_mean(e.passing, sorted(listed))
+                       or "it lists " + ", ".join(f"`{name}`" for name in sorted(listed)), category="name")
+        closes = self._optional(e.closes, scope, BOOL, "the `or` condition that closes the window")
+        return R.AskWindow(e.span, players, e.step, e.passing, closes)
 
     def _do_TurnTo(self, e: ast.TurnTo, scope: Scope) -> R.Effect:
         return R.TurnTo(e.span, self.expect(e.player, scope, PLAYER, "`turn to` and `skip` take a player, and this"))

@@ -329,6 +329,16 @@ class Ask(Effect):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class AskWindow(Effect):
+    """An open window: the players of the list answer in turn, again and again, until each has passed
+    (chosen the action `passing` of `step`) since anyone last acted, or `closes` holds."""
+    players: Expr
+    step: str
+    passing: str
+    closes: Expr | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class EndDeal(Effect):
     pass
 

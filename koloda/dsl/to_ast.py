@@ -212,6 +212,10 @@ class _Builder(Transformer[Token, ast.Node]):
     def ask(self, meta: Meta, items: list[Any]) -> ast.Ask:
         return ast.Ask(self._span(meta), items[0], str(items[1]))
 
+    def ask_window(self, meta: Meta, items: list[Any]) -> ast.AskWindow:
+        return ast.AskWindow(self._span(meta), items[0], str(items[1]), str(items[2]), self._tspan(items[2]),
+                             items[3])
+
     def end_deal(self, meta: Meta, items: list[Any]) -> ast.EndDeal:
         return ast.EndDeal(self._span(meta))
 

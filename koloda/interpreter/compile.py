@@ -25,6 +25,7 @@ from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import MeldRules
 from koloda.interpreter.patterns import PatternRules
 from koloda.interpreter.reach import Reach
+from koloda.interpreter.window import Window
 
 _MISSING = object()
 
@@ -58,6 +59,7 @@ class Compiler(EffectCompiler):
         self._dispatch: dict[tuple[str, type], Callable[[Any, Env], Fn]] = {}
         # variable name -> the bits of the conditions that read it (see flow.Flow.watch): set by an assignment
         self.var_dirt: dict[str, int] = {}
+        self.windows: list[Window] = []
 
     def method(self, cls: type, prefix: str) -> Callable[[Any, Env], Fn]:
         """The compile method for a resolved class: `_Arith`, `_do_Move` ... (cached)."""

@@ -16,6 +16,7 @@ from koloda.interpreter.errors import RuleRuntimeError, located
 from koloda.interpreter.knowledge import RANK_FACT, SUIT_FACT, audience, is_true, told
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.watch import ALL
+from koloda.interpreter.window import END_TURN, Window
 
 _MISSING = object()
 _ARITH_UPDATE = {"+=": operator.add, "-=": operator.sub, "*=": operator.mul}
@@ -28,6 +29,7 @@ def _nothing(s: Any, b: dict) -> None:
 class EffectCompiler:
     layout: Layout
     var_dirt: dict[str, int]
+    windows: list[Window]       # the open windows compiled so far: their effects name them by index
 
     # provided by the Compiler
     def method(self, cls: type, prefix: str) -> Callable[[Any, Env], Fn]:
@@ -177,6 +179,18 @@ class EffectCompiler:
             s.asked = ([q for q in p if q is not None] if many else [p], step)
         return ask
 
+    def _do_AskWindow(self, e: R.AskWindow, env: Env) -> Fn:
+        players, step, span = self.expr(e.players, env), e.step, e.span
+        index = len(self.windows)
+        self.windows.append(Window(e.passing, self.expr(e.closes, env) if e.closes is not None else None))
+
+        def ask_window(s, b):
+            listed = players(s, b)
+            if listed is None:
+                raise RuleRuntimeError("nobody to ask", span)
+            s.asked = ([q for q in listed if q is not None], step, index)
+        return ask_window
+
     def _do_EndDeal(self, e: R.EndDeal, env: Env) -> Fn:
         def end_deal(s, b):
             s.deal_over = True
@@ -184,7 +198,7 @@ class EffectCompiler:
 
     def _do_EndTurn(self, e: R.EndTurn, env: Env) -> Fn:
         def end_turn(s, b):
-            s.goto = None
+            s.goto = END_TURN
         return end_turn
 
     # ------------------------------------------------------------ what players are told

@@ -15,6 +15,7 @@ from koloda.dsl.errors import RuleError
 from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.watch import ALL
+from koloda.interpreter.window import END_TURN, Window, note_decision, offer_next, opened
 
 Fn = Callable[[Any, dict], Any]
 State = Any          # the flow drives koloda.interpreter.state.State, which imports this module
@@ -123,6 +124,8 @@ class Flow:
         # the rule file's `heuristic` (with `p`), not asked by the flow: kept here to be generated with it
         self.heuristic: Callable[[State, dict], Any] | None = None
         self._offsets = [a.offset for a in actions]
+        # the open windows of the rule file (`ask … until all pass`), by the index their effect gives
+        self.windows: list[Window] = []
         # zone -> the bits of the conditions that read it (watch.py): a card moving in or out sets them
         self.zone_dirt: list[int] = []
         self._deadline = 0.0
@@ -314,6 +317,9 @@ class Flow:
         b = self.codec.decode(action_id, s)[1] if run_code is None else {}
         s.goto = None
         s.actor = s.current
+        if s.waiting and s.waiting[-1][4] is not None:       # a decision in an open window
+            entry = s.waiting[-1][4]
+            note_decision(entry, self.windows[entry[0]], action.name)
         try:
             if run_code is not None:
                 run_code(s, action_id - action.offset)
@@ -329,24 +335,60 @@ class Flow:
             return
         if s.asked is not None:
             # a question out of turn: the asked players decide one after another, then play comes back
-            players, step = s.asked
+            players, step, *window = s.asked
             s.asked = None
+            back = s.goto if s.goto is not None else s.step
+            if window:
+                s.waiting.append([s.current, back, [], step, opened(window[0], list(players))])
+                s.goto = None
+                self._resume(s)
+                return
             if players:
-                s.waiting.append([s.current, s.goto if s.goto is not None else s.step, list(players[1:]), step])
+                s.waiting.append([s.current, back, list(players[1:]), step, None])
                 s.current, s.step, s.goto = players[0], step, None
                 return
-        if s.goto is not None:
+        if s.goto is not None and s.goto != END_TURN:
             s.step = s.goto
             s.goto = None
-            return
-        if s.waiting:
-            asker, back, queue, step = s.waiting[-1]
-            if queue:                       # the next player in the window answers
-                s.current, s.step = queue.pop(0), step
+            if not self._window_closes(s):
+                return
+        s.goto = None
+        self._resume(s)
+
+    def _only_passes(self, s: State, passing: str) -> bool:
+        """True if the player to move may only take the action `passing` (a window's pass)."""
+        actions, offsets = self.actions, self._offsets
+        return all(actions[bisect_right(offsets, a) - 1].name == passing for a in self.legal(s))
+
+    def _window_closes(self, s: State) -> bool:
+        """True if the player answering an open window is to decide again (in s.step), but its condition
+        now holds (their answer is cut short, and the window closes), or they could only pass (their
+        answer ends there)."""
+        if not s.waiting or s.waiting[-1][4] is None:
+            return False
+        window = self.windows[s.waiting[-1][4][0]]
+        return (window.closes is not None and bool(window.closes(s, {}))) or self._only_passes(s, window.passing)
+
+    def _resume(self, s: State) -> None:
+        """An answer (or a turn's last action) is over: the next player of a window or a question answers,
+        or play comes back to the one who asked, or the turn ends."""
+        while s.waiting:
+            entry = s.waiting[-1]
+            asker, back, queue, step, window = entry
+            if window is None:
+                if queue:                       # the next player asked answers
+                    s.current, s.step = queue.pop(0), step
+                    return
+            elif offer_next(s, step, window, self.windows[window[0]], self._only_passes):
                 return
             s.waiting.pop()
-            s.current, s.step = asker, back
-            return
+            s.current = asker
+            if back != END_TURN:
+                s.step = back
+                if not self._window_closes(s):
+                    return
+                continue
+            # the asker said `end turn`: their turn (or their own answer) is over too
         self._end_turn(s)
 
     def _end_turn(self, s: State) -> None:

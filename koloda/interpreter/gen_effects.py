@@ -19,6 +19,7 @@ from koloda.interpreter.env import TOP
 from koloda.interpreter.gen_expr import ExprGen
 from koloda.interpreter.gen_frag import Frag, NotGenerated, Scope, atom, is_none
 from koloda.interpreter.gen_source import Function
+from koloda.interpreter.window import END_TURN
 
 _UPDATE = {"+=": "+", "-=": "-", "*=": "*"}
 MAX_BLOCKS = 16      # `try` and `for` inside one another; Python allows 20 in one function
@@ -226,7 +227,7 @@ class EffectGen(ExprGen):
         self.fn.emit("s.deal_over = True", indent)
 
     def _do_EndTurn(self, e: R.EndTurn, scope: Scope, visible: set[str], indent: int) -> None:
-        self.fn.emit("s.goto = None", indent)
+        self.fn.emit(f"s.goto = {self.m.literal(END_TURN)}", indent)
 
     # ------------------------------------------------------------ control
     def _do_If(self, e: R.If, scope: Scope, visible: set[str], indent: int) -> None:

@@ -20,6 +20,7 @@ from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 from koloda.interpreter.movetext import action_named
 from koloda.interpreter.watch import ALL
+from koloda.interpreter.window import copy_waiting
 
 
 class Table(Protocol):
@@ -110,8 +111,9 @@ class State:
         self.orders = [list(o) for o in (orders or [])]
         self.history = History()           # shared with clones, never copied
         self.actor: int | None = None      # the player whose action is running, for `c.by`
-        self.asked: tuple[int, str] | None = None     # set by `ask` while an action runs
-        # for each question being answered: [asker, step to return to, players still to answer, their step]
+        self.asked: tuple | None = None     # set by `ask` while an action runs: (players, step[, window index])
+        # for each question being answered: [asker, step to return to, players still to answer, their step,
+        # the open window's record (window.py) or None]
         self.waiting: list[list] = []
         slots = len(self.layout.slot_zone)
         self.slot_kind: list[int | None] = [None] * slots      # the meld kind in each slot; None: free
@@ -151,7 +153,7 @@ class State:
         c.history = self.history.copy()
         c.actor = self.actor
         c.asked = self.asked
-        c.waiting = [[a, back, list(queue), step] for a, back, queue, step in self.waiting] if self.waiting else []
+        c.waiting = [copy_waiting(w) for w in self.waiting] if self.waiting else []
         c.slot_kind, c.slot_owner, c.slot_turn = self.slot_kind[:], self.slot_owner[:], self.slot_turn[:]
         c.stands, c.turn_no, c.last_meld = self.stands[:], self.turn_no, self.last_meld
         c.moved = self.moved
@@ -417,7 +419,7 @@ class State:
         s.capped = data.get("capped") is True
         s.orders = [list(o) for o in data["orders"]]
         s.history = History(tuple(h) for h in data["history"])
-        s.waiting = [[a, back, list(queue), step] for a, back, queue, step in data.get("waiting", [])]
+        s.waiting = [copy_waiting(w) for w in data.get("waiting", [])]
         for key in ("slot_kind", "slot_owner", "slot_turn", "stands"):
             if key in data:
                 setattr(s, key, list(data[key]))
