@@ -42,7 +42,7 @@ OPTIONS = {
 # the defaults, then each parameter turned against its default, then a few mixtures
 DEFAULTS = pyspiel.load_game("hearts").get_parameters()
 TABLES = [dict(DEFAULTS)] + [{**DEFAULTS, name: not value} for name, value in DEFAULTS.items()]
-TABLES += [{name: random.Random(k).random() < 0.5 for name in DEFAULTS} for k in range(3)]
+TABLES += [{name: random.Random(k).random() < 0.5 for name in DEFAULTS} for k in range(1)]
 SEEDS = range(3)
 
 
