@@ -253,6 +253,15 @@ class _Builder(Transformer[Token, ast.Node]):
         parts.append(piece)
         return tuple(parts), tuple(values)
 
+    def flip(self, meta: Meta, items: list[Any]) -> ast.Flip:
+        return ast.Flip(self._span(meta), items[0], str(items[1]).endswith("up"))
+
+    def perform(self, meta: Meta, items: list[Any]) -> ast.Perform:
+        return ast.Perform(self._tspan(items[0]), str(items[0]), tuple(a for a in items[1:] if a is not None))
+
+    def check_events(self, meta: Meta, items: list[Any]) -> ast.CheckEvents:
+        return ast.CheckEvents(self._span(meta))
+
 
 def _audience(node: ast.Node) -> ast.Node | None:
     """`to all`: every player (None); any other name or expression: the players it names."""
