@@ -61,7 +61,8 @@ class ControlChecks:
         spec = self.spec.procedures[name]
         if name in self._proc_stack:
             self.error(f"procedure `{name}` runs itself (directly or through others); rule files have no "
-                       "unbounded loops: use `repeat:` or `while:`", spec.signature, category="name")
+                       "unbounded loops", spec.signature, "to do something again, use `repeat:` or `while:`",
+                       category="name")
             return None
         scope: Scope = {}
         for p in spec.signature.params:
