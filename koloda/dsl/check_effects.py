@@ -168,11 +168,11 @@ class ControlChecks:
         for start, field in text_fields(str(text)):
             if field in scope or field in values:
                 continue
+            origin = _place(text, start, where)
             if _IDENTIFIER.fullmatch(field.strip()) and field.strip() not in self.spec.functions:
                 self.error(f"`text:` of `{action.name}` shows `{{{field}}}`, but its parameters are "
-                           + (", ".join(f"`{{{p}}}`" for p in scope) or "none"), where, category="name")
+                           + (", ".join(f"`{{{p}}}`" for p in scope) or "none"), origin, category="name")
                 continue
-            origin = _place(text, start, where)
             try:
                 node = parse(field, "expr_start", origin)
             except RuleError as exc:

@@ -315,8 +315,8 @@ def _effect_error(doc: MarkedDict, path: list, node, at: Span) -> RuleError:
     if node is None:
         return RuleError("an effect cannot be empty", at, "write the effect, or take the empty item away",
                          category="schema")
-    return RuleError("an effect is a text such as `move c to pile`, or a mapping with `if:`/`then:`/`else:` or "
-                     "`for:`/`do:`", at, category="schema")
+    return RuleError("an effect is a text such as `move c to pile`, or a mapping with `if:`/`then:`/`else:`, "
+                     "`for:`/`do:`, `repeat:`/`do:` or `while:`/`do:` (with `limit:`)", at, category="schema")
 
 
 def _shown(value, quoted: bool = True) -> str:
