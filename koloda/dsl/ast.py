@@ -287,6 +287,41 @@ class For(Node):
     body: tuple[Node, ...]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Perform(Node):
+    """`refill(me)`: run a procedure of the rule file (`procedures:`) with these arguments."""
+    name: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Flip(Node):
+    """`turn c face up`: a card, or each card of a list or zone, turned over where it lies."""
+    what: Node
+    face_up: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CheckEvents(Node):
+    """`check events`: the events are checked here, in the middle of an effect list."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Repeat(Node):
+    """`{repeat: N, do: [...]}`: the effects N times; N is at most `limit`."""
+    count: Node
+    body: tuple[Node, ...]
+    limit: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class While(Node):
+    """`{while: COND, do: [...]}`: the effects while the condition holds, at most `limit` times."""
+    cond: Node
+    body: tuple[Node, ...]
+    limit: int
+
+
 # ------------------------------------------------------------------ other forms
 @dataclass(frozen=True, slots=True, eq=False)
 class Binding(Node):

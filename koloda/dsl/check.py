@@ -6,19 +6,19 @@ compiler. It does not change the Spec.
 """
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
+from koloda.dsl.check_effects import ControlChecks
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.model import VAR_TYPES, PhaseSpec, Spec
 from koloda.dsl.resolve import Resolver, Scope
 from koloda.dsl.types import (ANY, BOOL, CARD, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, SUIT,
                               TYPE_NAMES, ZONE, compatible, elem, is_list, list_of, show)
 
-class Checker(Resolver):
+class Checker(Resolver, ControlChecks):
     def __init__(self, spec: Spec, var_types: dict[str, str] | None = None,
                  functions: dict[str, R.Function] | None = None):
         super().__init__(spec, dict(var_types or {}), functions)
@@ -28,6 +28,10 @@ class Checker(Resolver):
         self.step_actions: dict[str, set[str]] = {}
         self.warnings: list[RuleError] = []
         self._effect_dispatch: dict[type, Callable[[ast.Node, Scope], R.Effect | None]] = {}
+        self.procedures: dict[str, R.Procedure] = {}
+        self._proc_stack: list[str] = []
+        self.collecting: list[tuple[str, Span]] | None = None
+        self.in_event = False
 
     # ------------------------------------------------------------ whole file
     def run(self) -> R.Rules:
@@ -35,14 +39,18 @@ class Checker(Resolver):
         starts = self._variables()
         for fn in s.functions.values():
             self.function(fn.signature.name)
+        for name in s.procedures:
+            self.procedure(name)
         wild = None
         if s.wild is not None:
             wild = self.expect(s.wild, {"c": CARD}, BOOL, "`wild` (a condition on the card `c`)")
             self._card_alone(wild)
         setup = self.effects(s.setup, {})
         deal = self.effects(s.deal, {})
+        self.in_event = True
         events = tuple(R.Event(e.name, self.expect(e.when, {}, BOOL, f"the condition of event `{e.name}`"),
                                self.effects(e.effects, {})) for e in s.events)
+        self.in_event = False
         phases = tuple(self._phase(phase) for phase in s.phases)
         m = s.match
         rules = R.Rules(
@@ -57,7 +65,8 @@ class Checker(Resolver):
             match_score=self._optional(m.score, {"p": PLAYER}, INT, "`match: score` (with `p` the player)"),
             first_dealer=self._optional(m.first_dealer, {}, PLAYER, "`first dealer`"),
             wild=wild, next_dealer=self._optional(m.next_dealer, {}, PLAYER, "`next dealer`"),
-            turn_cap=self._optional(s.turn_cap, {}, INT, "`turn cap` (the most turns a deal may last)"))
+            turn_cap=self._optional(s.turn_cap, {}, INT, "`turn cap` (the most turns a deal may last)"),
+            procedures=dict(self.procedures))
         if m.next_dealer is not None and not m.rotate:
             self.error("`next dealer:` says who deals next, and `dealer rotates: false` that the dealer stays: "
                        "give one of them", m.next_dealer, "to keep the dealer, write `next dealer: dealer`")
@@ -142,7 +151,8 @@ class Checker(Resolver):
 
     @staticmethod
     def _anywhere(rules: R.Rules, cls: type) -> bool:
-        effects = [*rules.setup, *rules.deal, *rules.scoring, *(e for ev in rules.events for e in ev.effects)]
+        effects = [*rules.setup, *rules.deal, *rules.scoring, *(e for ev in rules.events for e in ev.effects),
+                   *(e for p in rules.procedures.values() for e in p.body)]
         for phase in rules.phases:
             effects += [*phase.start, *phase.after_turn, *(e for a in phase.actions.values() for e in a.effects)]
         return any(isinstance(n, cls) for e in effects for n in R.walk(e))
@@ -194,12 +204,7 @@ class Checker(Resolver):
                                category="type")
                 scope = {**scope, binding.var: pt}
                 params.append(R.Param(binding.var, pt, domain))
-            if action.text is not None:
-                for field_name in re.findall(r"{([^{}]*)}", str(action.text)):
-                    if field_name not in scope:
-                        self.error(f"`text:` of `{action.name}` shows `{{{field_name}}}`, but its parameters are "
-                                   + (", ".join(f"`{{{p}}}`" for p in scope) or "none"),
-                                   getattr(action.text, "span", action.span), category="name")
+            text_values = self.text_values(action, scope)
             what = f"the `if:` of action `{action.name}`"
             guard = self._optional(action.guard, scope, BOOL, what)
             conditions = tuple((self.expect(node, scope, BOOL, what), text) for node, text in action.conditions)
@@ -207,7 +212,7 @@ class Checker(Resolver):
                 guard = part if guard is None else R.And(part.span, BOOL, guard, part)
             effects = self.effects(action.effects, scope)
             actions[action.name] = R.Action(action.name, tuple(params), guard, effects, action.text, action.span,
-                                            conditions)
+                                            conditions, text_values)
         self.steps = None
         steps = {step: tuple(name for name, _ in listed) for step, listed in phase.steps.items()}
         when = self._optional(phase.when, {}, BOOL, f"the `if:` of phase `{phase.name}`")
@@ -293,7 +298,9 @@ class Checker(Resolver):
         return R.Let(e.span, e.name, value)
 
     def _check_step(self, e: ast.Goto | ast.Ask | ast.AskWindow, what: str) -> None:
-        if self.steps is None:
+        if self.collecting is not None:       # in a procedure: checked where it is run
+            self.collecting.append((e.step, e.span))
+        elif self.steps is None:
             self.error(what, e)
         elif e.step not in self.steps:
             self.error(f"unknown step `{e.step}`", e, did_you_mean(e.step, self.steps), category="name")

@@ -16,3 +16,6 @@ MAX_NESTING = 250                    # the same, counting the bodies of the rule
 MAX_NUMBER = 999_999_999             # the largest whole number written in a rule file
 MAX_CARDS = 10_000                   # cards in a game, every deck and joker counted
 MAX_PLAYERS = 64
+LOOP_LIMIT = 1_000                   # rounds of a `repeat:` or `while:` loop unless its `limit:` says otherwise
+MAX_LOOP_LIMIT = 1_000_000           # the most a loop's `limit:` may allow
+MAX_PROCEDURE_DEPTH = 32             # procedures calling procedures, one inside another

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from koloda.dsl import ast
 from koloda.dsl.about import players, title_of
 from koloda.dsl.builtins import NAMES_TAKEN
-from koloda.dsl.limits import MAX_CARDS, MAX_PLAYERS
+from koloda.dsl.limits import LOOP_LIMIT, MAX_CARDS, MAX_LOOP_LIMIT, MAX_PLAYERS
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.labels import Label, read_label, without_labels
 from koloda.dsl.loader import MarkedDict, span_of
@@ -79,6 +79,13 @@ class Pattern:
 class FunctionSpec:
     signature: ast.Signature
     body: ast.Node
+
+
+@dataclass
+class ProcedureSpec:
+    """`refill(player p): [...]` under `procedures:`: effects with a name and parameters."""
+    signature: ast.Signature
+    body: tuple[ast.Node, ...]
 
 
 @dataclass
@@ -185,6 +192,7 @@ class Spec:
     title_label: Label | None = None     # the title in each language it is given in
     turn_cap: ast.Node | None = None     # `turn cap:` the most turns a deal may last
     cap_ends: str = "match"              # what reaching it ends: "match" (drawn) or "deal"
+    procedures: dict[str, ProcedureSpec] = field(default_factory=dict)
 
 
 class _Builder:
@@ -245,11 +253,30 @@ class _Builder:
                 if binding is None:
                     return None
                 return ast.For(span, binding.var, binding.domain, body)
-            self.errors.append(RuleError("an effect is a text such as `move c to pile`, "
-                                         "or a mapping with `if:`/`then:`/`else:` or `for:`/`do:`", span,
-                                         category="schema"))
+            if "repeat" in item or "while" in item:
+                return self.loop(item)
+            self.errors.append(RuleError("an effect is a text such as `move c to pile`, or a mapping with "
+                                         "`if:`/`then:`/`else:`, `for:`/`do:`, `repeat:`/`do:` or `while:`/`do:`",
+                                         span, category="schema"))
             return None
         return self.parse(item, "effect_start", where)
+
+
+    def loop(self, item: MarkedDict) -> ast.Node | None:
+        """`{repeat: N, do: [...]}` or `{while: COND, do: [...]}`, with an optional `limit:`."""
+        key = "repeat" if "repeat" in item else "while"
+        head = self.expr(item[key], item.key_spans[key])
+        body = self.effects(item.get("do"), item.span)
+        limit = item.get("limit", LOOP_LIMIT)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LOOP_LIMIT:
+            self.errors.append(RuleError(f"`limit:` is a whole number from 1 to {MAX_LOOP_LIMIT:,}, not `{limit}`",
+                                         item.key_spans.get("limit", item.span), category="schema"))
+            return None
+        if head is None:
+            return None
+        if key == "repeat":
+            return ast.Repeat(item.span, head, body, limit)
+        return ast.While(item.span, head, body, limit)
 
 
 _RANK_CODES = {"A": 14, "K": 13, "Q": 12, "J": 11, **{str(k): k for k in range(2, 11)}}
@@ -297,6 +324,7 @@ def build(doc: MarkedDict) -> Spec:
         deck=_deck(doc, options, errors), ace=str(doc.get("ace", "high")),
         values={str(k): int(v) for k, v in (doc.get("values") or {}).items()},
         options=options, zones=_zones(doc, errors), vars=_vars(doc, b), functions=_functions(doc, b),
+        procedures=_procedures(doc, b),
         setup=b.effects(doc.get("setup"), keys.get("setup", top)),
         deal=b.effects(doc.get("deal"), keys.get("deal", top)),
         events=_events(doc, b), phases=[_phase(name, raw, doc["phases"].key_spans[name], b)
@@ -434,6 +462,17 @@ def _functions(doc: MarkedDict, b: _Builder) -> dict[str, FunctionSpec]:
     return functions
 
 
+def _procedures(doc: MarkedDict, b: _Builder) -> dict[str, ProcedureSpec]:
+    procedures = {}
+    for head, body in (doc.get("procedures") or {}).items():
+        span = doc["procedures"].key_spans[head]
+        signature = b.parse(head, "signature_start", span)
+        effects = b.effects(body, span_of(body, span))
+        if isinstance(signature, ast.Signature):
+            procedures[signature.name] = ProcedureSpec(signature, effects)
+    return procedures
+
+
 def _events(doc: MarkedDict, b: _Builder) -> list[EventSpec]:
     events = []
     for name, raw in (doc.get("events") or {}).items():
@@ -550,7 +589,7 @@ def _names(spec: Spec, errors: list[RuleError]) -> None:
     """Zones, variables and functions share one space of names, apart from the language's own words."""
     names: dict[str, str] = {}
     tables: tuple[tuple[str, dict], ...] = (("zone", spec.zones), ("variable", spec.vars),
-                                            ("function", spec.functions))
+                                            ("function", spec.functions), ("procedure", spec.procedures))
     for what, table in tables:
         for name, item in table.items():
             span = getattr(item, "span", None) or item.signature.span

@@ -390,6 +390,39 @@ class For(Effect):
     body: tuple[Effect, ...]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Perform(Effect):
+    """`refill(me)`: a procedure of the rule file run with these arguments (its body: Rules.procedures)."""
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Flip(Effect):
+    """`turn X face up`: a card, a list of cards or a zone's cards turned over where they lie."""
+    what: Expr
+    face_up: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CheckEvents(Effect):
+    """`check events`: the events loop, run in the middle of an effect list."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Repeat(Effect):
+    count: Expr
+    body: tuple[Effect, ...]
+    limit: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class While(Effect):
+    cond: Expr
+    body: tuple[Effect, ...]
+    limit: int
+
+
 # ------------------------------------------------------------------ the whole file
 @dataclass(frozen=True, slots=True, eq=False)
 class Function:
@@ -400,6 +433,18 @@ class Function:
     body: Expr
     type: str
     nesting: int = 0           # how deep its body goes, counting the functions it calls
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Procedure:
+    """A rule file's own procedure: effects resolved in the scope of its parameters."""
+    name: str
+    params: tuple[str, ...]
+    param_types: tuple[str, ...]
+    body: tuple[Effect, ...]
+    steps: tuple[tuple[str, Span], ...] = ()    # the steps its `goto`s and `ask`s name (and those it runs)
+    depth: int = 1                               # procedures inside one another, itself included
+    checks_events: bool = False                  # it, or a procedure it runs, says `check events`
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -420,6 +465,8 @@ class Action:
     span: Span
     # `if:` written as a list: the guard is all of them (`and`); each with its `help:` text ("" if none)
     conditions: tuple[tuple[Expr, str], ...] = ()
+    # `text:` fields that are expressions, not a parameter's name: the field as written -> its value
+    text_values: dict[str, Expr] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -465,6 +512,7 @@ class Rules:
     next_dealer: Expr | None = None
     turn_cap: Expr | None = None
     warnings: list[RuleError] = field(default_factory=list)    # what may be a mistake, not an error
+    procedures: dict[str, Procedure] = field(default_factory=dict)
 
 
 def children(n: Node) -> list[Node]:

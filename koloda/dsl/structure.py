@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.marked import MarkedDict, span_of
+from koloda.dsl.splice import splice_effects
 from koloda.dsl.types import DECKS
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def schema() -> dict:
 def library_schema() -> dict:
     """A library holds patterns, functions and values for games to import: no deck, no phases."""
     main = schema()
-    keep = ("library", "title", "source", "notes", "patterns", "define", "values", "melds")
+    keep = ("library", "title", "source", "notes", "patterns", "define", "procedures", "values", "melds")
     return {**main, "required": ["library"], "properties": {k: main["properties"][k] for k in keep}}
 
 
@@ -53,7 +54,9 @@ _NAMES = "^[a-z][a-z0-9_-]*$"
 def validate(doc: MarkedDict) -> list[RuleError]:
     """Check the file's structure against the JSON Schema; all errors, located, in the file's order."""
     import jsonschema           # here, not at the top: reading a file's title (`koloda list`) needs no schema
-    validator = jsonschema.Draft202012Validator(library_schema() if "library" in doc else schema())
+    rules_schema = library_schema() if "library" in doc else schema()
+    splice_effects(doc, rules_schema)
+    validator = jsonschema.Draft202012Validator(rules_schema)
     errors = [_schema_error(doc, meant) for err in validator.iter_errors(doc) for meant in _meant(err)]
     root = doc.span.file
     return sorted(_dedupe(errors), key=lambda e: (e.span.file != root, e.span.file, e.span.line, e.span.col))
@@ -303,17 +306,17 @@ def _effect_error(doc: MarkedDict, path: list, node, at: Span) -> RuleError:
         anchor = getattr(parent, "aliases", {}).get(path[-1]) if parent is not None else None
         if anchor is not None:
             written = span_of(node, at)
-            hint = (f"`*{anchor}` stands for the whole list written at line {written.line}; YAML cannot splice "
-                    "one list into another, so write those effects out here")
+            hint = (f"`*{anchor}` stands for the list written at line {written.line}; an effect list takes in "
+                    "the effects of an alias written as one of its items (`- *name`), not one inside a list")
         else:
-            hint = ("take away the inner brackets or dashes, so that each effect is one item; a YAML anchor, "
-                    "`*name`, cannot be spliced into a list either")
+            hint = ("take away the inner brackets or dashes, so that each effect is one item; to use effects "
+                    "written elsewhere, write their alias as an item (`- *name`), or name them under `procedures:`")
         return RuleError("effects must be a flat list, not a list inside a list", at, hint, category="schema")
     if node is None:
         return RuleError("an effect cannot be empty", at, "write the effect, or take the empty item away",
                          category="schema")
-    return RuleError("an effect is a text such as `move c to pile`, or a mapping with `if:`/`then:`/`else:` or "
-                     "`for:`/`do:`", at, category="schema")
+    return RuleError("an effect is a text such as `move c to pile`, or a mapping with `if:`/`then:`/`else:`, "
+                     "`for:`/`do:`, `repeat:`/`do:` or `while:`/`do:` (with `limit:`)", at, category="schema")
 
 
 def _shown(value, quoted: bool = True) -> str:

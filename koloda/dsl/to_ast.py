@@ -40,6 +40,7 @@ _TOKEN_WORDS = {
     "COLON": ":", "NAME": "a name", "NUMBER": "a number", "STRING": "a string",
     "COMP_OP": "a comparison", "ADD_OP": "+ or -", "MUL_OP": "*, // or %",
     "ASSIGN_OP": "= or +=", "MINUS": "-", "$END": "the end of the text", "EQUAL": "=",
+    "CHECK_EVENTS": "check events", "FACE": "face up or face down",
 }
 
 
@@ -270,6 +271,15 @@ class _Builder(Transformer[Token, ast.Node]):
             piece, i = "", end + 1
         parts.append(piece)
         return tuple(parts), tuple(values)
+
+    def flip(self, meta: Meta, items: list[Any]) -> ast.Flip:
+        return ast.Flip(self._span(meta), items[0], str(items[1]).endswith("up"))
+
+    def perform(self, meta: Meta, items: list[Any]) -> ast.Perform:
+        return ast.Perform(self._tspan(items[0]), str(items[0]), tuple(a for a in items[1:] if a is not None))
+
+    def check_events(self, meta: Meta, items: list[Any]) -> ast.CheckEvents:
+        return ast.CheckEvents(self._span(meta))
 
 
 def _audience(node: ast.Node) -> ast.Node | None:

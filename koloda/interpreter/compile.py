@@ -53,6 +53,7 @@ class Compiler(EffectCompiler):
         self.card_deck = card_deck
         self.meld_kinds = [k.name for k in rules.spec.meld_kinds]
         self.functions: dict[tuple[str, bool], Fn] = {}      # (name, in a guard) -> the compiled body
+        self.procedure_bodies: dict[str, Fn] = {}           # procedure name -> its compiled effects
         self.constants: dict[Fn, object] = {}       # closures that always give the same value, and that value
         self._binders: dict[str, set[str]] = {}
         self._free_cache: dict[R.Node, frozenset[str]] = {}

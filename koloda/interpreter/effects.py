@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import SUIT, ZONE, is_list
+from koloda.interpreter.control import ControlEffects
 from koloda.interpreter.env import TOP, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError, located
 from koloda.interpreter.knowledge import RANK_FACT, SUIT_FACT, audience, is_true, told
@@ -26,7 +27,7 @@ def _nothing(s: Any, b: dict) -> None:
     return None
 
 
-class EffectCompiler:
+class EffectCompiler(ControlEffects):
     layout: Layout
     var_dirt: dict[str, int]
     windows: list[Window]       # the open windows compiled so far: their effects name them by index

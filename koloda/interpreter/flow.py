@@ -213,6 +213,11 @@ class Flow:
     def _deal_should_end(self, s: State) -> bool:
         return s.deal_over or (self.deal_ends is not None and bool(self.deal_ends(s, {})))
 
+    def check_events(self, s: State) -> None:
+        """Events checked at a `check events` effect, in the middle of an action's (or other) effects."""
+        if self.events:
+            self._events(s)
+
     def _events(self, s: State) -> None:
         for _ in range(EVENT_LIMIT):
             for event in self.events:

@@ -28,7 +28,7 @@ from koloda.interpreter.layout import Grid, Layout
 from koloda.interpreter.melds import MeldRules, Plan
 from koloda.interpreter.patterns import PatternRules
 from koloda.interpreter.state import State
-from koloda.interpreter.view import View
+from koloda.interpreter.view import TextValue, View
 from koloda.interpreter.watch import Watch, watch, watched
 
 __all__ = ["Game", "Grid", "compile_expression"]
@@ -66,7 +66,8 @@ class Game:
         # `count:` conditions, asked at the end of each deal by whoever watches (simulation reports)
         self.counters = {name: compiler.expr(node) for name, node in rules.counters.items()}
         self.view = View(rules, self.layout, self.cards, self.codec,
-                         {label: compiler.expr(node) for label, node in rules.show.items()})
+                         {label: compiler.expr(node) for label, node in rules.show.items()},
+                         _text_values(compiler, rules))
 
     def _wild_cards(self) -> set[int]:
         """The cards that are wild: `wild:` as a condition on each card, or the jokers.
@@ -184,6 +185,18 @@ def _deck(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[CardTab
     owners = [i // naturals if i < naturals * players else (i - naturals * players) // jokers
               for i in range(table.size)]
     return table, owners
+
+
+def _text_values(compiler: Compiler, rules: R.Rules) -> dict[int, dict[str, TextValue]]:
+    """The computed fields of each action's move text (`{value(c)}`), by the action's index among the ids."""
+    found: dict[int, dict[str, TextValue]] = {}
+    actions = [a for phase in rules.phases for a in phase.actions.values()]      # in the codec's order
+    for index, action in enumerate(actions):
+        if action.text_values:
+            found[index] = {field: (compiler.expr(node), node.type,
+                                    frozenset(n.name for n in R.walk(node) if isinstance(n, R.Local)))
+                            for field, node in action.text_values.items()}
+    return found
 
 
 def _meld_rules(spec: Spec, cards: CardTable, wild: set[int], layout: Layout) -> MeldRules | None:

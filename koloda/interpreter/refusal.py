@@ -81,7 +81,8 @@ class _Reader:
             action = self.rules.phases[code.phase].actions[code.name]
             places = _fit(template.tokens, words)
             if places is not None:
-                typed = {var: (" ".join(words[i:j]), " ".join(original[i:j])) for var, (i, j) in places.items()}
+                typed = {var: (" ".join(words[i:j]), " ".join(original[i:j])) for var, (i, j) in places.items()
+                         if var}
                 fits.append(_Meant(code, action, typed))
             elif template.head and tuple(words[:len(template.head)]) == template.head:
                 starts.append(_Meant(code, action, None))
@@ -320,9 +321,8 @@ def _template(code: ActionCode) -> _Template:
             for literal, field, _spec, _conv in Formatter().parse(code.text):
                 tokens.extend((False, w) for w in normal_move(literal).split())
                 if field is not None:
-                    if field not in names:
-                        raise ValueError(field)
-                    tokens.append((True, field))
+                    # a computed value (`{value(c)}`) takes the words typed in its place, and names nothing
+                    tokens.append((True, field if field in names else ""))
         except ValueError:
             tokens = []
     if not tokens:

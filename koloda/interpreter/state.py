@@ -217,6 +217,17 @@ class State:
         if self.facts:
             self.facts = facts_after_move(self.facts, self.game.cards, card, src, dest, before, self.known[card])
 
+    def turn_over(self, card: int, face_up: bool) -> None:
+        """`turn c face up/down`: the card stays where it lies. Turned up, those who see its zone see it;
+        turned down, those who knew it still do."""
+        zone = self.loc[card]
+        if zone < 0 or self.face[card] == face_up:
+            return
+        self.face[card] = face_up
+        if face_up:
+            self.known[card] |= self.layout.watchers[zone]
+        self.dirty |= self.flow.zone_dirt[zone]
+
     def note_leaving(self, cards: list[int], dest: int) -> None:
         """Cards of public zones about to be moved to `dest`: noted in `moved` as they lie now (with
         who put each there), one record per zone, for the table to tell."""

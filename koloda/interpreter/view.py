@@ -6,6 +6,7 @@ they may know of it and nothing more.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
@@ -18,11 +19,14 @@ from koloda.interpreter.melds import LAYOFF, SWAP, Plan, identity_parts
 from koloda.interpreter.state import Moved, State
 
 Fn = Callable[[Any, dict], Any]
+# a computed field of a move's text: its compiled value, its type, and the parameters it reads
+TextValue = tuple[Fn, str, frozenset[str]]
+_FIELD = re.compile(r"\{([^{}]*)\}")
 
 
 class View:
     def __init__(self, rules: R.Rules, layout: Layout, cards: CardTable, codec: ActionCodec,
-                 show: dict[str, Fn]):
+                 show: dict[str, Fn], text_values: dict[int, dict[str, TextValue]] | None = None):
         spec = rules.spec
         self.name = spec.name
         self.title = spec.title
@@ -38,6 +42,7 @@ class View:
         # values worked out for each player who looks (they read `viewer`): none for an onlooker
         self.per_viewer = {label for label, node in rules.show.items()
                            if any(isinstance(n, R.Local) and n.name == "viewer" for n in R.walk(node))}
+        self.text_values = text_values or {}      # action index -> its text's computed fields
 
     # ------------------------------------------------------------ values
     def render(self, value: Any, t: str) -> str:
@@ -96,11 +101,34 @@ class View:
             else:
                 parts[p.var] = self.cards.names[v] if plain and p.type == CARD else self.render(v, p.type)
         if action.text:
+            values = self.text_values.get(action.index)
+            if values:
+                return self._formatted(action.text, parts, values, b, plain, hide)
             try:
                 return action.text.format(**parts)
             except (KeyError, IndexError, ValueError, AttributeError):
                 pass
         return " ".join([action.name, *parts.values()])
+
+    def _formatted(self, text: str, parts: dict[str, str], values: dict[str, TextValue], b: dict, plain: bool,
+                   hide: Callable[[int], bool] | None) -> str:
+        """`take 7♠ (7 points)`: a move's text with its parameters and computed values in place. A value
+        that reads a card the reader may not know is not shown."""
+        def field(m: re.Match) -> str:
+            name = m.group(1)
+            if name in parts:
+                return parts[name]
+            fn, t, reads = values[name]
+            if hide is not None and any(isinstance(b.get(v), int) and hide(b[v]) for v in reads):
+                return "?"
+            value = fn(None, b)         # it reads the parameters, options and cards only (checked)
+            if is_list(t):
+                return " ".join(self._plain(x, elem(t), plain) for x in value)
+            return self._plain(value, t, plain)
+        return _FIELD.sub(field, text)
+
+    def _plain(self, value: Any, t: str, plain: bool) -> str:
+        return self.cards.names[value] if plain and t == CARD and value is not None else self.render(value, t)
 
     def describe(self, s: State, action: int, viewer: int | None) -> str:
         """A move as `viewer` saw it: cards they cannot place now (laid face down, say) are not named."""
