@@ -74,3 +74,15 @@ def build_deck(base: str, copies: int, jokers: int, values: dict[str, int], ace:
         order[14] = 1
     return CardTable(tuple(ranks), tuple(suits), tuple(colors), tuple(vals), tuple(names), tuple(labels),
                      deck_ranks, tuple(order))
+
+
+def rank_indexes(cards: CardTable) -> list[int | None]:
+    """Each card's rank counted in the game's rank order from 0 for the deck's lowest rank (none: a joker)."""
+    by_strength = sorted(set(cards.deck_ranks), key=lambda r: cards.order[r])
+    place = {rank: i for i, rank in enumerate(by_strength)}
+    return [place.get(rank) for rank in cards.ranks]
+
+
+def suit_indexes(cards: CardTable) -> list[int | None]:
+    """Each card's suit counted from 0 in the order of `suits` (none: a joker)."""
+    return list(cards.suits)
