@@ -19,7 +19,7 @@ from koloda.dsl.labels import Label, read_label, without_labels
 from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.options import OptionSpec, option_spec
 from koloda.dsl.to_ast import guarded_binding, parse
-from koloda.dsl.types import CONSTANTS, DECKS
+from koloda.dsl.types import CONSTANTS, DECKS, enum_of
 
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
 RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
@@ -403,7 +403,7 @@ def _vars(doc: MarkedDict, b: _Builder) -> dict[str, VarSpec]:
         start = raw.get("start")
         start_node = None if start is None else b.expr(start, span_of(start, span))
         each = raw.get("each") in ("player", "side")
-        var = VarSpec(name, raw.get("type"), start_node, each, raw.get("visible", "all"), span,
+        var = VarSpec(name, _var_type(raw.get("type"), span_of(raw.get("type"), span), b.errors), start_node, each, raw.get("visible", "all"), span,
                       per_side=raw.get("each") == "side",
                       label=read_label(raw.get("label"), span, f"variable `{name}`", b.errors),
                       internal=raw.get("internal") is True)
@@ -411,6 +411,21 @@ def _vars(doc: MarkedDict, b: _Builder) -> dict[str, VarSpec]:
             b.errors.append(RuleError(f"`{name}`: `visible: owner` needs `each: player`", span))
         variables[name] = var
     return variables
+
+
+def _var_type(raw: object, where: Span, errors: list[RuleError]) -> str | None:
+    """A type's name, or for a word variable (`type: [check, bet, raise, fold]`) the type of its words."""
+    if not isinstance(raw, list):
+        return None if raw is None else str(raw)
+    words = [str(w) for w in raw]
+    spans = getattr(raw, "item_spans", None) or [where] * len(words)
+    for w, at in zip(words, spans):
+        if not w.isidentifier() or w in RESERVED or w in CONSTANTS:
+            errors.append(RuleError(f"`{w}` cannot be a word of a variable: a word is a name such as `bet`, "
+                                    "and not a word of the language", at, category="type"))
+    if len(set(words)) != len(words):
+        errors.append(RuleError("a variable's words must differ from each other", where, category="type"))
+    return enum_of(words)
 
 
 def _functions(doc: MarkedDict, b: _Builder) -> dict[str, FunctionSpec]:

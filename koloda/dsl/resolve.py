@@ -17,7 +17,7 @@ from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.limits import MAX_NESTING
 from koloda.dsl.model import Spec
 from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, TYPE_NAMES,
-                              ZONE, compatible, elem, is_list, list_of, show)
+                              ZONE, compatible, elem, enum_words, is_enum, is_list, list_of, show)
 
 Scope = dict[str, str]       # local name -> its type
 
@@ -93,6 +93,30 @@ class Resolver:
             items = tuple(self.coerce_rank(i, item, RANK) for i, item in zip(node.items, r.items))
             return R.ListLit(r.span, list_of(RANK), items)
         return r
+
+    def word_for(self, node: ast.Node, scope: Scope, t: str) -> R.Expr:
+        """A value where a word variable's value is wanted (`last == bet`, `last = fold`): one of its
+        words may be written bare; a written text must be one of its words."""
+        if is_enum(t) and isinstance(node, ast.Name) and node.name not in scope:
+            name = node.name
+            if name in enum_words(t):
+                return R.Const(node.span, t, name)
+            if not (name in CONSTANTS or name in STATE_NAMES or name in self.spec.zones or name in self.spec.vars):
+                self.check_word(R.Const(node.span, STR, name), t)       # a misspelt word, said as one
+                return R.Invalid(node.span, t)
+        r = self.expr(node, scope)
+        self.check_word(r, t)
+        return r
+
+    def check_word(self, r: R.Expr, t: str) -> None:
+        if not is_enum(t):
+            return
+        words = enum_words(t)
+        texts = r.items if isinstance(r, R.ListLit) else (r,)
+        for item in texts:
+            if isinstance(item, R.Const) and item.type == STR and item.value not in words:
+                self.error(f"`{item.value}` is not one of {', '.join(words)}", item,
+                           did_you_mean(str(item.value), words) or "one of " + ", ".join(words), category="type")
 
     def _Name(self, n: ast.Name, scope: Scope) -> R.Expr:
         name, span = n.name, n.span
@@ -369,7 +393,9 @@ class Resolver:
         return R.Arith(n.span, INT, n.op, left, right)
 
     def _Compare(self, n: ast.Compare, scope: Scope) -> R.Expr:
-        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        left = self.expr(n.left, scope)
+        right = self.word_for(n.right, scope, left.type)
+        self.check_word(left, right.type)
         left, right = self.coerce_rank(n.left, left, right.type), self.coerce_rank(n.right, right, left.type)
         lt, rt = left.type, right.type
         if not compatible(lt, rt):
@@ -382,6 +408,7 @@ class Resolver:
         item, container = self.expr(n.item, scope), self.expr(n.container, scope)
         if item.type == RANK:
             container = self.coerce_rank(n.container, container, list_of(RANK))
+        self.check_word(container, item.type)
         ct = container.type
         if ct == ZONE or is_list(ct):
             if not compatible(item.type, elem(ct)):
