@@ -38,7 +38,9 @@ def _reduction(result: str, element: str | None, several: bool = False) -> Signa
 
 
 FUNCTIONS: dict[str, Signature] = {
-    "value": Signature((Param(CARD),), INT),
+    # a card's value from `values:`, or from the named table given as a text: `value(c, "order")`
+    "value": Signature((Param(CARD), Param(STR, "the second argument of `value` (a table's name)")), INT,
+                       optional=1),
     "next": Signature((Param(PLAYER),), PLAYER),
     "prev": Signature((Param(PLAYER),), PLAYER),
     "abs": Signature((Param(INT),), INT),

@@ -181,6 +181,9 @@ class Spec:
     errors: list[RuleError] = field(default_factory=list)
     fingerprint: str = ""
     title_label: Label | None = None     # the title in each language it is given in
+    # `values:` written as named tables: name -> rank name -> value (`values` is then the first of them)
+    value_tables: dict[str, dict[str, int]] = field(default_factory=dict)
+    value_spans: dict[str, Span] = field(default_factory=dict)
 
 
 class _Builder:
@@ -285,13 +288,14 @@ def build(doc: MarkedDict) -> Spec:
         errors.append(RuleError(f"players: the default {default} is outside {low}..{high}", players_span))
     options = {name: option_spec(name, raw, doc["options"].key_spans[name], errors)
                for name, raw in (doc.get("options") or {}).items()}
+    value_tables: dict[str, dict[str, int]] = {}
     title_label = read_label(doc.get("title", doc.get("game")), top, "the game", [])   # its keys are not checked: it always had any
     spec = Spec(
         name=str(doc.get("game")), title=title_of(doc), source=str(doc.get("source", "")),
         notes=str(doc.get("notes", "")),
         min_players=low, max_players=high, default_players=default,
         deck=_deck(doc, options, errors), ace=str(doc.get("ace", "high")),
-        values={str(k): int(v) for k, v in (doc.get("values") or {}).items()},
+        values=_value_tables(doc.get("values") or {}, value_tables),
         options=options, zones=_zones(doc, errors), vars=_vars(doc, b), functions=_functions(doc, b),
         setup=b.effects(doc.get("setup"), keys.get("setup", top)),
         deal=b.effects(doc.get("deal"), keys.get("deal", top)),
@@ -300,6 +304,9 @@ def build(doc: MarkedDict) -> Spec:
         deal_ends=b.expr(doc.get("deal ends"), keys.get("deal ends", top)) if "deal ends" in doc else None,
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
         match=_match(doc, b), span=top, file=top.file)
+    spec.value_tables = value_tables
+    if value_tables:
+        spec.value_spans = {name: doc["values"].key_spans[name] for name in value_tables}
     spec.sides = doc.get("sides")
     spec.title_label = title_label
     spec.meld_kinds = _melds(doc, spec.zones, errors)
@@ -411,6 +418,16 @@ def _vars(doc: MarkedDict, b: _Builder) -> dict[str, VarSpec]:
             b.errors.append(RuleError(f"`{name}`: `visible: owner` needs `each: player`", span))
         variables[name] = var
     return variables
+
+
+def _value_tables(raw: dict, named: dict[str, dict[str, int]]) -> dict[str, int]:
+    """The card values `value(c)` reads; named tables (`{points: {A: 11}, order: {A: 14}}`) go to `named`,
+    and the first of them is the one `value(c)` reads."""
+    if raw and all(isinstance(v, dict) for v in raw.values()):
+        for name, table in raw.items():
+            named[str(name)] = {str(k): int(v) for k, v in table.items()}
+        return dict(next(iter(named.values())))
+    return {str(k): int(v) for k, v in raw.items()}
 
 
 def _var_type(raw: object, where: Span, errors: list[RuleError]) -> str | None:
@@ -553,10 +570,11 @@ def _names(spec: Spec, errors: list[RuleError]) -> None:
     """Zones, variables and functions share one space of names, apart from the language's own words."""
     names: dict[str, str] = {}
     tables: tuple[tuple[str, dict], ...] = (("zone", spec.zones), ("variable", spec.vars),
-                                            ("function", spec.functions))
+                                            ("function", spec.functions), ("value table", spec.value_tables))
     for what, table in tables:
         for name, item in table.items():
-            span = getattr(item, "span", None) or item.signature.span
+            span = getattr(item, "span", None) or getattr(getattr(item, "signature", None), "span", None) or \
+                spec.value_spans.get(name, spec.span)
             if name in RESERVED or name in CONSTANTS or name in NAMES_TAKEN:
                 errors.append(RuleError(f"`{name}` is a word of the language and cannot name a {what}", span))
             elif name in names:

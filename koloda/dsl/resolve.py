@@ -283,10 +283,19 @@ class Resolver:
                            f"(`{name}` alone goes {fn.nesting} deep): write it in smaller parts", n, category="limit")
                 return R.Invalid(span, fn.type)
             return R.UserCall(span, fn.type, name, resolved)
+        tables = self.spec.value_tables
+        if name in tables:            # `points(c)`: a named table of `values:` read like a function
+            if len(args) != 1:
+                self.error(f"`{name}` takes 1 argument, not {len(args)}", n, category="arity")
+                for a in args:
+                    self.expr(a, scope)
+                return R.Invalid(span, INT)
+            card = self.expect(args[0], scope, CARD, f"the argument of `{name}`")
+            return R.BuiltinCall(span, INT, "value", (card, R.Const(span, STR, name)))
         sig = FUNCTIONS.get(name)
         if sig is None:
-            self.error(f"unknown function `{name}`", n, did_you_mean(name, set(FUNCTIONS) | set(self.spec.functions)),
-                       category="name")
+            self.error(f"unknown function `{name}`", n,
+                       did_you_mean(name, set(FUNCTIONS) | set(self.spec.functions) | set(tables)), category="name")
             for a in args:
                 self.expr(a, scope)
             return R.Invalid(span, ANY)
@@ -322,7 +331,22 @@ class Resolver:
                 what = p.what or (f"the argument of `{name}`" if k == 1 else f"the {_ORDINALS[i]} argument of `{name}`")
                 r = self.expect(arg, scope, p.type, what)
             resolved_args.append(r)
+        if name == "value" and len(resolved_args) == 2:
+            self._value_table(resolved_args[1])
         return R.BuiltinCall(span, sig.result, name, tuple(resolved_args))
+
+    def _value_table(self, table: R.Expr) -> None:
+        """`value(c, "order")`: the table is written out, and is one of `values:`'s named tables."""
+        names = self.spec.value_tables
+        if not isinstance(table, R.Const):
+            if table.type != ANY:
+                self.error("the table of `value` is written out as a text, as in `value(c, \"order\")`", table,
+                           category="type")
+        elif table.value not in names:
+            self.error(f"there is no value table `{table.value}`", table,
+                       did_you_mean(str(table.value), names) or
+                       ("tables: " + ", ".join(names) if names else "name tables in `values:`, as in "
+                        "`values: {points: {A: 11}, order: {A: 14}}`"), category="name")
 
     def _check_items(self, n: ast.Node, func: str, t: str) -> None:
         """The items a reduction folds must suit it: numbers to add, true/false to test."""

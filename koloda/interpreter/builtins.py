@@ -285,7 +285,24 @@ def _unary(name: str, what: str, table: Callable[[Context], Callable[[Any], Any]
     return build
 
 
-FUNCTIONS["value"] = _unary("value", "card", lambda c: c.cards.values.__getitem__)
+_value_one = _unary("value", "card", lambda c: c.cards.values.__getitem__)
+
+
+@register(FUNCTIONS, "value")
+def _value(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    if len(n.args) == 1:
+        return _value_one(c, n, args, env)
+    table = n.args[1]
+    assert isinstance(table, R.Const), "the checker lets only a table written out through"
+    values, span = c.cards.tables[str(table.value)], n.span
+    card = args[0]
+
+    def value_in(s, b):
+        x = card(s, b)
+        if x is None:
+            raise RuleRuntimeError(f"`{table.value}` of no card (the argument is none)", span)
+        return values[x]
+    return value_in
 FUNCTIONS["abs"] = _unary("abs", "number", lambda c: abs)
 FUNCTIONS["next"] = _unary("next", "player", None, 1)
 FUNCTIONS["prev"] = _unary("prev", "player", None, -1)

@@ -173,9 +173,9 @@ def _deck(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[CardTab
     if base not in DECKS:
         raise RuleErrors([RuleError(f"unknown deck `{base}`", d.span)])
     if not d.per_player:
-        return build_deck(base, copies, jokers, spec.values, spec.ace), None
+        return build_deck(base, copies, jokers, spec.values, spec.ace, spec.value_tables), None
     # one deck each: the copies of the pack, in seat order, belong to the players
-    table = build_deck(base, copies * players, jokers * players, spec.values, spec.ace)
+    table = build_deck(base, copies * players, jokers * players, spec.values, spec.ace, spec.value_tables)
     naturals = (table.size - jokers * players) // players          # natural cards in one player's deck
     owners = [i // naturals if i < naturals * players else (i - naturals * players) // jokers
               for i in range(table.size)]
