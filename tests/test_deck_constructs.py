@@ -6,6 +6,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import koloda
 from helpers import random_playout
 from koloda.compact import CompactGame
@@ -64,3 +66,42 @@ def test_a_word_variable_is_shown_by_its_word_and_plays_to_the_end(tmp_path):
         s, _, _ = random_playout(game, seed)
     restored = game.state_from_json(s.to_json())
     assert restored.to_json() == s.to_json()
+
+
+SMALL_DECK = """\
+    game: small-deck
+    players: 2..6
+    deck: {ranks: [J, Q, K], copies: "2 if player_count > 3 else 1"}
+    zones:
+      stock: {visible: nobody}
+      hand: {each: player}
+      pile: {}
+    deal:
+      - gather into stock
+      - shuffle stock
+      - deal 1 to each hand
+    phases:
+      play:
+        actions:
+          play: {with: c in my hand, do: [move c to pile, end turn]}
+        ends: all(p.hand.size == 0 for p in players)
+    scoring: []
+    match:
+      ends: deal_number >= 2
+"""
+
+
+def test_a_three_card_deck_grows_with_the_table(tmp_path):
+    path = write(tmp_path, SMALL_DECK)
+    two, five = koloda.load(path, players=2), koloda.load(path, players=5)
+    assert two.cards.size == 12 and sorted(set(two.cards.names)) == sorted(
+        f"{r}{s}" for r in "JQK" for s in "CDHS")
+    assert five.cards.size == 24
+    for game in (two, five):
+        random_playout(game, 1)
+
+
+def test_a_deck_count_that_is_not_a_whole_number_is_refused_at_load(tmp_path):
+    path = write(tmp_path, SMALL_DECK.replace('"2 if player_count > 3 else 1"', '"player_count > 3"'))
+    with pytest.raises(koloda.RuleError, match="deck `copies` works out to False with 2 players"):
+        koloda.load(path, players=2)

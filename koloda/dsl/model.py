@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from koloda.dsl import ast
 from koloda.dsl.about import players, title_of
 from koloda.dsl.builtins import NAMES_TAKEN
-from koloda.dsl.limits import MAX_CARDS, MAX_PLAYERS
-from koloda.dsl.errors import RuleError, Span, did_you_mean
+from koloda.dsl.limits import MAX_PLAYERS
+from koloda.dsl.errors import RuleError, Span
 from koloda.dsl.labels import Label, read_label, without_labels
 from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.options import OptionSpec, option_spec
 from koloda.dsl.to_ast import guarded_binding, parse
-from koloda.dsl.types import CONSTANTS, DECKS, enum_of
+from koloda.dsl.deckspec import DeckSpec, cell_rank, read_deck
+from koloda.dsl.types import CONSTANTS, enum_of
 
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
 RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
@@ -116,21 +117,6 @@ class EventSpec:
     when: ast.Node
     effects: tuple[ast.Node, ...]
     span: Span
-
-
-@dataclass
-class DeckSpec:
-    base: object          # a deck name, or an expression over options
-    copies: object
-    jokers: object
-    span: Span
-    per_player: bool = False   # every player has a deck of their own
-
-    def bound(self, options: dict[str, object]) -> tuple[object, object, object]:
-        """(base, copies, jokers) for a table: each `option.NAME` replaced by the option's value."""
-        def value(v: object) -> object:
-            return options.get(v[len("option."):]) if isinstance(v, str) and v.startswith("option.") else v
-        return value(self.base), value(self.copies), value(self.jokers)
 
 
 @dataclass
@@ -251,22 +237,6 @@ class _Builder:
         return self.parse(item, "effect_start", where)
 
 
-_RANK_CODES = {"A": 14, "K": 13, "Q": 12, "J": 11, **{str(k): k for k in range(2, 11)}}
-
-
-def _cell_rank(cell, where: Span, errors: list) -> int | None:
-    """A grid cell's rank: `7`, `A`, or null/`-` for a cell that belongs to no rank."""
-    if cell is None or cell == "-":
-        return None
-    code = _RANK_CODES.get(str(cell).upper())
-    if code is None:
-        errors.append(RuleError(f"a grid cell is a rank (A, 2..10, J, Q, K) or `-`, not `{cell}`",
-                                span_of(cell, where), category="schema"))
-    return code
-
-
-
-
 def build(doc: MarkedDict) -> Spec:
     """Turn a schema-valid document into a Spec; syntax and structure errors go to spec.errors.
 
@@ -294,7 +264,7 @@ def build(doc: MarkedDict) -> Spec:
         name=str(doc.get("game")), title=title_of(doc), source=str(doc.get("source", "")),
         notes=str(doc.get("notes", "")),
         min_players=low, max_players=high, default_players=default,
-        deck=_deck(doc, options, errors), ace=str(doc.get("ace", "high")),
+        deck=read_deck(doc, options, errors, b.expr), ace=str(doc.get("ace", "high")),
         values=_value_tables(doc.get("values") or {}, value_tables),
         options=options, zones=_zones(doc, errors), vars=_vars(doc, b), functions=_functions(doc, b),
         setup=b.effects(doc.get("setup"), keys.get("setup", top)),
@@ -336,46 +306,6 @@ def build(doc: MarkedDict) -> Spec:
     return spec
 
 
-def _deck(doc: MarkedDict, options: dict[str, OptionSpec], errors: list[RuleError]) -> DeckSpec:
-    raw_deck = doc.get("deck", "standard52")
-    if isinstance(raw_deck, MarkedDict):
-        deck = DeckSpec(raw_deck.get("base", "standard52"), raw_deck.get("copies", 1),
-                        raw_deck.get("jokers", 0), raw_deck.span, raw_deck.get("each") == "player")
-    else:
-        deck = DeckSpec(raw_deck, 1, 0, span_of(raw_deck, doc.key_spans.get("deck", doc.span)))
-    base = deck.base
-    if isinstance(base, str) and base not in DECKS and not base.startswith("option."):
-        errors.append(RuleError(f"unknown deck `{base}`", deck.span, did_you_mean(base, DECKS) or
-                                "decks: " + ", ".join(DECKS)))
-    for field_name in ("base", "copies", "jokers"):
-        value = getattr(deck, field_name)
-        where = getattr(value, "span", deck.span)
-        if isinstance(value, str) and value.startswith("option."):
-            name = value[len("option."):]
-            if name not in options:
-                errors.append(RuleError(f"unknown option `{name}`", where, did_you_mean(name, options),
-                                        category="name"))
-            elif field_name != "base" and options[name].type != "int":
-                errors.append(RuleError(f"deck `{field_name}` needs a whole-number option, and `{name}` is not",
-                                        where, category="type"))
-        elif field_name != "base" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            errors.append(RuleError(f"deck `{field_name}` is a whole number (or `option.NAME`), not `{value}`",
-                                    where, category="type"))
-    size = deck_size(deck.base, deck.copies, deck.jokers, 1) if not any(
-        isinstance(v, str) and v.startswith("option.") for v in (deck.base, deck.copies, deck.jokers)) else None
-    if size is not None and size > MAX_CARDS:
-        errors.append(RuleError(f"this deck holds {size:,} cards; a game has at most {MAX_CARDS:,}", deck.span,
-                                category="limit"))
-    return deck
-
-
-def deck_size(base: object, copies: object, jokers: object, players: int, per_player: bool = False) -> int | None:
-    """How many cards a deck holds (None if its parts are not a known deck and whole numbers)."""
-    if not isinstance(base, str) or base not in DECKS or not isinstance(copies, int) or not isinstance(jokers, int):
-        return None
-    return (DECKS[base] * copies + jokers) * (players if per_player else 1)
-
-
 def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
     zones = {}
     for name, raw in (doc.get("zones") or {}).items():
@@ -386,7 +316,7 @@ def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
         zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side", melds=bool(raw.get("melds")),
                         label=read_label(raw.get("label"), span, f"zone `{name}`", errors))
         if raw.get("grid") is not None:
-            zone.grid = [[_cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
+            zone.grid = [[cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
             if len({len(row) for row in zone.grid}) != 1:
                 errors.append(RuleError(f"grid `{name}`: every row needs the same number of cells",
                                         span_of(raw["grid"], span), category="schema"))

@@ -51,8 +51,13 @@ STATE_VALUES.update({
     "last_meld": lambda c: lambda s, b: s.last_meld,
     "player_count": lambda c: lambda s, b: s.n,
     "deal_number": lambda c: lambda s, b: s.deal_number,
-    "suits": lambda c: lambda s, b: [0, 1, 2, 3],
 })
+
+
+@register(STATE_VALUES, "suits")
+def _suits(c: Context) -> Fn:
+    suits = list(c.cards.deck_suits)
+    return lambda s, b: list(suits)
 
 
 @register(STATE_VALUES, "deck_size")

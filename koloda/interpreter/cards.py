@@ -23,6 +23,7 @@ class CardTable:
     deck_ranks: tuple[int, ...]     # ranks of the base deck, low to high
     order: tuple[int, ...]          # rank code -> strength (for <, > and tricks)
     tables: dict[str, tuple[int, ...]] = field(default_factory=dict)   # named value tables: card id -> value
+    deck_suits: tuple[int, ...] = (0, 1, 2, 3)   # the suits of the deck, in the order of `suits`
 
     @property
     def size(self) -> int:
@@ -49,16 +50,18 @@ def card_value(rank: int, values: dict[str, int]) -> int:
 
 
 def build_deck(base: str, copies: int, jokers: int, values: dict[str, int], ace: str = "high",
-               named: dict[str, dict[str, int]] | None = None) -> CardTable:
+               named: dict[str, dict[str, int]] | None = None,
+               listed: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)) -> CardTable:
     ranks: list[int] = []
     suits: list[int | None] = []
     colors: list[int | None] = []
     vals: list[int] = []
     names: list[str] = []
     labels: list[str] = []
-    deck_ranks = DECK_RANKS[base]
+    deck_ranks = listed[0] if listed[0] is not None else DECK_RANKS[base]
+    deck_suits = listed[1] if listed[1] is not None else (0, 1, 2, 3)
     for _ in range(copies):
-        for suit in range(4):
+        for suit in deck_suits:
             for rank in deck_ranks:
                 ranks.append(rank)
                 suits.append(suit)
@@ -81,7 +84,7 @@ def build_deck(base: str, copies: int, jokers: int, values: dict[str, int], ace:
     if ace == "low":
         order[14] = 1
     return CardTable(tuple(ranks), tuple(suits), tuple(colors), tuple(vals), tuple(names), tuple(labels),
-                     deck_ranks, tuple(order), tables)
+                     deck_ranks, tuple(order), tables, deck_suits)
 
 
 def rank_indexes(cards: CardTable) -> list[int | None]:
@@ -93,4 +96,5 @@ def rank_indexes(cards: CardTable) -> list[int | None]:
 
 def suit_indexes(cards: CardTable) -> list[int | None]:
     """Each card's suit counted from 0 in the order of `suits` (none: a joker)."""
-    return list(cards.suits)
+    place = {suit: i for i, suit in enumerate(cards.deck_suits)}
+    return [None if suit is None else place[suit] for suit in cards.suits]
