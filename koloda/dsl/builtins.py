@@ -38,7 +38,9 @@ def _reduction(result: str, element: str | None, several: bool = False) -> Signa
 
 
 FUNCTIONS: dict[str, Signature] = {
-    "value": Signature((Param(CARD),), INT),
+    # a card's value from `values:`, or from the named table given as a text: `value(c, "order")`
+    "value": Signature((Param(CARD), Param(STR, "the second argument of `value` (a table's name)")), INT,
+                       optional=1),
     "next": Signature((Param(PLAYER),), PLAYER),
     "prev": Signature((Param(PLAYER),), PLAYER),
     "player": Signature((Param(INT, "the seat number given to `player`"),), PLAYER),   # `player(1)` is P1
@@ -46,6 +48,11 @@ FUNCTIONS: dict[str, Signature] = {
     "top": Signature((Param(ZONE), Param(INT)), list_of(CARD)),
     "winner": Signature((Param(ZONE, "the first argument of `winner` (the trick)"),
                          Param(SUIT, "the second argument of `winner` (the trump suit)")), PLAYER),
+    "winning_card": Signature((Param(ZONE, "the first argument of `winning_card` (the trick)"),
+                               Param(SUIT, "the second argument of `winning_card` (the trump suit)")), CARD),
+    # the card of the highest (lowest) rank in the game's rank order; none for no cards
+    "highest": Signature((Param(CARDS),), CARD),
+    "lowest": Signature((Param(CARDS),), CARD),
     "count": _reduction(INT, None),
     "sum": _reduction(INT, INT),
     "any": _reduction(BOOL, BOOL),
@@ -80,6 +87,8 @@ STATE_NAMES: dict[str, str] = {
 CARD_ATTRS: dict[str, str] = {
     "rank": RANK, "suit": SUIT, "color": COLOR, "by": PLAYER, "face_up": BOOL,
     "deck": PLAYER,          # whose deck the card belongs to, where each player has their own
+    # the rank's place in the game's rank order, 0 for the lowest; the suit's place in `suits`
+    "rank_index": INT, "suit_index": INT,
 }
 ZONE_ATTRS: dict[str, str] = {
     "top": CARD, "bottom": CARD, "size": INT, "owner": PLAYER, "side": SIDE, "cards": list_of(CARD),
@@ -109,7 +118,7 @@ ATTRIBUTES: dict[str, tuple[str, dict[str, str]]] = {
 }
 
 # The card attributes a card alone decides (not where it lies or who moved it): what `wild:` may read.
-STATIC_CARD_ATTRS = {"rank", "suit", "color", "deck"}
+STATIC_CARD_ATTRS = {"rank", "suit", "color", "deck", "rank_index", "suit_index"}
 STATIC_FUNCTIONS = {"value", "abs", "count", "sum", "any", "all", "max", "min"}
 
 # Built-in names added after rule files were written: a file may still name its own things so (its own

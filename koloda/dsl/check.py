@@ -95,7 +95,7 @@ class Checker(Resolver, ControlChecks):
             start = None
             t = declared
             if var.start is not None:
-                start = self.expr(var.start, {})
+                start = self.word_for(var.start, {}, declared) if declared is not None else self.expr(var.start, {})
                 if declared is not None:
                     start = self.coerce_rank(var.start, start, declared)
                 if declared is None:
@@ -279,7 +279,7 @@ class Checker(Resolver, ControlChecks):
 
     def _do_Assign(self, e: ast.Assign, scope: Scope) -> R.Effect | None:
         target = self.target(e.target, scope)
-        value = self.coerce_rank(e.value, self.expr(e.value, scope), target.type)
+        value = self.coerce_rank(e.value, self.word_for(e.value, scope, target.type), target.type)
         tt, vt = target.type, value.type
         if e.op != "=":
             if tt not in (INT, ANY):

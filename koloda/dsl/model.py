@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from koloda.dsl import ast
 from koloda.dsl.about import players, title_of
 from koloda.dsl.builtins import NAMES_TAKEN
-from koloda.dsl.limits import LOOP_LIMIT, MAX_CARDS, MAX_LOOP_LIMIT, MAX_PLAYERS
-from koloda.dsl.errors import RuleError, Span, did_you_mean
+from koloda.dsl.limits import LOOP_LIMIT, MAX_LOOP_LIMIT, MAX_PLAYERS
+from koloda.dsl.errors import RuleError, Span
 from koloda.dsl.labels import Label, read_label, without_labels
 from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.options import OptionSpec, option_spec
 from koloda.dsl.to_ast import guarded_binding, parse
-from koloda.dsl.types import CONSTANTS, DECKS
+from koloda.dsl.deckspec import DeckSpec, cell_rank, read_deck
+from koloda.dsl.types import CONSTANTS, enum_of
 
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
 RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
@@ -127,21 +128,6 @@ class EventSpec:
 
 
 @dataclass
-class DeckSpec:
-    base: object          # a deck name, or an expression over options
-    copies: object
-    jokers: object
-    span: Span
-    per_player: bool = False   # every player has a deck of their own
-
-    def bound(self, options: dict[str, object]) -> tuple[object, object, object]:
-        """(base, copies, jokers) for a table: each `option.NAME` replaced by the option's value."""
-        def value(v: object) -> object:
-            return options.get(v[len("option."):]) if isinstance(v, str) and v.startswith("option.") else v
-        return value(self.base), value(self.copies), value(self.jokers)
-
-
-@dataclass
 class MatchSpec:
     ends: ast.Node | None
     score: ast.Node | None
@@ -193,6 +179,9 @@ class Spec:
     turn_cap: ast.Node | None = None     # `turn cap:` the most turns a deal may last
     cap_ends: str = "match"              # what reaching it ends: "match" (drawn) or "deal"
     procedures: dict[str, ProcedureSpec] = field(default_factory=dict)
+    # `values:` written as named tables: name -> rank name -> value (`values` is then the first of them)
+    value_tables: dict[str, dict[str, int]] = field(default_factory=dict)
+    value_spans: dict[str, Span] = field(default_factory=dict)
 
 
 class _Builder:
@@ -279,22 +268,6 @@ class _Builder:
         return ast.While(item.span, head, body, limit)
 
 
-_RANK_CODES = {"A": 14, "K": 13, "Q": 12, "J": 11, **{str(k): k for k in range(2, 11)}}
-
-
-def _cell_rank(cell, where: Span, errors: list) -> int | None:
-    """A grid cell's rank: `7`, `A`, or null/`-` for a cell that belongs to no rank."""
-    if cell is None or cell == "-":
-        return None
-    code = _RANK_CODES.get(str(cell).upper())
-    if code is None:
-        errors.append(RuleError(f"a grid cell is a rank (A, 2..10, J, Q, K) or `-`, not `{cell}`",
-                                span_of(cell, where), category="schema"))
-    return code
-
-
-
-
 def build(doc: MarkedDict) -> Spec:
     """Turn a schema-valid document into a Spec; syntax and structure errors go to spec.errors.
 
@@ -316,13 +289,14 @@ def build(doc: MarkedDict) -> Spec:
         errors.append(RuleError(f"players: the default {default} is outside {low}..{high}", players_span))
     options = {name: option_spec(name, raw, doc["options"].key_spans[name], errors)
                for name, raw in (doc.get("options") or {}).items()}
+    value_tables: dict[str, dict[str, int]] = {}
     title_label = read_label(doc.get("title", doc.get("game")), top, "the game", [])   # its keys are not checked: it always had any
     spec = Spec(
         name=str(doc.get("game")), title=title_of(doc), source=str(doc.get("source", "")),
         notes=str(doc.get("notes", "")),
         min_players=low, max_players=high, default_players=default,
-        deck=_deck(doc, options, errors), ace=str(doc.get("ace", "high")),
-        values={str(k): int(v) for k, v in (doc.get("values") or {}).items()},
+        deck=read_deck(doc, options, errors, b.expr), ace=str(doc.get("ace", "high")),
+        values=_value_tables(doc.get("values") or {}, value_tables),
         options=options, zones=_zones(doc, errors), vars=_vars(doc, b), functions=_functions(doc, b),
         procedures=_procedures(doc, b),
         setup=b.effects(doc.get("setup"), keys.get("setup", top)),
@@ -332,6 +306,9 @@ def build(doc: MarkedDict) -> Spec:
         deal_ends=b.expr(doc.get("deal ends"), keys.get("deal ends", top)) if "deal ends" in doc else None,
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
         match=_match(doc, b), span=top, file=top.file)
+    spec.value_tables = value_tables
+    if value_tables:
+        spec.value_spans = {name: doc["values"].key_spans[name] for name in value_tables}
     spec.sides = doc.get("sides")
     spec.title_label = title_label
     spec.meld_kinds = _melds(doc, spec.zones, errors)
@@ -367,46 +344,6 @@ def build(doc: MarkedDict) -> Spec:
     return spec
 
 
-def _deck(doc: MarkedDict, options: dict[str, OptionSpec], errors: list[RuleError]) -> DeckSpec:
-    raw_deck = doc.get("deck", "standard52")
-    if isinstance(raw_deck, MarkedDict):
-        deck = DeckSpec(raw_deck.get("base", "standard52"), raw_deck.get("copies", 1),
-                        raw_deck.get("jokers", 0), raw_deck.span, raw_deck.get("each") == "player")
-    else:
-        deck = DeckSpec(raw_deck, 1, 0, span_of(raw_deck, doc.key_spans.get("deck", doc.span)))
-    base = deck.base
-    if isinstance(base, str) and base not in DECKS and not base.startswith("option."):
-        errors.append(RuleError(f"unknown deck `{base}`", deck.span, did_you_mean(base, DECKS) or
-                                "decks: " + ", ".join(DECKS)))
-    for field_name in ("base", "copies", "jokers"):
-        value = getattr(deck, field_name)
-        where = getattr(value, "span", deck.span)
-        if isinstance(value, str) and value.startswith("option."):
-            name = value[len("option."):]
-            if name not in options:
-                errors.append(RuleError(f"unknown option `{name}`", where, did_you_mean(name, options),
-                                        category="name"))
-            elif field_name != "base" and options[name].type != "int":
-                errors.append(RuleError(f"deck `{field_name}` needs a whole-number option, and `{name}` is not",
-                                        where, category="type"))
-        elif field_name != "base" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            errors.append(RuleError(f"deck `{field_name}` is a whole number (or `option.NAME`), not `{value}`",
-                                    where, category="type"))
-    size = deck_size(deck.base, deck.copies, deck.jokers, 1) if not any(
-        isinstance(v, str) and v.startswith("option.") for v in (deck.base, deck.copies, deck.jokers)) else None
-    if size is not None and size > MAX_CARDS:
-        errors.append(RuleError(f"this deck holds {size:,} cards; a game has at most {MAX_CARDS:,}", deck.span,
-                                category="limit"))
-    return deck
-
-
-def deck_size(base: object, copies: object, jokers: object, players: int, per_player: bool = False) -> int | None:
-    """How many cards a deck holds (None if its parts are not a known deck and whole numbers)."""
-    if not isinstance(base, str) or base not in DECKS or not isinstance(copies, int) or not isinstance(jokers, int):
-        return None
-    return (DECKS[base] * copies + jokers) * (players if per_player else 1)
-
-
 def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
     zones = {}
     for name, raw in (doc.get("zones") or {}).items():
@@ -417,7 +354,7 @@ def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
         zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side", melds=bool(raw.get("melds")),
                         label=read_label(raw.get("label"), span, f"zone `{name}`", errors))
         if raw.get("grid") is not None:
-            zone.grid = [[_cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
+            zone.grid = [[cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
             if len({len(row) for row in zone.grid}) != 1:
                 errors.append(RuleError(f"grid `{name}`: every row needs the same number of cells",
                                         span_of(raw["grid"], span), category="schema"))
@@ -441,7 +378,7 @@ def _vars(doc: MarkedDict, b: _Builder) -> dict[str, VarSpec]:
         start = raw.get("start")
         start_node = None if start is None else b.expr(start, span_of(start, span))
         each = raw.get("each") in ("player", "side")
-        var = VarSpec(name, raw.get("type"), start_node, each, raw.get("visible", "all"), span,
+        var = VarSpec(name, _var_type(raw.get("type"), span_of(raw.get("type"), span), b.errors), start_node, each, raw.get("visible", "all"), span,
                       per_side=raw.get("each") == "side",
                       label=read_label(raw.get("label"), span, f"variable `{name}`", b.errors),
                       internal=raw.get("internal") is True)
@@ -449,6 +386,31 @@ def _vars(doc: MarkedDict, b: _Builder) -> dict[str, VarSpec]:
             b.errors.append(RuleError(f"`{name}`: `visible: owner` needs `each: player`", span))
         variables[name] = var
     return variables
+
+
+def _value_tables(raw: dict, named: dict[str, dict[str, int]]) -> dict[str, int]:
+    """The card values `value(c)` reads; named tables (`{points: {A: 11}, order: {A: 14}}`) go to `named`,
+    and the first of them is the one `value(c)` reads."""
+    if raw and all(isinstance(v, dict) for v in raw.values()):
+        for name, table in raw.items():
+            named[str(name)] = {str(k): int(v) for k, v in table.items()}
+        return dict(next(iter(named.values())))
+    return {str(k): int(v) for k, v in raw.items()}
+
+
+def _var_type(raw: object, where: Span, errors: list[RuleError]) -> str | None:
+    """A type's name, or for a word variable (`type: [check, bet, raise, fold]`) the type of its words."""
+    if not isinstance(raw, list):
+        return None if raw is None else str(raw)
+    words = [str(w) for w in raw]
+    spans = getattr(raw, "item_spans", None) or [where] * len(words)
+    for w, at in zip(words, spans):
+        if not w.isidentifier() or w in RESERVED or w in CONSTANTS:
+            errors.append(RuleError(f"`{w}` cannot be a word of a variable: a word is a name such as `bet`, "
+                                    "and not a word of the language", at, category="type"))
+    if len(set(words)) != len(words):
+        errors.append(RuleError("a variable's words must differ from each other", where, category="type"))
+    return enum_of(words)
 
 
 def _functions(doc: MarkedDict, b: _Builder) -> dict[str, FunctionSpec]:
@@ -589,10 +551,12 @@ def _names(spec: Spec, errors: list[RuleError]) -> None:
     """Zones, variables and functions share one space of names, apart from the language's own words."""
     names: dict[str, str] = {}
     tables: tuple[tuple[str, dict], ...] = (("zone", spec.zones), ("variable", spec.vars),
-                                            ("function", spec.functions), ("procedure", spec.procedures))
+                                            ("function", spec.functions), ("procedure", spec.procedures),
+                                            ("value table", spec.value_tables))
     for what, table in tables:
         for name, item in table.items():
-            span = getattr(item, "span", None) or item.signature.span
+            span = getattr(item, "span", None) or getattr(getattr(item, "signature", None), "span", None) or \
+                spec.value_spans.get(name, spec.span)
             if name in RESERVED or name in CONSTANTS or name in NAMES_TAKEN:
                 errors.append(RuleError(f"`{name}` is a word of the language and cannot name a {what}", span))
             elif name in names:

@@ -17,7 +17,7 @@ from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.limits import MAX_NESTING
 from koloda.dsl.model import Spec
 from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, TYPE_NAMES,
-                              ZONE, compatible, elem, is_list, list_of, show)
+                              ZONE, compatible, elem, enum_words, is_enum, is_list, list_of, show)
 
 Scope = dict[str, str]       # local name -> its type
 
@@ -93,6 +93,30 @@ class Resolver:
             items = tuple(self.coerce_rank(i, item, RANK) for i, item in zip(node.items, r.items))
             return R.ListLit(r.span, list_of(RANK), items)
         return r
+
+    def word_for(self, node: ast.Node, scope: Scope, t: str) -> R.Expr:
+        """A value where a word variable's value is wanted (`last == bet`, `last = fold`): one of its
+        words may be written bare; a written text must be one of its words."""
+        if is_enum(t) and isinstance(node, ast.Name) and node.name not in scope:
+            name = node.name
+            if name in enum_words(t):
+                return R.Const(node.span, t, name)
+            if not (name in CONSTANTS or name in STATE_NAMES or name in self.spec.zones or name in self.spec.vars):
+                self.check_word(R.Const(node.span, STR, name), t)       # a misspelt word, said as one
+                return R.Invalid(node.span, t)
+        r = self.expr(node, scope)
+        self.check_word(r, t)
+        return r
+
+    def check_word(self, r: R.Expr, t: str) -> None:
+        if not is_enum(t):
+            return
+        words = enum_words(t)
+        texts = r.items if isinstance(r, R.ListLit) else (r,)
+        for item in texts:
+            if isinstance(item, R.Const) and item.type == STR and item.value not in words:
+                self.error(f"`{item.value}` is not one of {', '.join(words)}", item,
+                           did_you_mean(str(item.value), words) or "one of " + ", ".join(words), category="type")
 
     def _Name(self, n: ast.Name, scope: Scope) -> R.Expr:
         name, span = n.name, n.span
@@ -262,10 +286,19 @@ class Resolver:
                            f"(`{name}` alone goes {fn.nesting} deep): write it in smaller parts", n, category="limit")
                 return R.Invalid(span, fn.type)
             return R.UserCall(span, fn.type, name, resolved)
+        tables = self.spec.value_tables
+        if name in tables:            # `points(c)`: a named table of `values:` read like a function
+            if len(args) != 1:
+                self.error(f"`{name}` takes 1 argument, not {len(args)}", n, category="arity")
+                for a in args:
+                    self.expr(a, scope)
+                return R.Invalid(span, INT)
+            card = self.expect(args[0], scope, CARD, f"the argument of `{name}`")
+            return R.BuiltinCall(span, INT, "value", (card, R.Const(span, STR, name)))
         sig = FUNCTIONS.get(name)
         if sig is None:
-            self.error(f"unknown function `{name}`", n, did_you_mean(name, set(FUNCTIONS) | set(self.spec.functions)),
-                       category="name")
+            self.error(f"unknown function `{name}`", n,
+                       did_you_mean(name, set(FUNCTIONS) | set(self.spec.functions) | set(tables)), category="name")
             for a in args:
                 self.expr(a, scope)
             return R.Invalid(span, ANY)
@@ -276,10 +309,12 @@ class Resolver:
         if sig.several and len(args) >= 2:
             numbers = tuple(self.expect(a, scope, INT, f"each argument of `{name}`") for a in args)
             return R.BuiltinCall(span, INT, name, numbers)
-        k = len(sig.params)
-        if not k - sig.optional <= len(args) <= k:
-            takes = f"{k - sig.optional} or {k} arguments" if sig.optional == 1 else \
-                f"{k - sig.optional} to {k} arguments" if sig.optional else f"{k} argument{'s' * (k != 1)}"
+        k, optional = len(sig.params), sig.optional
+        if name == "value" and not self.spec.value_tables:
+            k, optional = 1, 0        # a table's name is for files that name their tables
+        if not k - optional <= len(args) <= k:
+            takes = f"{k - optional} or {k} arguments" if optional == 1 else \
+                f"{k - optional} to {k} arguments" if optional else f"{k} argument{'s' * (k != 1)}"
             self.error(f"`{name}` takes {takes}, not {len(args)}", n, category="arity")
             for a in args:
                 self.expr(a, scope)
@@ -301,7 +336,22 @@ class Resolver:
                 what = p.what or (f"the argument of `{name}`" if k == 1 else f"the {_ORDINALS[i]} argument of `{name}`")
                 r = self.expect(arg, scope, p.type, what)
             resolved_args.append(r)
+        if name == "value" and len(resolved_args) == 2:
+            self._value_table(resolved_args[1])
         return R.BuiltinCall(span, sig.result, name, tuple(resolved_args))
+
+    def _value_table(self, table: R.Expr) -> None:
+        """`value(c, "order")`: the table is written out, and is one of `values:`'s named tables."""
+        names = self.spec.value_tables
+        if not isinstance(table, R.Const):
+            if table.type == STR:
+                self.error("the table of `value` is written out as a text, as in `value(c, \"order\")`", table,
+                           category="type")
+        elif table.value not in names:
+            self.error(f"there is no value table `{table.value}`", table,
+                       did_you_mean(str(table.value), names) or
+                       ("tables: " + ", ".join(names) if names else "name tables in `values:`, as in "
+                        "`values: {points: {A: 11}, order: {A: 14}}`"), category="name")
 
     def _check_items(self, n: ast.Node, func: str, t: str) -> None:
         """The items a reduction folds must suit it: numbers to add, true/false to test."""
@@ -372,7 +422,9 @@ class Resolver:
         return R.Arith(n.span, INT, n.op, left, right)
 
     def _Compare(self, n: ast.Compare, scope: Scope) -> R.Expr:
-        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        left = self.expr(n.left, scope)
+        right = self.word_for(n.right, scope, left.type)
+        self.check_word(left, right.type)
         left, right = self.coerce_rank(n.left, left, right.type), self.coerce_rank(n.right, right, left.type)
         lt, rt = left.type, right.type
         if not compatible(lt, rt):
@@ -385,6 +437,7 @@ class Resolver:
         item, container = self.expr(n.item, scope), self.expr(n.container, scope)
         if item.type == RANK:
             container = self.coerce_rank(n.container, container, list_of(RANK))
+        self.check_word(container, item.type)
         ct = container.type
         if ct == ZONE or is_list(ct):
             if not compatible(item.type, elem(ct)):

@@ -25,7 +25,25 @@ def elem(t: str) -> str:
     return ANY
 
 
+# A word variable (`type: [check, bet, raise, fold]`): its type names its words, in the order written.
+ENUM = "one of:"
+
+
+def enum_of(words: list[str] | tuple[str, ...]) -> str:
+    return ENUM + ",".join(words)
+
+
+def is_enum(t: str) -> bool:
+    return t.startswith(ENUM)
+
+
+def enum_words(t: str) -> tuple[str, ...]:
+    return tuple(t[len(ENUM):].split(","))
+
+
 def show(t: str) -> str:
+    if is_enum(t):
+        return "one of " + ", ".join(enum_words(t))
     if is_list(t):
         return f"a list of {elem(t)}s"
     return {INT: "a number", BOOL: "true/false", CARD: "a card", RANK: "a rank", SUIT: "a suit",
@@ -39,7 +57,9 @@ def compatible(a: str, b: str) -> bool:
         return True
     if NONE in (a, b):
         other = b if a == NONE else a
-        return other in NULLABLE or is_list(other)
+        return other in NULLABLE or is_list(other) or is_enum(other)
+    if is_enum(a) or is_enum(b):        # a word and a text: the checker sees that a written text is a word
+        return STR in (a, b)
     if is_list(a) and is_list(b):
         return compatible(elem(a), elem(b))
     return False

@@ -13,6 +13,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.errors import Span
 from koloda.interpreter.env import Context, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.cards import rank_indexes, suit_indexes
 from koloda.interpreter.gen_runtime import trick_winner
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
@@ -51,8 +52,13 @@ STATE_VALUES.update({
     "last_meld": lambda c: lambda s, b: s.last_meld,
     "player_count": lambda c: lambda s, b: s.n,
     "deal_number": lambda c: lambda s, b: s.deal_number,
-    "suits": lambda c: lambda s, b: [0, 1, 2, 3],
 })
+
+
+@register(STATE_VALUES, "suits")
+def _suits(c: Context) -> Fn:
+    suits = list(c.cards.deck_suits)
+    return lambda s, b: list(suits)
 
 
 @register(STATE_VALUES, "deck_size")
@@ -111,6 +117,16 @@ def _card_deck(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
         card = obj(s, b)
         return None if card is None or decks is None else decks[card]
     return card_deck
+
+
+@register(CARD_ATTRS, "rank_index", "suit_index")
+def _card_index(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
+    table = rank_indexes(c.cards) if n.name == "rank_index" else suit_indexes(c.cards)
+
+    def card_index(s, b):
+        card = obj(s, b)
+        return None if card is None else table[card]
+    return card_index
 
 
 @register(CARD_ATTRS, "face_up")
@@ -282,7 +298,24 @@ def _unary(name: str, what: str, table: Callable[[Context], Callable[[Any], Any]
     return build
 
 
-FUNCTIONS["value"] = _unary("value", "card", lambda c: c.cards.values.__getitem__)
+_value_one = _unary("value", "card", lambda c: c.cards.values.__getitem__)
+
+
+@register(FUNCTIONS, "value")
+def _value(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    if len(n.args) == 1:
+        return _value_one(c, n, args, env)
+    table = n.args[1]
+    assert isinstance(table, R.Const), "the checker lets only a table written out through"
+    values, span = c.cards.tables[str(table.value)], n.span
+    card = args[0]
+
+    def value_in(s, b):
+        x = card(s, b)
+        if x is None:
+            raise RuleRuntimeError(f"`{table.value}` of no card (the argument is none)", span)
+        return values[x]
+    return value_in
 FUNCTIONS["abs"] = _unary("abs", "number", lambda c: abs)
 
 
@@ -346,6 +379,36 @@ def _winner(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
             raise RuleRuntimeError("`winner` of an empty trick", span)
         return trick_winner(trick, trump(s, b), suits, ranks, order, s.by)
     return winner
+
+
+@register(FUNCTIONS, "winning_card")
+def _winning_card(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    """The card that takes the trick, by the rule of `winner`."""
+    zone, trump = args
+    suits, ranks, order = c.cards.suits, c.cards.ranks, c.cards.order
+    itself = list(range(c.cards.size))      # each card "played by" itself: trick_winner then gives the card
+    span = n.span
+
+    def winning_card(s, b):
+        trick = s.zones[zone(s, b)]
+        if not trick:
+            raise RuleRuntimeError("`winning_card` of an empty trick", span)
+        return trick_winner(trick, trump(s, b), suits, ranks, order, itself)
+    return winning_card
+
+
+@register(FUNCTIONS, "highest", "lowest")
+def _highest(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    """The card of the strongest (weakest) rank; of equal ranks, the first listed (a zone: the bottom one)."""
+    order, ranks = c.cards.order, c.cards.ranks
+    cards = c.sequence(n.args[0], env)
+    strength = [order[r] for r in ranks]
+    pick = max if n.name == "highest" else min
+
+    def extreme_card(s, b):
+        found = [card for card in cards(s, b) if card is not None]
+        return pick(found, key=strength.__getitem__) if found else None
+    return extreme_card
 
 
 @register(FUNCTIONS, "count", "sum", "any", "all", "max", "min")

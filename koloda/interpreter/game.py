@@ -173,14 +173,18 @@ class Game:
 # ------------------------------------------------------------------ building steps
 def _deck(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[CardTable, list[int] | None]:
     """The cards, and with `each: player` the owner of every card's deck."""
-    base, raw_copies, raw_jokers = d.bound(options)
+    try:
+        base, raw_copies, raw_jokers = d.bound(options, players)
+    except RuleError as exc:
+        raise RuleErrors([exc]) from None
     copies, jokers = int(str(raw_copies)), int(str(raw_jokers))
     if base not in DECKS:
         raise RuleErrors([RuleError(f"unknown deck `{base}`", d.span)])
+    listed = (d.ranks, d.suits)
     if not d.per_player:
-        return build_deck(base, copies, jokers, spec.values, spec.ace), None
+        return build_deck(base, copies, jokers, spec.values, spec.ace, spec.value_tables, listed), None
     # one deck each: the copies of the pack, in seat order, belong to the players
-    table = build_deck(base, copies * players, jokers * players, spec.values, spec.ace)
+    table = build_deck(base, copies * players, jokers * players, spec.values, spec.ace, spec.value_tables, listed)
     naturals = (table.size - jokers * players) // players          # natural cards in one player's deck
     owners = [i // naturals if i < naturals * players else (i - naturals * players) // jokers
               for i in range(table.size)]

@@ -162,7 +162,7 @@ class AttrGen:
         args = [self.gen(a, scope) for a in n.args]
         deps = deps_of(args)
         cards = self.c.cards
-        if name == "value":
+        if name == "value" and len(args) == 1:
             return Frag(f"{self.m.const(cards.values, 'value')}[{args[0].text}]", deps, False, True)
         if name == "abs":
             return Frag(f"abs({args[0].text})", deps, False, True)

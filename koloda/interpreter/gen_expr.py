@@ -169,7 +169,7 @@ class ExprGen(AttrGen):
         if name == "others":
             return Frag("_others(s)", NOTHING, True, True)
         if name == "suits":
-            return Frag("[0, 1, 2, 3]", NOTHING, True, True)
+            return Frag(repr(list(self.c.cards.deck_suits)), NOTHING, True, True)
         if name == "deck_size":
             return Frag(repr(self.c.cards.size), NOTHING, True, True)
         if name == "sides":

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Callable
 
-from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE, elem, is_list
+from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE, elem, enum_words, is_enum, is_list
 from koloda.interpreter.bounded import recall, remember
 from koloda.interpreter.meldlist import IDENTITIES
 from koloda.interpreter.spelling import Spelling
@@ -132,6 +132,12 @@ class Observer:
                 if 0 <= int(v) < width:
                     x[at + int(v)] = 1.0
             return width, hot
+        if is_enum(t):
+            words = {w: i for i, w in enumerate(enum_words(t))}
+
+            def word(x: list[float], at: int, v: Any) -> None:
+                x[at + words[v]] = 1.0
+            return len(words), word
         if is_list(t):
             inner = elem(t)
             if inner == CARD or inner in one_hot:
