@@ -80,7 +80,7 @@ def test_ordering_up_gives_the_dealer_the_card_to_discard_then_the_maker_chooses
     assert s.current_player() == 0 and "10H" in hand(s, 0)
     assert sorted(legal(s, plain=True)) == sorted(f"discard {c}" for c in "9C 10C QC KC AC 10H".split())
     act(s, "discard 9C")
-    assert sorted(hand(s, 0)) == sorted("10C QC KC AC 10H".split()) and "9C" in zone_cards(s, "out")
+    assert sorted(hand(s, 0)) == sorted("10C QC KC AC 10H".split()) and "9C" in zone_cards(s, "stock")
     assert s.current_player() == 1 and sorted(legal(s)) == ["go alone", "play with partner"]
 
 
