@@ -179,12 +179,12 @@ def test_going_alone_the_partner_sits_out():
     assert tricks(s) == [0, 1] and s.current_player() == 1 and len(hand(s, 3)) == 5
 
 
-def last_trick(maker, won, alone=None):
+def last_trick(maker, won, alone=None, lone=None, **options):
     """One card each left, P2 to lead the ace of trump; the makers' side has `won` tricks, the other 4 - won."""
-    s = dealt()
+    s = dealt(**options)
     side = maker % 2
     setup(s, zones={("hand", p): c for p, c in enumerate(["9C", "AH", "10C", "QC"])},
-          vars={"trump": "hearts", "maker": maker, "alone": alone, "chosen": True,
+          vars={"trump": "hearts", "maker": maker, "alone": alone, "lone": lone, "chosen": True,
                 ("tricks", side): won, ("tricks", 1 - side): 4 - won},
           phase="play", current=1)
     return s
@@ -206,6 +206,26 @@ def test_makers_points(won, alone, expected):
     s = last_trick(1, won, alone)
     finish(s, [1, 2, 0] if alone == 1 else [1, 2, 3, 0])    # P2's ace of trump wins the last trick
     assert points(s) == expected and s.deal_number == 2
+
+
+def test_lone_defenders_are_asked_in_turn_after_the_maker():
+    s = dealt(lone_defender=True)
+    act(s, "order up")
+    act(s, "discard 9C")
+    act(s, "play with partner")
+    assert s.current_player() == 2 and sorted(legal(s)) == ["defend alone", "defend with partner"]
+    act(s, "defend with partner")
+    assert s.current_player() == 0 and sorted(legal(s)) == ["defend alone", "defend with partner"]
+    act(s, "defend alone")
+    assert get_var(s, "lone") == 0
+    plays(s, [(1, "JH"), (3, "AD"), (0, "10H")])        # P3 sits out
+    assert tricks(s) == [0, 1] and s.current_player() == 1
+
+
+def test_a_lone_defender_who_euchres_scores_four():
+    s = last_trick(1, 1, lone=0, lone_defender=True)     # P2+P4 end with 2 tricks against P1 alone
+    finish(s, [1, 3, 0])
+    assert points(s) == [4, 0]
 
 
 def test_euchred_makers_give_the_defenders_two():

@@ -12,8 +12,9 @@ the first round is koloda's `order up` (or the dealer's `pick up`), in the secon
 a card is the dealer's `discard` right after the first round's trump, else `play`. OpenSpiel
 plays one hand and returns the makers' points to the makers and their negation to the
 defenders, which is koloda's option `single_hand`; its dealer may not discard the card just
-picked up, koloda's option `keep_upcard`; its default `allow_lone_defender=false` is
-koloda's rule (only the maker may go alone).
+picked up, koloda's option `keep_upcard`; its `allow_lone_defender` is koloda's
+`lone_defender`, and OpenSpiel's `Alone` and `Partner` after the maker's are koloda's
+`defend alone` and `defend with partner`.
 """
 from __future__ import annotations
 
@@ -31,8 +32,9 @@ SUIT_WORDS = {"Clubs": "clubs", "Diamonds": "diamonds", "Hearts": "hearts", "Spa
 
 
 @functools.lru_cache(maxsize=None)
-def euchre(stick: bool):
-    return koloda.load("euchre", {"single_hand": True, "stick_the_dealer": stick, "keep_upcard": True}, 4)
+def euchre(stick: bool, lone: bool):
+    return koloda.load("euchre", {"single_hand": True, "stick_the_dealer": stick, "keep_upcard": True,
+                                  "lone_defender": lone}, 4)
 
 
 def card_name(text: str) -> str:
@@ -49,6 +51,7 @@ class Reader:
         self.dealer = dealer
         self.passes = 0
         self.discarding = False
+        self.maker_chose = False
 
     def text(self, state, action: int) -> str:
         player = state.current_player()
@@ -60,22 +63,23 @@ class Reader:
                 return "pick up" if player == self.dealer else "order up"
             return f"name {SUIT_WORDS[word]}"
         if word == "Alone":
-            return "go alone"
+            return "defend alone" if self.maker_chose else "go alone"
         if word == "Partner":
-            return "play with partner"
+            return "defend with partner" if self.maker_chose else "play with partner"
         return ("discard " if self.discarding else "play ") + card_name(word)
 
     def applied(self, text: str) -> None:
         if text == "pass":
             self.passes += 1
         self.discarding = text in ("order up", "pick up")
+        self.maker_chose = self.maker_chose or text in ("go alone", "play with partner")
 
 
-def play_both(seed: int, stick: bool) -> tuple[int, list[float]]:
+def play_both(seed: int, stick: bool, lone: bool) -> tuple[int, list[float]]:
     """One hand played in both engines with the same random choices; returns the moves compared
     and the returns."""
-    rng = random.Random(f"euchre/{seed}/{stick}")
-    spiel = pyspiel.load_game("euchre", {"stick_the_dealer": stick}).new_initial_state()
+    rng = random.Random(f"euchre/{seed}/{stick}/{lone}")
+    spiel = pyspiel.load_game("euchre", {"stick_the_dealer": stick, "allow_lone_defender": lone}).new_initial_state()
     dealer = rng.choice([d for d, _ in spiel.chance_outcomes()])
     spiel.apply_action(dealer)
     dealt = []
@@ -87,7 +91,7 @@ def play_both(seed: int, stick: bool) -> tuple[int, list[float]]:
     hands = {f"P{p + 1} hand": [c for i, c in enumerate(dealt[:20]) if (dealer + i) % 4 == p] for p in range(4)}
     hands["upcard"] = dealt[20:]
 
-    state = euchre(stick).new_initial_state(seed, dealer=dealer, hands=hands)
+    state = euchre(stick, lone).new_initial_state(seed, dealer=dealer, hands=hands)
     reader = Reader(dealer)
     moves = 0
     while not spiel.is_terminal():
@@ -107,12 +111,15 @@ def play_both(seed: int, stick: bool) -> tuple[int, list[float]]:
     return moves, returns
 
 
-@pytest.mark.parametrize("stick", [False, True])
-def test_euchre_agrees_with_openspiel(stick):
+@pytest.mark.parametrize("stick,lone", [(False, False), (True, False), (True, True)])
+def test_euchre_agrees_with_openspiel(stick, lone):
     outcomes = set()
     for seed in SEEDS:
-        moves, returns = play_both(seed, stick)
+        moves, returns = play_both(seed, stick, lone)
         assert moves >= 4
         outcomes.add(returns[0])
-    # the seeds reach hands won and lost by either side, marches included
+    # the seeds reach hands won and lost by either side, marches included; with lone defenders,
+    # lone hands and euchres against them too
     assert {1.0, -1.0, 2.0, -2.0} <= outcomes
+    if lone:
+        assert {4.0, -4.0} <= outcomes
