@@ -81,6 +81,15 @@ def test_a_turn_is_a_draw_or_the_discard_then_a_discard():
     assert zone_cards(s, "pile")[-1] == "2H" and s.current_player() == 0
 
 
+def test_no_throw_back_keeps_the_card_taken():
+    s = dealt()
+    act(s, "take KS")
+    assert "discard KS" in legal(s, plain=True)
+    s = dealt(no_throw_back=True)
+    act(s, "take KS")
+    assert "discard KS" not in legal(s, plain=True) and "discard KD" in legal(s, plain=True)
+
+
 # ------------------------------------------------------------------ the knock
 def test_knock_is_offered_when_a_discard_leaves_ten_or_less():
     s = dealt()
