@@ -1,0 +1,102 @@
+"""Cribbage against OpenSpiel's `cribbage`: the same deals and the same moves give the same legal
+moves, the same points after every move and the same final returns, over whole games to 121.
+
+OpenSpiel is not a dependency of koloda; without `pyspiel` this file is skipped. With it:
+
+    PYTHONPATH=. python -m pytest -q tests/test_cribbage_differential.py
+
+How the two are matched, read from OpenSpiel's source (open_spiel/games/cribbage/cribbage.cc):
+P1 (OpenSpiel's player 0) deals first and the deal alternates. Each deal's chance nodes give six
+cards to player 0, six to player 1, then, once both have laid away two cards (player 0 first, as
+koloda's discards go in seat order), the starter; koloda is handed the same cards as deck orders.
+A discard is one move of two cards, `Choose 3C 5D`, as koloda's `discard 3C 5C`; a player who
+cannot play says `Pass` (koloda's `go`). OpenSpiel counts both hands and the crib before it looks
+for a winner (koloda's `whole_show`), counts a four-card flush in the crib (`crib_four_flush`),
+and adds `winner_bonus_reward` to the winner's points and takes it from the loser's
+(`winner_bonus`): so its returns are koloda's scores.
+"""
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+import koloda
+
+pyspiel = pytest.importorskip("pyspiel")
+
+SEEDS = range(3)
+BONUS = 1000
+
+
+@functools.lru_cache(maxsize=None)
+def cribbage():
+    return koloda.load("cribbage", {"whole_show": True, "crib_four_flush": True, "winner_bonus": BONUS})
+
+
+def card_name(text: str) -> str:
+    """OpenSpiel's `TC` (rank, then suit) as koloda's `10C`."""
+    rank, suit = text[:-1], text[-1]
+    assert suit in "CDHS" and len(rank) == 1, f"not a card: {text}"
+    return ("10" if rank == "T" else rank) + suit
+
+
+def move_text(state, action: int) -> str:
+    """An OpenSpiel move as koloda writes it: `Choose 3C 5D` as `discard 3C 5D`, `Choose 3C` as
+    `play 3C`, `Pass` as `go`; the two cards of a discard in koloda's order (rank, then suit)."""
+    text = state.action_to_string(state.current_player(), action)
+    if text == "Pass":
+        return "go"
+    cards = [card_name(t) for t in text.split()[1:]]
+    return f"discard {cards[0]} {cards[1]}" if len(cards) == 2 else f"play {cards[0]}"
+
+
+def koloda_order(dealer: int, hands: list[list[str]], starter: str, rest: list[str]) -> list[str]:
+    """The deck order, top first, that deals `hands` (player 0's, player 1's) and turns `starter`:
+    koloda deals one card at a time from the dealer's left, then turns the top of the stock."""
+    order = [hands[(dealer + 1 + k) % 2][k // 2] for k in range(12)]
+    return order + [starter] + rest
+
+
+def play_both(seed: int) -> int:
+    """One game played in both engines with the same random choices; returns the moves compared."""
+    rng = random.Random(f"cribbage/{seed}")
+    spiel = pyspiel.load_game("cribbage", {"winner_bonus_reward": float(BONUS)}).new_initial_state()
+    # each deal's cards, drawn here in advance: the first 12 dealt, the 13th the starter
+    # (OpenSpiel writes a chance outcome `Deal AC`)
+    chance_ids = {card_name(spiel.action_to_string(a).split()[-1]): a for a, _ in spiel.chance_outcomes()}
+    packs = []
+    for _ in range(60):
+        pack = sorted(chance_ids)
+        rng.shuffle(pack)
+        packs.append(pack)
+    ours = cribbage()
+    orders = [koloda_order(d % 2, [p[:6], p[6:12]], p[12], p[13:]) for d, p in enumerate(packs)]
+    state = ours.new_initial_state(seed, deck=orders, dealer=0)
+    deal, dealt, moves = 0, 0, 0
+    while not spiel.is_terminal():
+        if spiel.is_chance_node():
+            if dealt == 13:                                # a new deal
+                deal, dealt = deal + 1, 0
+            spiel.apply_action(chance_ids[packs[deal][dealt]])
+            dealt += 1
+            continue
+        assert not state.is_terminal(), f"after {moves} moves"
+        assert state.current_player() == spiel.current_player(), f"after {moves} moves"
+        assert [float(x) for x in state.scores()] == spiel.returns(), f"after {moves} moves"
+        theirs = {move_text(spiel, a): a for a in spiel.legal_actions()}
+        mine = sorted(state.action_to_string(a, plain=True) for a in state.legal_actions())
+        assert mine == sorted(theirs), f"after {moves} moves"
+        text = rng.choice(mine)
+        spiel.apply_action(theirs[text])
+        state.apply_action(state.string_to_action(text))
+        moves += 1
+    assert state.is_terminal(), f"after {moves} moves"
+    assert [float(x) for x in state.scores()] == spiel.returns()
+    return moves
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_cribbage_agrees_with_openspiel(seed):
+    assert play_both(seed) > 100
