@@ -1,15 +1,17 @@
 """Cribbage against OpenSpiel's `cribbage`: the same deals and the same moves give the same legal
-moves, the same points after every move and the same final returns, over whole games to 121.
+moves, the same points after every move and the same final returns, over whole games to 121, for
+two and three players.
 
 OpenSpiel is not a dependency of koloda; without `pyspiel` this file is skipped. With it:
 
     PYTHONPATH=. python -m pytest -q tests/test_cribbage_differential.py
 
 How the two are matched, read from OpenSpiel's source (open_spiel/games/cribbage/cribbage.cc):
-P1 (OpenSpiel's player 0) deals first and the deal alternates. Each deal's chance nodes give six
-cards to player 0, six to player 1, then, once both have laid away two cards (player 0 first, as
-koloda's discards go in seat order), the starter; koloda is handed the same cards as deck orders.
-A discard is one move of two cards, `Choose 3C 5D`, as koloda's `discard 3C 5C`; a player who
+P1 (OpenSpiel's player 0) deals first and the deal passes to the left. Each deal's chance nodes
+give six cards to player 0, six to player 1 (three players: five each, then one to the crib),
+then, once all have laid away their cards (player 0 first, as koloda's discards go in seat
+order), the starter; koloda is handed the same cards as deck orders. Two players lay away two
+cards as one move, `Choose 3C 5D`, as koloda's `discard 3C 5D` (three players: one card); a player who
 cannot play says `Pass` (koloda's `go`). OpenSpiel counts both hands and the crib before it looks
 for a winner (koloda's `whole_show`), counts a four-card flush in the crib (`crib_four_flush`),
 and adds `winner_bonus_reward` to the winner's points and takes it from the loser's
@@ -31,8 +33,8 @@ BONUS = 1000
 
 
 @functools.lru_cache(maxsize=None)
-def cribbage():
-    return koloda.load("cribbage", {"whole_show": True, "crib_four_flush": True, "winner_bonus": BONUS})
+def cribbage(players: int):
+    return koloda.load("cribbage", {"whole_show": True, "crib_four_flush": True, "winner_bonus": BONUS}, players)
 
 
 def card_name(text: str) -> str:
@@ -42,28 +44,32 @@ def card_name(text: str) -> str:
     return ("10" if rank == "T" else rank) + suit
 
 
-def move_text(state, action: int) -> str:
+def move_text(state, action: int, discarding: bool) -> str:
     """An OpenSpiel move as koloda writes it: `Choose 3C 5D` as `discard 3C 5D`, `Choose 3C` as
-    `play 3C`, `Pass` as `go`; the two cards of a discard in koloda's order (rank, then suit)."""
+    `discard 3C` while discarding and `play 3C` after, `Pass` as `go`."""
     text = state.action_to_string(state.current_player(), action)
     if text == "Pass":
         return "go"
-    cards = [card_name(t) for t in text.split()[1:]]
-    return f"discard {cards[0]} {cards[1]}" if len(cards) == 2 else f"play {cards[0]}"
+    cards = " ".join(card_name(t) for t in text.split()[1:])
+    return f"discard {cards}" if discarding else f"play {cards}"
 
 
-def koloda_order(dealer: int, hands: list[list[str]], starter: str, rest: list[str]) -> list[str]:
-    """The deck order, top first, that deals `hands` (player 0's, player 1's) and turns `starter`:
-    koloda deals one card at a time from the dealer's left, then turns the top of the stock."""
-    order = [hands[(dealer + 1 + k) % 2][k // 2] for k in range(12)]
-    return order + [starter] + rest
+def koloda_order(dealer: int, hands: list[list[str]], after: list[str]) -> list[str]:
+    """The deck order, top first, that deals `hands` (player 0's first) and then the cards `after`
+    (three players: the crib's card; then the starter): koloda deals one card at a time from the
+    dealer's left, then takes the next cards from the top of the stock."""
+    n, size = len(hands), len(hands[0])
+    return [hands[(dealer + 1 + k) % n][k // n] for k in range(n * size)] + after
 
 
-def play_both(seed: int) -> int:
+def play_both(seed: int, players: int = 2) -> int:
     """One game played in both engines with the same random choices; returns the moves compared."""
-    rng = random.Random(f"cribbage/{seed}")
-    spiel = pyspiel.load_game("cribbage", {"winner_bonus_reward": float(BONUS)}).new_initial_state()
-    # each deal's cards, drawn here in advance: the first 12 dealt, the 13th the starter
+    rng = random.Random(f"cribbage/{players}/{seed}")
+    spiel = pyspiel.load_game("cribbage", {"players": players,
+                                           "winner_bonus_reward": float(BONUS)}).new_initial_state()
+    size = 6 if players == 2 else 5
+    per_deal = players * size + (players == 3) + 1           # the hands, the crib's card, the starter
+    # each deal's cards, drawn here in advance, in the order they are dealt
     # (OpenSpiel writes a chance outcome `Deal AC`)
     chance_ids = {card_name(spiel.action_to_string(a).split()[-1]): a for a, _ in spiel.chance_outcomes()}
     packs = []
@@ -71,13 +77,14 @@ def play_both(seed: int) -> int:
         pack = sorted(chance_ids)
         rng.shuffle(pack)
         packs.append(pack)
-    ours = cribbage()
-    orders = [koloda_order(d % 2, [p[:6], p[6:12]], p[12], p[13:]) for d, p in enumerate(packs)]
+    ours = cribbage(players)
+    orders = [koloda_order(d % players, [p[k * size:(k + 1) * size] for k in range(players)],
+                           p[players * size:]) for d, p in enumerate(packs)]
     state = ours.new_initial_state(seed, deck=orders, dealer=0)
     deal, dealt, moves = 0, 0, 0
     while not spiel.is_terminal():
         if spiel.is_chance_node():
-            if dealt == 13:                                # a new deal
+            if dealt == per_deal:                          # a new deal
                 deal, dealt = deal + 1, 0
             spiel.apply_action(chance_ids[packs[deal][dealt]])
             dealt += 1
@@ -85,7 +92,7 @@ def play_both(seed: int) -> int:
         assert not state.is_terminal(), f"after {moves} moves"
         assert state.current_player() == spiel.current_player(), f"after {moves} moves"
         assert [float(x) for x in state.scores()] == spiel.returns(), f"after {moves} moves"
-        theirs = {move_text(spiel, a): a for a in spiel.legal_actions()}
+        theirs = {move_text(spiel, a, dealt < per_deal): a for a in spiel.legal_actions()}
         mine = sorted(state.action_to_string(a, plain=True) for a in state.legal_actions())
         assert mine == sorted(theirs), f"after {moves} moves"
         text = rng.choice(mine)
@@ -100,3 +107,7 @@ def play_both(seed: int) -> int:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_cribbage_agrees_with_openspiel(seed):
     assert play_both(seed) > 100
+
+
+def test_three_player_cribbage_agrees_with_openspiel():
+    assert play_both(0, players=3) > 100
