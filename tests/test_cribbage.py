@@ -255,3 +255,16 @@ def test_the_short_game_to_61_and_the_winner_bonus():
     s = in_play(["5C", "7D 2S"], pile="8C", by={"8C": 0}, scores=(30, 59), target=61, winner_bonus=1000)
     act(s, "play 7D")
     assert s.is_terminal() and s.scores() == [30 - 1000, 61 + 1000]
+
+
+def test_four_players_are_partners_who_peg_together():
+    game = cribbage(4)
+    s = game.new_initial_state(0, dealer=0)
+    assert [len(hand(s, p)) for p in range(4)] == [5, 5, 5, 5] and zone_cards(s, "crib") == []
+    for _ in range(4):
+        act(s, legal(s, plain=True)[0])
+    assert len(zone_cards(s, "crib")) == 4 and s.current_player() == 1
+    setup(s, zones={("hand", 1): "7D", ("hand", 2): "KS", "pile": "8C"}, by={"8C": 0}, current=1)
+    act(s, "play 7D")                                   # fifteen for P2, and so for P4
+    assert [get_var(s, ("score", side)) for side in range(2)] == [0, 2]   # P1+P3, P2+P4
+    assert s.scores() == [0, 2, 0, 2]

@@ -1,6 +1,6 @@
 """Cribbage against OpenSpiel's `cribbage`: the same deals and the same moves give the same legal
 moves, the same points after every move and the same final returns, over whole games to 121, for
-two and three players.
+two, three and four players.
 
 OpenSpiel is not a dependency of koloda; without `pyspiel` this file is skipped. With it:
 
@@ -8,14 +8,15 @@ OpenSpiel is not a dependency of koloda; without `pyspiel` this file is skipped.
 
 How the two are matched, read from OpenSpiel's source (open_spiel/games/cribbage/cribbage.cc):
 P1 (OpenSpiel's player 0) deals first and the deal passes to the left. Each deal's chance nodes
-give six cards to player 0, six to player 1 (three players: five each, then one to the crib),
+give six cards to player 0, six to player 1 (three players: five each, then one to the crib; four: five each),
 then, once all have laid away their cards (player 0 first, as koloda's discards go in seat
 order), the starter; koloda is handed the same cards as deck orders. Two players lay away two
 cards as one move, `Choose 3C 5D`, as koloda's `discard 3C 5D` (three players: one card); a player who
 cannot play says `Pass` (koloda's `go`). OpenSpiel counts both hands and the crib before it looks
 for a winner (koloda's `whole_show`), counts a four-card flush in the crib (`crib_four_flush`),
 and adds `winner_bonus_reward` to the winner's points and takes it from the loser's
-(`winner_bonus`): so its returns are koloda's scores.
+(`winner_bonus`): so its returns are koloda's scores. Four players are two sides of partners,
+who share their points, and the winners' bonus (half each) and the losers' loss.
 """
 from __future__ import annotations
 
@@ -109,5 +110,6 @@ def test_cribbage_agrees_with_openspiel(seed):
     assert play_both(seed) > 100
 
 
-def test_three_player_cribbage_agrees_with_openspiel():
-    assert play_both(0, players=3) > 100
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_player_cribbage_agree_with_openspiel(players):
+    assert play_both(0, players) > 100
