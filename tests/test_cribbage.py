@@ -268,3 +268,15 @@ def test_four_players_are_partners_who_peg_together():
     act(s, "play 7D")                                   # fifteen for P2, and so for P4
     assert [get_var(s, ("score", side)) for side in range(2)] == [0, 2]   # P1+P3, P2+P4
     assert s.scores() == [0, 2, 0, 2]
+
+
+def test_a_person_plays_at_the_terminal_to_the_end():
+    """The first listed move every time, against a bot, in the short game: the show is narrated."""
+    from click.testing import CliRunner
+
+    from koloda.cli.main import main
+    result = CliRunner().invoke(main, ["play", "cribbage", "--seat", "human", "--seat", "random", "--fast",
+                                       "--seed", "3", "-o", "target=61"], input="1\n" * 400)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Traceback" not in result.output
+    assert "Game over." in result.output and "counts the crib" in result.output and " shows " in result.output
