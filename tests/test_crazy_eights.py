@@ -22,7 +22,10 @@ def position(players=2, top="9H", stock="2C 3C", hands=None, current=0, vars=Non
     under = [n for n in s.game.cards.names if n not in listed]
     zones = {("hand", p): hands[p] for p in range(players)}
     zones.update({"stock": stock, "pile": under + [top]})
-    return setup(s, zones=zones, current=current, vars={"named": None, "drawn": 0, "passes": 0, **(vars or {})})
+    s = setup(s, zones=zones, current=current,
+              vars={"named": None, "drawn": 0, "passes": 0, "to_draw": 0, **(vars or {})})
+    s.direction = 1                     # whatever a special starter of the seed's deal did
+    return s
 
 
 def test_seven_cards_each_for_two_five_for_more_and_a_starter():
@@ -115,3 +118,62 @@ def test_the_match_ends_at_100_and_the_lowest_total_wins():
     s = position(players=2, hands=["9C", "8S 8D"], vars={("penalty", 1): 10})
     act(s, "play 9C")
     assert s.is_terminal() and s.scores() == [0, 110] and s.returns() == [1.0, 0.0]
+
+
+# ------------------------------------------------------------------ more players, special cards
+def test_six_or_seven_players_play_with_two_decks():
+    assert crazy_eights(5).cards.size == 52 and crazy_eights(6).cards.size == 104
+    s = crazy_eights(7).new_initial_state(1)
+    assert [len(hand(s, p)) for p in range(7)] == [5] * 7
+    assert len(zone_cards(s, "stock")) == 104 - 35 - 1
+
+
+HANDS3 = ["QH AH 2H 4S", "2S 10H KD 4C", "2D 5H 6C 7C"]
+
+
+def test_a_queen_skips_the_next_player():
+    s = position(3, hands=HANDS3, special_cards=True)
+    act(s, "play QH")
+    assert s.current_player() == 2
+    s = position(3, hands=HANDS3)                      # without the option a queen is a plain card
+    act(s, "play QH")
+    assert s.current_player() == 1
+
+
+def test_an_ace_reverses_the_direction_of_play():
+    s = position(3, hands=HANDS3, special_cards=True)
+    act(s, "play AH")
+    assert s.current_player() == 2                      # to the right now
+    act(s, "play 5H")
+    assert s.current_player() == 1
+
+
+def test_a_two_makes_the_next_player_draw_two_or_pass_them_on():
+    s = position(3, stock="3D 4D 5D 6D 7D 9D", hands=HANDS3, special_cards=True)
+    act(s, "play 2H")
+    assert get_var(s, "to_draw") == 2
+    # only a two, or drawing what is owed: the 10H matches but may not be played
+    assert sorted(legal(s, plain=True)) == ["draw", "play 2S"]
+    act(s, "play 2S")
+    assert get_var(s, "to_draw") == 4 and s.current_player() == 2
+    act(s, "draw")                                      # four cards at once, and the turn passes
+    assert sorted(hand(s, 2)) == sorted("2D 5H 6C 7C 9D 7D 6D 5D".split())
+    assert get_var(s, "to_draw") == 0 and s.current_player() == 0
+
+
+def test_a_two_on_an_empty_stock_asks_nothing():
+    s = position(3, stock="", hands=HANDS3, special_cards=True)
+    act(s, "play 2H")
+    assert get_var(s, "to_draw") == 0 and "play 10H" in legal(s, plain=True)
+
+
+def test_a_special_starter_works_as_if_the_dealer_played_it():
+    g = crazy_eights(3, special_cards=True)
+    hands = ["3C 4C 5C 6C 7C", "3D 4D 5D 6D 7D", "3H 4H 5H 6H 7H"]
+    dealer = g.new_initial_state(0).dealer
+    s = new_state(g, 0, hands=hands, then="QS")
+    assert s.current_player() == (dealer + 2) % 3       # the player at the dealer's left is skipped
+    s = new_state(g, 0, hands=hands, then="AS")
+    assert s.current_player() == (dealer + 2) % 3       # to the dealer's right
+    s = new_state(g, 0, hands=hands, then="2S")
+    assert s.current_player() == (dealer + 1) % 3 and get_var(s, "to_draw") == 2

@@ -1,5 +1,6 @@
 """Crazy Eights against OpenSpiel's `crazy_eights`: the same deal, draws and plays give the same
-legal moves and the same points, for 2 to 5 players, with and without reshuffling.
+legal moves and the same points, for 2 to 7 players (two decks from six), with and without
+reshuffling, with and without the special cards (queen skips, ace reverses, two draws two).
 
 OpenSpiel is not a dependency of koloda; without `pyspiel` this file is skipped. With it:
 
@@ -14,12 +15,13 @@ the stock's top card whenever a player draws. OpenSpiel lets a player draw even 
 play, at most `max_draw_cards` a turn, pass once drawing is over, and ends a blocked deal when
 the first to pass passes again: koloda's `draw_anyway` and `draw_limit`. It stops after
 `max_turns` cards played (`max_plays`), and its returns are minus each hand's points, counted as
-`openspiel_points` counts them.
+`openspiel_points` counts them. Its `use_special_cards` is koloda's `special_cards`.
 """
 from __future__ import annotations
 
 import functools
 import random
+from collections import Counter
 
 import pytest
 
@@ -32,9 +34,10 @@ SEEDS = range(4)
 
 
 @functools.lru_cache(maxsize=None)
-def crazy_eights(players: int, reshuffle: bool):
+def crazy_eights(players: int, reshuffle: bool, special: bool = False):
     return koloda.load("crazy-eights", {"deals": 1, "draw_anyway": True, "draw_limit": 5, "max_plays": 100,
-                                        "openspiel_points": True, "reshuffle": reshuffle}, players)
+                                        "openspiel_points": True, "reshuffle": reshuffle,
+                                        "special_cards": special}, players)
 
 
 def card_name(text: str) -> str:
@@ -67,11 +70,12 @@ def cards_of(state, zone: str, owner: int | None = None) -> list[str]:
     return [game.cards.names[c] for c in state.zones[index]]
 
 
-def play_both(players: int, reshuffle: bool, seed: int) -> int:
+def play_both(players: int, reshuffle: bool, seed: int, special: bool = False) -> int:
     """One deal in both engines with the same random choices; returns the moves compared."""
-    rng = random.Random(f"{players}/{reshuffle}/{seed}")
-    state = crazy_eights(players, reshuffle).new_initial_state(seed)
-    spiel = pyspiel.load_game("crazy_eights", {"players": players, "reshuffle": reshuffle}).new_initial_state()
+    rng = random.Random(f"{players}/{reshuffle}/{seed}" + ("/special" if special else ""))
+    state = crazy_eights(players, reshuffle, special).new_initial_state(seed)
+    spiel = pyspiel.load_game("crazy_eights", {"players": players, "reshuffle": reshuffle,
+                                               "use_special_cards": special}).new_initial_state()
     dealer = state.dealer
     spiel.apply_action([a for a, _ in spiel.chance_outcomes()][dealer])
     hands = [cards_of(state, "hand", p) for p in range(players)]
@@ -87,20 +91,37 @@ def play_both(players: int, reshuffle: bool, seed: int) -> int:
         ours = sorted(state.action_to_string(a, plain=True) for a in state.legal_actions())
         assert ours == sorted(theirs), f"after {moves} moves"
         text = rng.choice(ours)
-        if text == "draw":
-            top = cards_of(state, "stock")[-1]
+        player, stock = state.current_player(), cards_of(state, "stock")
+        before = Counter(cards_of(state, "hand", player))
         state.apply_action(state.string_to_action(text))
         spiel.apply_action(theirs[text])
-        if text == "draw":
-            spiel.apply_action(spiel_card(spiel, top))
+        # a draw is one card, or every card owed for twos, which OpenSpiel deals one by one: the
+        # old stock's from its top first, then those of a stock reshuffled on the way
+        drawn = Counter(cards_of(state, "hand", player)) - before
+        order = []
+        for c in reversed(stock):
+            if drawn[c] > 0:
+                order.append(c)
+                drawn[c] -= 1
+        order += list(drawn.elements())
+        while spiel.is_chance_node():
+            spiel.apply_action(spiel_card(spiel, order.pop(0)))
+        assert not order, f"after {moves} moves"
         moves += 1
     assert state.is_terminal()
     assert [-float(x) for x in state.scores()] == spiel.returns()
     return moves
 
 
-@pytest.mark.parametrize("players", range(2, 6))
+@pytest.mark.parametrize("players", range(2, 8))
 @pytest.mark.parametrize("reshuffle", [False, True])
 def test_crazy_eights_agrees_with_openspiel(players, reshuffle):
     for seed in SEEDS:
         assert play_both(players, reshuffle, seed) > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+@pytest.mark.parametrize("reshuffle", [False, True])
+def test_special_cards_agree_with_openspiel(players, reshuffle):
+    for seed in SEEDS:
+        assert play_both(players, reshuffle, seed, special=True) > 0

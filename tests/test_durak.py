@@ -177,3 +177,35 @@ def test_no_transfer_to_a_player_who_cannot_beat_them_all(transfer):
     s = position(transfer, ["9H 6S", "9S 7H KS", "8D"])
     act(s, "attack 9H")
     assert not any(m.startswith("transfer") for m in legal(s))
+
+
+@pytest.fixture(scope="module")
+def four():
+    return koloda.load("durak", players=4)
+
+
+def test_throw_ins_are_offered_round_the_table_from_the_attacker(four):
+    s = position(four, ["9S 7D", "9H 6S", "10H 7H KS", "9D 8D"], current=1)
+    act(s, "attack 9H")
+    assert get_var(s, "defender") == 2 and s.current_player() == 2
+    act(s, "beat 9♥ with 10♥")
+    # the attacker P2 has no 9 or 10 and is passed over; P4, next round the table from P2, before P1
+    assert s.current_player() == 3 and legal(s) == ["throw 9♦", "pass"]
+
+
+def test_refilling_goes_round_the_table_from_the_attacker(four):
+    s = position(four, ["JH QH KH AH 6H", "9H 6S 7S 8S JS QS", "10H 7H 6C 8D 9D 10D", "AS KS 6D 7D 8H"],
+                 stock="KD QD", trump_card="9C", current=1)
+    act(s, "attack 9H")
+    act(s, "beat 9♥ with 10♥")
+    # beaten off, nobody can throw in: P2 (the attacker) draws the top card, then P4, then P1 the
+    # trump card; the defender P3 comes last and finds nothing left
+    assert "QD" in hand(s, 1) and "KD" in hand(s, 3) and "9C" in hand(s, 0)
+    assert len(hand(s, 2)) == 5 and s.current_player() == 2
+    conservation(s)
+
+
+def test_players_out_of_the_game_are_passed_over(four):
+    s = position(four, ["10H 7S", "9D", "9H 6S", ""], stock="", trump_card="", current=2)
+    act(s, "attack 9H")
+    assert get_var(s, "defender") == 0 and s.current_player() == 0

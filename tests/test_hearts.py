@@ -9,7 +9,7 @@ import koloda
 
 from koloda.interpreter.game import compile_expression
 
-from helpers import act, conservation, get_var, hand, legal, setup
+from helpers import act, card, conservation, get_var, hand, legal, setup
 
 # one suit to each player: P1 clubs, P2 diamonds, P3 hearts, P4 spades
 BY_SUIT = ["2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC", "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
@@ -36,7 +36,7 @@ def last_trick(s, won, points, hands, scores=(0, 0, 0, 0)):
     zones = {("won", p): won[p] for p in range(4)}
     zones.update({("hand", p): hands[p] for p in range(4)})
     zones["trick"] = ""
-    variables = {"tricks_played": 12, "passed": True, "broken": True}
+    variables = {"tricks_played": 12, "broken": True}
     variables.update({("points", p): points[p] for p in range(4)})
     variables.update({("score", p): scores[p] for p in range(4)})
     variables.update({("tricks", p): len(won[p].split()) // 4 for p in range(4)})
@@ -63,9 +63,28 @@ def test_three_cards_go_left_across_or_right_when_everyone_has_chosen(first, rec
 
 
 def test_the_fourth_deal_has_no_passing():
-    """The cycle left, right, across, none: started at `none`, the first deal is played at once."""
+    """The cycle left, right, across, none: started at `none`, the first deal is played at once:
+    the passing phase is skipped, so no turn is spent on it."""
     s = dealt(first_pass="none")
     assert legal(s, plain=True) == ["play 2C"]
+    assert s.observation(0)["phase"] == "play" and s.turns == 0
+    assert dealt(first_pass="left").observation(0)["phase"] == "passing"
+
+
+def test_everyone_is_shown_who_holds_the_two_of_clubs():
+    """The holder must lead it, so its place is no secret: every seat knows it from the first
+    trick on (and the bots' guesses at the hidden cards keep it there)."""
+    s = dealt(first_pass="left")
+    assert not any(card_known(s, "2C", p) for p in (1, 2, 3))
+    for p, suit in enumerate("CDHS"):
+        for rank in "AKQ":
+            act(s, f"pass {rank}{suit}")
+    assert all(card_known(s, "2C", p) for p in range(4))
+    assert not card_known(s, "3C", 1)
+
+
+def card_known(s, name: str, seat: int) -> bool:
+    return bool(s.known[card(s.game, name)] & (1 << seat))
 
 
 def test_without_option_passing_no_deal_passes():
@@ -120,7 +139,7 @@ def test_lead_any_club_option():
 
 
 def position(s, cards_in_hand, broken, **vars):
-    v = {"tricks_played": 3, "passed": True, "broken": broken, **vars}
+    v = {"tricks_played": 3, "broken": broken, **vars}
     return setup(s, zones={("hand", 0): cards_in_hand, "trick": ""}, vars=v, current=0)
 
 
@@ -137,7 +156,7 @@ def test_the_queen_breaks_hearts_unless_the_option_says_not():
     for option, broken in ((True, True), (False, False)):
         s = dealt(first_pass="none", queen_breaks_hearts=option)
         setup(s, zones={("hand", 0): "QS 3C", ("hand", 1): "2D 4C", "trick": ""},
-              vars={"tricks_played": 3, "passed": True, "broken": False}, current=0)
+              vars={"tricks_played": 3, "broken": False}, current=0)
         act(s, "play QS")
         assert get_var(s, "broken") is broken
 
