@@ -254,3 +254,15 @@ def test_seeded_playouts_end_and_keep_every_card():
             s.apply_action(rng.choice(s.legal_actions()))
             conservation(s)
         assert any(v >= 1000 or v <= -1000 for v in scores(s))
+
+
+def test_the_four_aces_score_200_only_with_their_option():
+    hands = ["AS AC AD AH", "9S 10S JS KS", "9H 10H JH QH"]
+    s = in_play(hands, tricks=(1, 0, 0))
+    assert not any(m.startswith("four aces") for m in legal(s, plain=True))
+    s = in_play(hands, tricks=(1, 0, 0), ace_marriage=True)
+    assert sum(m.startswith("four aces") for m in legal(s, plain=True)) == 4
+    act(s, "four aces AS")
+    assert get_var(s, ("points", 0)) == 200 and get_var(s, "trump") is None
+    s = in_play(hands, ace_marriage=True)                               # no trick taken yet
+    assert not any(m.startswith("four aces") for m in legal(s, plain=True))
