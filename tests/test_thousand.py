@@ -8,6 +8,9 @@ import functools
 import random
 
 import koloda
+from click.testing import CliRunner
+
+from koloda.cli.main import main
 
 from helpers import act, conservation, get_var, hand, legal, setup, zone_cards
 
@@ -266,3 +269,13 @@ def test_the_four_aces_score_200_only_with_their_option():
     assert get_var(s, ("points", 0)) == 200 and get_var(s, "trump") is None
     s = in_play(hands, ace_marriage=True)                               # no trick taken yet
     assert not any(m.startswith("four aces") for m in legal(s, plain=True))
+
+
+def test_a_deal_at_the_table(tmp_path):
+    """A person takes the first move offered through a whole deal against two random players."""
+    result = CliRunner().invoke(main, ["play", "thousand", "--seat", "human", "--seat", "random", "--seat", "random",
+                                       "--fast", "--seed", "3", "--save", str(tmp_path / "s.json")],
+                                input="1\n" * 12 + "quit\n")
+    out = result.output
+    assert "Traceback" not in out
+    assert "takes the talon" in out and "Deal 1 is over" in out, out
