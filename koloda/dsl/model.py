@@ -23,9 +23,13 @@ from koloda.dsl.deckspec import DeckSpec, cell_rank, read_deck
 from koloda.dsl.types import CONSTANTS, enum_of
 
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
-RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
-            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "meld", "under", "if", "else",
+RESERVED = {"me", "dealer", "players", "others", "option", "my", "to", "each", "from", "deal",
+            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "under", "if", "else",
             "for", "in", "and", "or", "not"}
+# `move …` and `meld …` are effects, but the words name variables, parameters and functions freely (the
+# grammar reads them as the effect only at an effect's start, and not before `=`, `+=` or `.`); a procedure
+# cannot take them, since `move(x)` at an effect's start is the effect
+EFFECT_WORDS = {"move", "meld"}
 VAR_TYPES = ("int", "bool", "card", "rank", "suit", "player", "color", "side")
 
 
@@ -559,6 +563,9 @@ def _names(spec: Spec, errors: list[RuleError]) -> None:
                 spec.value_spans.get(name, spec.span)
             if name in RESERVED or name in CONSTANTS or name in NAMES_TAKEN:
                 errors.append(RuleError(f"`{name}` is a word of the language and cannot name a {what}", span))
+            elif what == "procedure" and name in EFFECT_WORDS:
+                errors.append(RuleError(f"`{name}` cannot name a procedure: `{name}(…)` in effects is the "
+                                        f"`{name}` effect", span, f"call it `{name}s` or `do_{name}`"))
             elif name in names:
                 errors.append(RuleError(f"`{name}` names both a {names[name]} and a {what}", span))
             names[name] = what

@@ -40,7 +40,7 @@ _TOKEN_WORDS = {
     "COLON": ":", "NAME": "a name", "NUMBER": "a number", "STRING": "a string",
     "COMP_OP": "a comparison", "ADD_OP": "+ or -", "MUL_OP": "*, // or %",
     "ASSIGN_OP": "= or +=", "MINUS": "-", "$END": "the end of the text", "EQUAL": "=",
-    "CHECK_EVENTS": "check events", "FACE": "face up or face down",
+    "CHECK_EVENTS": "check events", "FACE": "face up or face down", "_MOVE": "move", "_MELD": "meld",
 }
 
 
