@@ -163,7 +163,7 @@ class Checker(Resolver, ControlChecks):
         for n in R.walk(node):
             if isinstance(n, R.UserCall):
                 self._card_alone(self.functions[n.name].body)
-            ok = isinstance(n, (R.Const, R.Option, R.Local, R.ListLit, R.ListComp, R.Aggregate, R.Range, R.Arith,
+            ok = isinstance(n, (R.Const, R.Option, R.Local, R.ListLit, R.ListComp, R.Flatten, R.Aggregate, R.Range, R.Arith,
                                 R.Compare, R.Contains, R.And, R.Or, R.Not, R.Neg, R.IfElse, R.Index, R.UserCall,
                                 R.ListAttr)) \
                 or isinstance(n, R.CardAttr) and n.name in STATIC_CARD_ATTRS \

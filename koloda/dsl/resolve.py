@@ -385,6 +385,10 @@ class Resolver:
         item = self.expr(n.elem, inner)
         return R.ListComp(n.span, list_of(item.type), item, n.var, iterable, cond)
 
+    def _Flatten(self, n: ast.Flatten, scope: Scope) -> R.Expr:
+        lists = self.expr(n.lists, scope)       # a comprehension of comprehensions, so a list of lists
+        return R.Flatten(n.span, elem(lists.type) if lists.type != ANY else ANY, lists)
+
     # ------------------------------------------------------------ lists and operators
     def _Index(self, n: ast.Index, scope: Scope) -> R.Expr:
         obj = self.expr(n.obj, scope)

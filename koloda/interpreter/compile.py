@@ -378,6 +378,10 @@ class Compiler(EffectCompiler):
     def _ListComp(self, n: R.ListComp, env: Env) -> Fn:
         return self.iterate(n.var, n.iterable, n.cond, n.elem, env)
 
+    def _Flatten(self, n: R.Flatten, env: Env) -> Fn:
+        lists = self.expr(n.lists, env)
+        return lambda s, b: [x for items in lists(s, b) for x in items]
+
     def _Range(self, n: R.Range, env: Env) -> Fn:
         low, high = self.expr(n.low, env), self.expr(n.high, env)
         return lambda s, b: list(range(low(s, b), high(s, b) + 1))
