@@ -299,7 +299,8 @@ def build(doc: MarkedDict) -> Spec:
         name=str(doc.get("game")), title=title_of(doc), source=str(doc.get("source", "")),
         notes=str(doc.get("notes", "")),
         min_players=low, max_players=high, default_players=default,
-        deck=read_deck(doc, options, errors, b.expr), ace=str(doc.get("ace", "high")),
+        deck=read_deck(doc, options, errors, b.expr, lambda w: w.isidentifier() and w not in RESERVED
+                       and w not in CONSTANTS), ace=str(doc.get("ace", "high")),
         values=_value_tables(doc.get("values") or {}, value_tables),
         options=options, zones=_zones(doc, errors), vars=_vars(doc, b), functions=_functions(doc, b),
         procedures=_procedures(doc, b),

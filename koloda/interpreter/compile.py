@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+from collections.abc import Sequence
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
@@ -42,7 +43,7 @@ class UnknownNode(Exception):
 class Compiler(EffectCompiler):
     def __init__(self, layout: Layout, cards: CardTable, options: dict, rules: R.Rules,
                  melds: MeldRules | None = None, patterns: PatternRules | None = None,
-                 card_deck: list[int] | None = None):
+                 card_deck: Sequence[int | str] | None = None):
         self.layout = layout
         self.cards = cards
         self.options = options
