@@ -69,6 +69,7 @@ class MeldKind:
     ace: str                 # runs: "high", "low", "both" or "wrap"
     wild_max: int | None     # most wild cards in one meld; None: fewer wild than natural cards
     repeat_from: int | None = None   # sets with distinct suits: from this size on, suits may repeat
+    whole: bool = False      # whole sets, maximal runs: no meld that another card held could join
 
 
 @dataclass(frozen=True)
@@ -527,7 +528,8 @@ def _melds(doc: MarkedDict, zones: dict[str, ZoneSpec], errors: list[RuleError])
                         int(raw["max"]) if raw.get("max") is not None else None,
                         str(raw.get("suits", "distinct")), str(raw.get("ace", "high")),
                         int(raw["wild max"]) if raw.get("wild max") is not None else None,
-                        int(raw["repeat suits from"]) if raw.get("repeat suits from") is not None else None)
+                        int(raw["repeat suits from"]) if raw.get("repeat suits from") is not None else None,
+                        raw.get("whole") is True)
         if kind.max is not None and kind.max < kind.min:
             errors.append(RuleError(f"meld `{name}`: `max` {kind.max} is below `min` {kind.min}", doc.span))
         if kind.repeat_from is not None and (kind.of != "rank" or kind.suits != "distinct"):
