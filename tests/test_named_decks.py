@@ -106,3 +106,13 @@ def test_too_many_cards_over_the_named_decks_are_refused(tmp_path):
     with pytest.raises(koloda.RuleErrors) as info:
         koloda.load(str(path))
     assert [e.message for e in info.value.errors] == ["these decks hold 10,800 cards; a game has at most 10,000"]
+
+
+def test_a_hands_file_card_comes_from_the_deck_dealt_there(tmp_path):
+    game = load(tmp_path)
+    s = game.new_initial_state(seed=1, hands={"P1 hand": "KH 7C 8C 9C QH"})
+    hand = next(cards for z, cards in enumerate(s.zones) if game.zone_label(z) == "P1 hand")
+    decks = {game.cards.names[c]: game.deck_of_card[c] for c in hand}
+    # four cards come from the stock (main deck), one from `extras` (the bonus deck): the K♥ or the Q♥
+    assert sorted(decks.values()) == ["bonus", "main", "main", "main", "main"]
+    assert decks["7C"] == decks["8C"] == decks["9C"] == "main"
