@@ -116,3 +116,11 @@ def test_a_hands_file_card_comes_from_the_deck_dealt_there(tmp_path):
     # four cards come from the stock (main deck), one from `extras` (the bonus deck): the K♥ or the Q♥
     assert sorted(decks.values()) == ["bonus", "main", "main", "main", "main"]
     assert decks["7C"] == decks["8C"] == decks["9C"] == "main"
+
+
+def test_generated_source_and_closures_agree_on_deck_names(tmp_path, monkeypatch):
+    from test_generated import both
+    path = tmp_path / "two.yaml"
+    path.write_text(textwrap.dedent(TWO_DECKS), encoding="utf-8")
+    fast, slow = both(monkeypatch, str(path), seed=3, moves=80)
+    assert fast == slow and len(fast) > 10
