@@ -4,7 +4,6 @@ from __future__ import annotations
 from koloda.dsl.errors import RuleError, did_you_mean
 from koloda.dsl.loader import shipped_names
 from koloda.dsl.limits import MAX_CARDS, MAX_NUMBER
-from koloda.dsl.deckspec import deck_size
 from koloda.dsl.model import Spec
 from koloda.dsl.pipeline import load_checked
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
@@ -97,7 +96,7 @@ def load(name_or_path: str, options: dict | None = None, players: int | None = N
 def _check_deck_size(spec: Spec, options: dict[str, object], players: int) -> None:
     """The cards of this table, with its options and players, within the limit (checked before any is made)."""
     d = spec.deck
-    size = deck_size(*d.bound(options, players), players, d.per_player, d.ranks, d.suits)
+    size = d.size(options, players)
     if size is not None and size > MAX_CARDS:
         given = ", ".join(f"{k}={v}" for k, v in options.items())
         raise RuleError(f"this table would have {size:,} cards (options {given}); a game has at most {MAX_CARDS:,}",

@@ -207,3 +207,19 @@ def test_empty_text(text):
 def test_error_on_a_later_line():
     err = syntax_error("a and\n b b", origin=Span("f", 3, 9))
     assert err.span.line == 4 and err.span.col == 4
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("move = 1", ast.Assign), ("move  += 1", ast.Assign), ("move -= 1", ast.Assign), ("meld *= 2", ast.Assign),
+    ("move.score = 1", ast.Assign), ("move_count += 1", ast.Assign), ("mover = 2", ast.Assign),
+    ("melds_made += 1", ast.Assign), ("meld m", ast.Meld), ("meld(m)", ast.Meld),
+    ("move top(stock, 2) to pile face down", ast.Move), ("move(x) to y", ast.Move), ("move move to meld", ast.Move),
+])
+def test_move_and_meld_begin_an_effect_unless_an_assignment_follows(text, kind):
+    assert isinstance(p(text, "effect_start"), kind)
+
+
+def test_a_move_of_a_thing_named_move_to_a_zone_named_meld():
+    node = p("move move to meld", "effect_start")
+    assert isinstance(node, ast.Move) and isinstance(node.what, ast.Name) and node.what.name == "move"
+    assert isinstance(node.dest, ast.Name) and node.dest.name == "meld"

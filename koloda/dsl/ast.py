@@ -78,6 +78,17 @@ class ListComp(Node):
     cond: Node | None
 
 
+# The loop name of an aggregate over several `for` clauses: it goes over the list they make, and cannot
+# be written, so it never hides a name of the file.
+ITEM = "item of the for clauses"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Flatten(Node):
+    """The lists of a list joined in order: what `[e for a in X for b in Y]` means (to_ast.py)."""
+    lists: Node
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Arith(Node):
     op: str

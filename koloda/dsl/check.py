@@ -13,7 +13,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.check_effects import ControlChecks
 from koloda.dsl.errors import RuleError, Span, did_you_mean
-from koloda.dsl.model import VAR_TYPES, PhaseSpec, Spec
+from koloda.dsl.model import VAR_TYPES, DeckSpec, PhaseSpec, Spec
 from koloda.dsl.resolve import Resolver, Scope
 from koloda.dsl.types import (ANY, BOOL, CARD, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, SUIT,
                               TYPE_NAMES, ZONE, compatible, elem, is_list, list_of, show)
@@ -163,7 +163,7 @@ class Checker(Resolver, ControlChecks):
         for n in R.walk(node):
             if isinstance(n, R.UserCall):
                 self._card_alone(self.functions[n.name].body)
-            ok = isinstance(n, (R.Const, R.Option, R.Local, R.ListLit, R.ListComp, R.Aggregate, R.Range, R.Arith,
+            ok = isinstance(n, (R.Const, R.Option, R.Local, R.ListLit, R.ListComp, R.Flatten, R.Aggregate, R.Range, R.Arith,
                                 R.Compare, R.Contains, R.And, R.Or, R.Not, R.Neg, R.IfElse, R.Index, R.UserCall,
                                 R.ListAttr)) \
                 or isinstance(n, R.CardAttr) and n.name in STATIC_CARD_ATTRS \
@@ -415,7 +415,11 @@ class Checker(Resolver, ControlChecks):
         return []
 
     def _largest_deck(self) -> int | None:
-        d = self.spec.deck
+        parts = [part for _, part in self.spec.deck.named] or [self.spec.deck]
+        sizes = [self._largest(part) for part in parts]
+        return None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None)
+
+    def _largest(self, d: DeckSpec) -> int | None:
         bases = [d.base]
         if isinstance(d.base, str) and d.base.startswith("option."):
             opt = self.spec.options.get(d.base[7:])

@@ -22,7 +22,7 @@ Scope = dict[str, str]
 _FIELD = re.compile(r"\{([^{}]*)\}")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 # what a computed field of a move's text may read: the parameters, the options and what a card is
-_STATIC_NODES = (R.Const, R.Option, R.Local, R.ListLit, R.ListComp, R.Aggregate, R.Range, R.Arith, R.Compare,
+_STATIC_NODES = (R.Const, R.Option, R.Local, R.ListLit, R.ListComp, R.Flatten, R.Aggregate, R.Range, R.Arith, R.Compare,
                  R.Contains, R.And, R.Or, R.Not, R.Neg, R.IfElse, R.Index, R.UserCall, R.ListAttr)
 
 

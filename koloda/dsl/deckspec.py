@@ -1,4 +1,5 @@
-"""The `deck:` section of a rule file: a base deck, copies, jokers, a deck each, or listed ranks and suits."""
+"""The `deck:` section of a rule file: a base deck, copies, jokers, a deck each, listed ranks and suits, or
+several named decks."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,6 +23,20 @@ class DeckSpec:
     per_player: bool = False   # every player has a deck of their own
     ranks: tuple[int, ...] | None = None    # the ranks listed (`ranks: [J, Q, K]`), low to high; None: the base's
     suits: tuple[int, ...] | None = None    # the suits listed, in the order of `suits`; None: all four
+    # several named decks (`deck: {main: {...}, small: {...}}`), in the order written; the game's cards are
+    # theirs, one deck after the other, and the fields above are unused
+    named: tuple[tuple[str, "DeckSpec"], ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.named)
+
+    def size(self, options: dict[str, object], players: int) -> int | None:
+        """How many cards the game has at a table (None if that is not known from the parts)."""
+        if self.named:
+            sizes = [part.size(options, players) for _, part in self.named]
+            return None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None)
+        return deck_size(*self.bound(options, players), players, self.per_player, self.ranks, self.suits)
 
     def bound(self, options: dict[str, object], players: int = 1) -> tuple[object, object, object]:
         """(base, copies, jokers) for a table: each `option.NAME` replaced by the option's value, each
@@ -54,16 +69,54 @@ def cell_rank(cell, where: Span, errors: list) -> int | None:
 
 
 
+def is_named(raw: object) -> bool:
+    """`deck: {main: {...}, small: {...}}`: a mapping whose values are all mappings names its decks (a single
+    deck's mapping has no mapping among its values)."""
+    return isinstance(raw, MarkedDict) and bool(raw) and all(isinstance(v, MarkedDict) for v in raw.values())
+
+
 def read_deck(doc: MarkedDict, options: dict[str, OptionSpec], errors: list[RuleError],
-              parse: Callable[[object, Span], ast.Node | None]) -> DeckSpec:
-    """The `deck:` section; what is wrong with it goes to `errors`."""
+              parse: Callable[[object, Span], ast.Node | None], word: Callable[[str], bool] = str.isidentifier
+              ) -> DeckSpec:
+    """The `deck:` section; what is wrong with it goes to `errors`. `word` tells a name that may be a
+    deck's (it is `c.deck`'s value, written bare beside it as a word variable's words are)."""
     raw_deck = doc.get("deck", "standard52")
+    if is_named(raw_deck):
+        parts = []
+        for name, raw in raw_deck.items():
+            where = raw_deck.key_spans.get(name, raw_deck.span)
+            part = _read_one(raw, where, options, errors, parse)
+            if not word(str(name)):
+                errors.append(RuleError(f"`{name}` cannot name a deck: a deck's name is a name such as `small`, "
+                                        "and not a word of the language", where, category="name"))
+            if part.per_player:
+                errors.append(RuleError(f"deck `{name}`: `each: player` is for a game with one deck", where,
+                                        "with several named decks, `c.deck` is the deck's name", category="schema"))
+                part.per_player = False
+            parts.append((str(name), part))
+        deck = DeckSpec("standard52", 1, 0, raw_deck.span, named=tuple(parts))
+        sizes = [deck_size(p.base, p.copies, p.jokers, 1, ranks=p.ranks, suits=p.suits) for _, p in parts]
+        size = sum(s for s in sizes if s is not None)
+        if size > MAX_CARDS and all(s is None or s <= MAX_CARDS for s in sizes):    # else the part said so
+            errors.append(RuleError(f"these decks hold {size:,} cards; a game has at most {MAX_CARDS:,}",
+                                    deck.span, category="limit"))
+        return deck
+    return _read_one(raw_deck, doc.key_spans.get("deck", doc.span), options, errors, parse)
+
+
+def _optional(deck: DeckSpec) -> bool:
+    return any(isinstance(v, str) and v.startswith("option.") for v in (deck.base, deck.copies, deck.jokers))
+
+
+def _read_one(raw_deck: object, at: Span, options: dict[str, OptionSpec], errors: list[RuleError],
+              parse: Callable[[object, Span], ast.Node | None]) -> DeckSpec:
+    """One deck: a deck's name, or its mapping."""
     if isinstance(raw_deck, MarkedDict):
         deck = DeckSpec(raw_deck.get("base", "standard52"), raw_deck.get("copies", 1),
                         raw_deck.get("jokers", 0), raw_deck.span, raw_deck.get("each") == "player")
         deck.ranks, deck.suits = _listed_cards(raw_deck, errors)
     else:
-        deck = DeckSpec(raw_deck, 1, 0, span_of(raw_deck, doc.key_spans.get("deck", doc.span)))
+        deck = DeckSpec(raw_deck, 1, 0, span_of(raw_deck, at))
     base = deck.base
     if isinstance(base, str) and base not in DECKS and not base.startswith("option."):
         errors.append(RuleError(f"unknown deck `{base}`", deck.span, did_you_mean(base, DECKS) or
@@ -89,8 +142,8 @@ def read_deck(doc: MarkedDict, options: dict[str, OptionSpec], errors: list[Rule
         elif field_name != "base" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
             errors.append(RuleError(f"deck `{field_name}` is a whole number, `option.NAME` or an expression over "
                                     f"`player_count` and options, not `{value}`", where, category="type"))
-    size = deck_size(deck.base, deck.copies, deck.jokers, 1, ranks=deck.ranks, suits=deck.suits) if not any(
-        isinstance(v, str) and v.startswith("option.") for v in (deck.base, deck.copies, deck.jokers)) else None
+    size = deck_size(deck.base, deck.copies, deck.jokers, 1, ranks=deck.ranks, suits=deck.suits) if not \
+        _optional(deck) else None
     if size is not None and size > MAX_CARDS:
         errors.append(RuleError(f"this deck holds {size:,} cards; a game has at most {MAX_CARDS:,}", deck.span,
                                 category="limit"))

@@ -23,9 +23,13 @@ from koloda.dsl.deckspec import DeckSpec, cell_rank, read_deck
 from koloda.dsl.types import CONSTANTS, enum_of
 
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
-RESERVED = {"me", "dealer", "players", "others", "option", "my", "move", "to", "each", "from", "deal",
-            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "meld", "under", "if", "else",
+RESERVED = {"me", "dealer", "players", "others", "option", "my", "to", "each", "from", "deal",
+            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "under", "if", "else",
             "for", "in", "and", "or", "not"}
+# `move …` and `meld …` are effects, but the words name variables, parameters and functions freely (the
+# grammar reads them as the effect only at an effect's start, and not before `=`, `+=` or `.`); a procedure
+# cannot take them, since `move(x)` at an effect's start is the effect
+EFFECT_WORDS = {"move", "meld"}
 VAR_TYPES = ("int", "bool", "card", "rank", "suit", "player", "color", "side")
 
 
@@ -65,6 +69,7 @@ class MeldKind:
     ace: str                 # runs: "high", "low", "both" or "wrap"
     wild_max: int | None     # most wild cards in one meld; None: fewer wild than natural cards
     repeat_from: int | None = None   # sets with distinct suits: from this size on, suits may repeat
+    whole: bool = False      # whole sets, maximal runs: no meld that another card held could join
 
 
 @dataclass(frozen=True)
@@ -295,7 +300,8 @@ def build(doc: MarkedDict) -> Spec:
         name=str(doc.get("game")), title=title_of(doc), source=str(doc.get("source", "")),
         notes=str(doc.get("notes", "")),
         min_players=low, max_players=high, default_players=default,
-        deck=read_deck(doc, options, errors, b.expr), ace=str(doc.get("ace", "high")),
+        deck=read_deck(doc, options, errors, b.expr, lambda w: w.isidentifier() and w not in RESERVED
+                       and w not in CONSTANTS), ace=str(doc.get("ace", "high")),
         values=_value_tables(doc.get("values") or {}, value_tables),
         options=options, zones=_zones(doc, errors), vars=_vars(doc, b), functions=_functions(doc, b),
         procedures=_procedures(doc, b),
@@ -522,7 +528,8 @@ def _melds(doc: MarkedDict, zones: dict[str, ZoneSpec], errors: list[RuleError])
                         int(raw["max"]) if raw.get("max") is not None else None,
                         str(raw.get("suits", "distinct")), str(raw.get("ace", "high")),
                         int(raw["wild max"]) if raw.get("wild max") is not None else None,
-                        int(raw["repeat suits from"]) if raw.get("repeat suits from") is not None else None)
+                        int(raw["repeat suits from"]) if raw.get("repeat suits from") is not None else None,
+                        raw.get("whole") is True)
         if kind.max is not None and kind.max < kind.min:
             errors.append(RuleError(f"meld `{name}`: `max` {kind.max} is below `min` {kind.min}", doc.span))
         if kind.repeat_from is not None and (kind.of != "rank" or kind.suits != "distinct"):
@@ -559,6 +566,9 @@ def _names(spec: Spec, errors: list[RuleError]) -> None:
                 spec.value_spans.get(name, spec.span)
             if name in RESERVED or name in CONSTANTS or name in NAMES_TAKEN:
                 errors.append(RuleError(f"`{name}` is a word of the language and cannot name a {what}", span))
+            elif what == "procedure" and name in EFFECT_WORDS:
+                errors.append(RuleError(f"`{name}` cannot name a procedure: `{name}(…)` in effects is the "
+                                        f"`{name}` effect", span, f"call it `{name}s` or `do_{name}`"))
             elif name in names:
                 errors.append(RuleError(f"`{name}` names both a {names[name]} and a {what}", span))
             names[name] = what

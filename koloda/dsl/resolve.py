@@ -17,7 +17,7 @@ from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.limits import MAX_NESTING
 from koloda.dsl.model import Spec
 from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, TYPE_NAMES,
-                              ZONE, compatible, elem, enum_words, is_enum, is_list, list_of, show)
+                              ZONE, compatible, elem, enum_of, enum_words, is_enum, is_list, list_of, show)
 
 Scope = dict[str, str]       # local name -> its type
 
@@ -174,7 +174,10 @@ class Resolver:
                 self.error(f"a {kind} has no `{n.name}`", n, did_you_mean(n.name, table) or
                            f"a {kind} has " + ", ".join(f"`{a}`" for a in table), category="name")
                 return R.Invalid(span, ANY)
-            return _ATTR_NODES[t](span, table[n.name], obj, n.name)
+            found = table[n.name]
+            if t == CARD and n.name == "deck" and self.spec.deck.named:
+                found = enum_of(self.spec.deck.names)      # several named decks: the card's deck's name
+            return _ATTR_NODES[t](span, found, obj, n.name)
         if t == PLAYER:
             if n.name in PLAYER_ATTRS:
                 return R.PlayerAttr(span, PLAYER_ATTRS[n.name], obj, n.name)
@@ -384,6 +387,10 @@ class Resolver:
         iterable, inner, cond = self._comprehension(n, scope)
         item = self.expr(n.elem, inner)
         return R.ListComp(n.span, list_of(item.type), item, n.var, iterable, cond)
+
+    def _Flatten(self, n: ast.Flatten, scope: Scope) -> R.Expr:
+        lists = self.expr(n.lists, scope)       # a comprehension of comprehensions, so a list of lists
+        return R.Flatten(n.span, elem(lists.type) if lists.type != ANY else ANY, lists)
 
     # ------------------------------------------------------------ lists and operators
     def _Index(self, n: ast.Index, scope: Scope) -> R.Expr:

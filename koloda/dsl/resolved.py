@@ -193,6 +193,12 @@ class ListComp(Expr):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Flatten(Expr):
+    """A list of lists joined in order: the comprehension with several `for` clauses."""
+    lists: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Range(Expr):
     low: Expr
     high: Expr

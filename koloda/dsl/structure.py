@@ -117,7 +117,9 @@ def _fit(alternative, instance) -> tuple[bool, int]:
     if not isinstance(alternative, dict) or not isinstance(instance, dict):
         return False, 0
     required = alternative.get("required") or [None]
-    return required[0] in instance, sum(k in alternative.get("properties", {}) for k in instance)
+    known = alternative.get("properties", {})
+    named = isinstance(alternative.get("additionalProperties"), dict)   # things by their names: mappings
+    return required[0] in instance, sum(k in known or named and isinstance(v, dict) for k, v in instance.items())
 
 
 def _structural(e: ValidationError, here: list) -> bool:

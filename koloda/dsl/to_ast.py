@@ -40,7 +40,7 @@ _TOKEN_WORDS = {
     "COLON": ":", "NAME": "a name", "NUMBER": "a number", "STRING": "a string",
     "COMP_OP": "a comparison", "ADD_OP": "+ or -", "MUL_OP": "*, // or %",
     "ASSIGN_OP": "= or +=", "MINUS": "-", "$END": "the end of the text", "EQUAL": "=",
-    "CHECK_EVENTS": "check events", "FACE": "face up or face down",
+    "CHECK_EVENTS": "check events", "FACE": "face up or face down", "_MOVE": "move", "_MELD": "meld",
 }
 
 
@@ -117,15 +117,25 @@ class _Builder(Transformer[Token, ast.Node]):
         return ast.Call(self._tspan(items[0]), str(items[0]), args)
 
     def aggregate(self, meta: Meta, items: list[Any]) -> ast.Aggregate:
-        func, elem, var, iterable, cond = items
-        return ast.Aggregate(self._tspan(func), str(func), elem, str(var), iterable, cond)
+        func, elem, *clauses = items
+        if len(clauses) == 1:
+            var, iterable, cond = clauses[0]
+            return ast.Aggregate(self._tspan(func), str(func), elem, str(var), iterable, cond)
+        # `sum(v for a in X for b in Y)` folds the one list the clauses make: `[v for a in X for b in Y]`
+        span = self._span(meta)
+        item = ast.Name(elem.span, ast.ITEM)
+        return ast.Aggregate(self._tspan(func), str(func), item, ast.ITEM, _nested(span, elem, clauses), None)
 
     def list_(self, meta: Meta, items: list[Any]) -> ast.ListLit:
         return ast.ListLit(self._span(meta), tuple(i for i in items if i is not None))
 
-    def listcomp(self, meta: Meta, items: list[Any]) -> ast.ListComp:
-        elem, var, iterable, cond = items
-        return ast.ListComp(self._span(meta), elem, str(var), iterable, cond)
+    def listcomp(self, meta: Meta, items: list[Any]) -> ast.Node:
+        elem, *clauses = items
+        return _nested(self._span(meta), elem, clauses)
+
+    def for_clause(self, meta: Meta, items: list[Any]) -> Any:
+        var, iterable, cond = items
+        return str(var), iterable, cond
 
     def arith(self, meta: Meta, items: list[Any]) -> ast.Arith:
         return ast.Arith(self._tspan(items[1]), str(items[1]), items[0], items[2])
@@ -280,6 +290,16 @@ class _Builder(Transformer[Token, ast.Node]):
 
     def check_events(self, meta: Meta, items: list[Any]) -> ast.CheckEvents:
         return ast.CheckEvents(self._span(meta))
+
+
+def _nested(span: Span, elem: ast.Node, clauses: list[tuple[str, ast.Node, ast.Node | None]]) -> ast.Node:
+    """`[e for a in X if C for b in Y if D]`: each `for` after the first goes over its list once per item
+    of the ones before, so the list is the outer comprehension's lists joined: Flatten([[e for b in Y if D]
+    for a in X if C])."""
+    var, iterable, cond = clauses[0]
+    if len(clauses) == 1:
+        return ast.ListComp(span, elem, var, iterable, cond)
+    return ast.Flatten(span, ast.ListComp(span, _nested(span, elem, clauses[1:]), var, iterable, cond))
 
 
 def _audience(node: ast.Node) -> ast.Node | None:

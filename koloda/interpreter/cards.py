@@ -87,6 +87,18 @@ def build_deck(base: str, copies: int, jokers: int, values: dict[str, int], ace:
                      deck_ranks, tuple(order), tables, deck_suits)
 
 
+def joined(tables: list[CardTable]) -> CardTable:
+    """Several decks as one game's cards, one deck after the other: its ranks and suits are every deck's."""
+    first = tables[0]
+
+    def cat(field: str) -> tuple:
+        return tuple(x for t in tables for x in getattr(t, field))
+    return CardTable(cat("ranks"), cat("suits"), cat("colors"), cat("values"), cat("names"), cat("labels"),
+                     tuple(sorted({r for t in tables for r in t.deck_ranks})), first.order,
+                     {name: tuple(v for t in tables for v in t.tables[name]) for name in first.tables},
+                     tuple(sorted({s for t in tables for s in t.deck_suits})))
+
+
 def rank_indexes(cards: CardTable) -> list[int | None]:
     """Each card's rank counted in the game's rank order from 0 for the deck's lowest rank (none: a joker)."""
     by_strength = sorted(set(cards.deck_ranks), key=lambda r: cards.order[r])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+from collections.abc import Sequence
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
@@ -42,7 +43,7 @@ class UnknownNode(Exception):
 class Compiler(EffectCompiler):
     def __init__(self, layout: Layout, cards: CardTable, options: dict, rules: R.Rules,
                  melds: MeldRules | None = None, patterns: PatternRules | None = None,
-                 card_deck: list[int] | None = None):
+                 card_deck: Sequence[int | str] | None = None):
         self.layout = layout
         self.cards = cards
         self.options = options
@@ -377,6 +378,10 @@ class Compiler(EffectCompiler):
 
     def _ListComp(self, n: R.ListComp, env: Env) -> Fn:
         return self.iterate(n.var, n.iterable, n.cond, n.elem, env)
+
+    def _Flatten(self, n: R.Flatten, env: Env) -> Fn:
+        lists = self.expr(n.lists, env)
+        return lambda s, b: [x for items in lists(s, b) for x in items]
 
     def _Range(self, n: R.Range, env: Env) -> Fn:
         low, high = self.expr(n.low, env), self.expr(n.high, env)

@@ -6,6 +6,7 @@ compiler uses, can name these types without importing the compiler.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Callable, Protocol
 
 from koloda.dsl import resolved as R
@@ -46,7 +47,7 @@ class Context(Protocol):
     melds: MeldRules | None
     reach: Reach | None
     patterns: PatternRules | None
-    card_deck: list[int] | None
+    card_deck: Sequence[int | str] | None
     meld_kinds: list[str]
 
     def expr(self, n: R.Expr, env: Env = ...) -> Fn: ...

@@ -16,7 +16,7 @@ from koloda.dsl.model import DeckSpec, Spec
 from koloda.dsl.to_ast import parse
 from koloda.dsl.types import CARD, DECKS
 from koloda.interpreter.arrange import opening_orders
-from koloda.interpreter.cards import CardTable, build_deck, rank_name
+from koloda.interpreter.cards import CardTable, build_deck, joined, rank_name
 from koloda.interpreter.cardtext import Given, givens, orders_from, parse_deck, parse_hands
 from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.compile import Compiler
@@ -48,6 +48,9 @@ class Game:
         self.num_players = players
         self.fingerprint = spec.fingerprint
         self.cards, self.card_deck = _deck(spec.deck, spec, options, players)
+        # what `c.deck` is: the owner of the card's deck (`each: player`), or with named decks its name
+        self.deck_of_card: Sequence[int | str] | None = \
+            [spec.deck.names[i] for i in self.card_deck] if spec.deck.named and self.card_deck else self.card_deck
         self.layout = Layout(spec, rules.var_types, players, self.cards.size)
         self.wild_cards = self._wild_cards()
         self.melds = _meld_rules(spec, self.cards, self.wild_cards, self.layout)
@@ -55,7 +58,7 @@ class Game:
         self.codec = ActionCodec(rules, self.layout, self.cards, self.melds)
         self.num_distinct_actions = self.codec.num_distinct_actions
         self.compiler = compiler = Compiler(self.layout, self.cards, options, rules, self.melds, self.patterns,
-                                            self.card_deck)
+                                            self.deck_of_card)
         self.watch = watch(rules, self.layout)
         compiler.var_dirt = self.watch.var_dirt
         self.flow = _flow(compiler, rules, self.codec, self.layout, self.cards, self.watch)
@@ -75,7 +78,8 @@ class Game:
         The checker made sure `wild:` reads the card alone, so it needs no state."""
         if self.rules.wild is None:
             return {c for c in range(self.cards.size) if self.cards.ranks[c] == 0}
-        test = Compiler(self.layout, self.cards, self.options, self.rules, card_deck=self.card_deck).expr(self.rules.wild)
+        test = Compiler(self.layout, self.cards, self.options, self.rules,
+                        card_deck=self.deck_of_card).expr(self.rules.wild)
         return {c for c in range(self.cards.size) if test(None, {"c": c})}
 
     # ------------------------------------------------------------ the table
@@ -180,6 +184,8 @@ def _deck(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[CardTab
     copies, jokers = int(str(raw_copies)), int(str(raw_jokers))
     if base not in DECKS:
         raise RuleErrors([RuleError(f"unknown deck `{base}`", d.span)])
+    if d.named:
+        return _named_decks(d, spec, options, players)
     listed = (d.ranks, d.suits)
     if not d.per_player:
         return build_deck(base, copies, jokers, spec.values, spec.ace, spec.value_tables, listed), None
@@ -189,6 +195,16 @@ def _deck(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[CardTab
     owners = [i // naturals if i < naturals * players else (i - naturals * players) // jokers
               for i in range(table.size)]
     return table, owners
+
+
+def _named_decks(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[CardTable, list[int]]:
+    """Several named decks: their cards one deck after the other, and each card's deck by its place among them."""
+    tables, decks = [], []
+    for index, (_, part) in enumerate(d.named):
+        table, _ = _deck(part, spec, options, players)
+        tables.append(table)
+        decks += [index] * table.size
+    return joined(tables), decks
 
 
 def _text_values(compiler: Compiler, rules: R.Rules) -> dict[int, dict[str, TextValue]]:

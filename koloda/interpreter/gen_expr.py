@@ -301,6 +301,11 @@ class ExprGen(AttrGen):
         where = f" if {test.text}" if test is not None else ""
         return Frag(f"[{value.text} {loop}{where}]", deps, False, True)
 
+    def _Flatten(self, n: R.Flatten, scope: Scope) -> Frag:
+        lists = self.gen(n.lists, scope)
+        part, item = self.m.local("part of the lists"), self.m.local("item of the lists")   # never a rule name
+        return Frag(f"[{item} for {part} in {lists.text} for {item} in {part}]", lists.deps, False, True)
+
     def _ListLit(self, n: R.ListLit, scope: Scope) -> Frag:
         items = [self.gen(i, scope) for i in n.items]
         return Frag(f"[{', '.join(i.text for i in items)}]", deps_of(items), all(i.safe for i in items), True)

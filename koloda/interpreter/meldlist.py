@@ -19,6 +19,7 @@ from typing import Iterable, Sequence
 
 from koloda.dsl.model import MeldKind
 from koloda.interpreter.cards import CardTable
+from koloda.interpreter.meldwhole import whole_only
 
 NO_SUIT = 4
 IDENTITIES = 76      # rank * 5 + suit < 75, and 0 for a wild card that stands for nothing
@@ -138,7 +139,8 @@ class NewMelds:
 
     def _group(self, key: Group) -> list[Record]:
         ki, naturals, wilds = key
-        return self._sets(ki, naturals, wilds) if self.kinds[ki].of == "rank" else self._runs(ki, naturals, wilds)
+        found = self._sets(ki, naturals, wilds) if self.kinds[ki].of == "rank" else self._runs(ki, naturals, wilds)
+        return whole_only(found, naturals) if self.kinds[ki].whole else found
 
     # ------------------------------------------------------------ sets
     def _choices(self, kind: MeldKind, per_suit: dict[int, list[int]]) -> list[tuple[tuple[int, int], ...]]:

@@ -63,6 +63,9 @@ class NamedMelds:
         self.by_copies = {ki for ki, k in enumerate(new.kinds)
                           if k.of == "rank" and (k.suits == "any" or k.repeat_from is not None)}
         self.runs = {ki for ki, k in enumerate(new.kinds) if k.of == "suit"}
+        # with whole melds only a part's melds are not among the whole hand's (a set short of a card used
+        # elsewhere is whole in the part): each part is listed afresh
+        self.whole = any(k.whole for k in new.kinds)
         # the plays of a group by its cards, before they are looked up by the names of its cards: a hand's
         # groups are mostly the groups of the hand before it
         self.group_plays = lru_cache(maxsize=cached)(self._group_plays)
@@ -84,7 +87,7 @@ class NamedMelds:
         if found is not None:
             self._hands.move_to_end(mask)
             return found
-        if within and within != mask and not mask & ~within:
+        if within and within != mask and not mask & ~within and not self.whole:
             found = self._part(mask, within)
         else:
             found = [p for _, plays, _ in self._groups(mask) for p in plays]
@@ -105,7 +108,7 @@ class NamedMelds:
         same as the best of `of(mask, within)`, found without listing the part when `within` is
         given, by going down the whole hand's plays from the richest to the first the part holds.
         Where that is less than `floor`, perhaps less than the most (the walk stops at `floor`)."""
-        if not within or within == mask or mask & ~within or mask in self._hands:
+        if not within or within == mask or mask & ~within or mask in self._hands or self.whole:
             return max((p[1] for p in self.of(mask, within) if len(p[0]) <= room), default=0)
         groups = self._groups(within)
         relisted = self._relisted(mask, within, groups)

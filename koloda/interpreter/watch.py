@@ -118,6 +118,6 @@ class _Reader:
         elif isinstance(n, (R.MeldsOf, R.PlanAttr, R.Invalid)):
             raise _ReadsMore
         elif not isinstance(n, (R.Const, R.Option, R.Local, R.GridAttr, R.PlayerAttr, R.SideAttr, R.ListAttr,
-                                R.Index, R.Aggregate, R.ListLit, R.ListComp, R.Range, R.Arith, R.Compare,
+                                R.Index, R.Aggregate, R.ListLit, R.ListComp, R.Flatten, R.Range, R.Arith, R.Compare,
                                 R.Contains, R.And, R.Or, R.Not, R.Neg, R.IfElse)):
             raise _ReadsMore        # a kind of node added since: asked every time until it is known here
