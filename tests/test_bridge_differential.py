@@ -59,7 +59,7 @@ def move_text(action: int) -> str:
 
 def play_both(dealer: int, dealer_vul: bool, non_dealer_vul: bool, seed: int) -> tuple[int, bool]:
     """One deal in both engines with the same random choices (passing often, so that auctions stop
-    at every level and some deals are passed out); returns the moves compared and whether the deal
+    at every level and some deals are passed out, and doubling often); returns the moves compared and whether the deal
     was played."""
     rng = random.Random(f"bridge/{dealer}/{seed}")
     params = {"use_double_dummy_result": False, "dealer": dealer,
@@ -80,7 +80,10 @@ def play_both(dealer: int, dealer_vul: bool, non_dealer_vul: bool, seed: int) ->
         theirs = {move_text(a): a for a in spiel.legal_actions()}
         ours = sorted(state.action_to_string(a, plain=True) for a in state.legal_actions())
         assert ours == sorted(theirs), f"after {moves} moves"
-        if "pass" in theirs and rng.random() < 0.7:
+        doubles = [t for t in ("double", "redouble") if t in theirs]
+        if doubles and rng.random() < 0.5:
+            text = doubles[0]
+        elif "pass" in theirs and rng.random() < 0.7:
             text = "pass"
         else:
             text = rng.choice(ours)
