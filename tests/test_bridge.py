@@ -84,10 +84,10 @@ def test_the_dummy_lies_face_up_after_the_opening_lead_and_the_declarer_plays_it
     act(s, "play AH")                                        # the opening lead, by P2
     assert len(s.zones[dummy]) == 13 and zone_cards(s, ("hand", 2)) == []
     assert s.current_player() == 0                           # the declarer, for the dummy
-    assert legal(s, plain=True) == ["play 8H", "play 9H", "play 10H", "play JH"]   # following suit
+    assert legal(s, plain=True) == [f"play {c} from dummy" for c in ("8H", "9H", "10H", "JH")]   # following suit
     seen = s.observation(1)["zones"]
     assert any(z["zone"] == "dummy" and len(z.get("cards") or []) == 13 for z in seen)
-    act(s, "play 8H")
+    act(s, "play 8H from dummy")
     assert s.current_player() == 3
     act(s, "play 5H")
     assert s.current_player() == 0 and legal(s, plain=True) == ["play 2H", "play 3H", "play 4H"]   # own hand
@@ -99,14 +99,14 @@ def test_a_dummy_that_wins_leads_and_a_trump_takes_the_trick():
     s = dealt()
     calls(s, ["bid 1 hearts", "pass", "bid 2 hearts"] + PASS3)
     act(s, "play 4C")
-    calls(s, ["play AC", "play 8C", "play 2C"])              # the dummy's ace wins
+    calls(s, ["play AC from dummy", "play 8C", "play 2C"])              # the dummy's ace wins
     assert s.current_player() == 0 and get_var(s, "to_play") == 2
-    assert "play KC" in legal(s, plain=True) and "play AS" not in legal(s, plain=True)
+    assert set(legal(s, plain=True)) == {f"play {c} from dummy" for c in "8H 9H 10H JH QD KD AD KC 3S 4S 5S 6S".split()}
     setup(s, zones={("hand", 0): "2H 3D", ("hand", 1): "AS KD", ("hand", 2): "", "dummy": "3S 4D",
                     ("hand", 3): "6S 7D", "trick": ""}, vars={"to_play": 1}, current=1)
     act(s, "play AS")
-    assert legal(s, plain=True) == ["play 3S"]
-    calls(s, ["play 3S", "play 6S"])
+    assert legal(s, plain=True) == ["play 3S from dummy"]
+    calls(s, ["play 3S from dummy", "play 6S"])
     assert legal(s, plain=True) == ["play 3D", "play 2H"]    # void in spades: any card
     act(s, "play 2H")                                        # the ruff takes the trick
     assert sides(s, "tricks") == [2, 0] and s.current_player() == 0 and get_var(s, "to_play") == 0
@@ -122,7 +122,7 @@ def last_trick(auction, ns_tricks, vars=(), **options):
     variables.update(dict(vars))
     setup(s, zones={("hand", 0): "AC", ("hand", 1): "2C", ("hand", 2): "", "dummy": "3C",
                     ("hand", 3): "4C", "trick": ""}, vars=variables, current=1)
-    calls(s, ["play 2C", "play 3C", "play 4C", "play AC"])
+    calls(s, ["play 2C", "play 3C from dummy", "play 4C", "play AC"])
     return s
 
 

@@ -78,18 +78,19 @@ def play_both(dealer: int, dealer_vul: bool, non_dealer_vul: bool, seed: int) ->
         assert not state.is_terminal(), f"after {moves} moves"
         assert state.current_player() == spiel.current_player(), f"after {moves} moves"
         theirs = {move_text(a): a for a in spiel.legal_actions()}
-        ours = sorted(state.action_to_string(a, plain=True) for a in state.legal_actions())
-        assert ours == sorted(theirs), f"after {moves} moves"
+        # the dummy's cards are played `from dummy`: the same card for OpenSpiel
+        ours = {state.action_to_string(a, plain=True).removesuffix(" from dummy"): a for a in state.legal_actions()}
+        assert sorted(ours) == sorted(theirs), f"after {moves} moves"
         doubles = [t for t in ("double", "redouble") if t in theirs]
         if doubles and rng.random() < 0.5:
             text = doubles[0]
         elif "pass" in theirs and rng.random() < 0.7:
             text = "pass"
         else:
-            text = rng.choice(ours)
+            text = rng.choice(sorted(ours))
         played = played or text.startswith("play")
         spiel.apply_action(theirs[text])
-        state.apply_action(state.string_to_action(text))
+        state.apply_action(ours[text])
         moves += 1
     assert state.is_terminal()
     scores = [float(x) for x in state.scores()]
