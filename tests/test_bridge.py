@@ -2,6 +2,11 @@
 from __future__ import annotations
 
 import functools
+import os
+import sys
+from pathlib import Path
+
+import pytest
 
 import koloda
 
@@ -11,6 +16,7 @@ from helpers import act, get_var, legal, setup, zone_cards
 HANDS = ["AS KS QS JS 10S 2H 3H 4H 2D 3D 4D 2C 3C", "9S 8S 7S AH KH QH 5D 6D 7D 4C 5C 6C 7C",
          "6S 5S 4S 3S JH 10H 9H 8H AD KD QD AC KC", "2S 7H 6H 5H JD 10D 9D 8D QC JC 10C 9C 8C"]
 PASS3 = ["pass", "pass", "pass"]
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @functools.lru_cache(maxsize=None)
@@ -187,3 +193,23 @@ def test_honours_in_one_hand_score_made_or_not():
 def test_an_unfinished_rubber():
     s = last_trick(["bid 2 hearts"] + PASS3, 7, scoring="rubber", deals=1, honours=False)
     assert s.is_terminal() and sides(s, "score") == [60 + 100, 0]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_a_declarer_plays_both_hands_at_the_terminal(pexpect):
+    env = dict(os.environ, COLUMNS="100", TERM="dumb", PYTHONPATH=str(ROOT))
+    child = pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", "play", "bridge", "--seat", "human"]
+                          + ["--seat", "random"] * 3 + ["--seed", "3", "--fast", "--dealer", "1",
+                                                        "-o", "scoring=duplicate"],
+                          encoding="utf-8", timeout=20, env=env, cwd=str(ROOT))
+    child.expect("your move")
+    child.sendline("bid 7 no trump")             # nobody can bid over it: P1 declares
+    moves = 1
+    seen = ""
+    while child.expect([r"your move", pexpect.EOF]) == 0:
+        seen += child.before
+        child.sendline("1")
+        moves += 1
+    child.close()
+    assert child.exitstatus == 0 and "Game over." in child.before
+    assert moves >= 1 + 26 and "from dummy" in seen   # 13 cards of each hand, and maybe a redouble
