@@ -75,7 +75,7 @@ PHRASES: dict[str, str] = {
     "call.best_points_after.4": "наибольшее число очков, которое можно выложить после {a0.gen} из {a1.gen}, "
                                 "оставив карт: {a2} (счёт до {a3.gen})",
     "call.hand_pattern.1": "комбинация {a0.gen}|комбинации {a0.gen}", "call.hand_compare.2": "сравнение {a0.gen} и {a1.gen}",
-    "usercall.0": "«{name}»", "usercall": "«{name}» для {args}",
+    "usercall.0": "«{name}»", "usercall": "«{name}» для {args.gen}",
     # lists and reductions
     "over": "{var} из {iterable.gen}",
     "agg.any": "хотя бы для одного {over}: {body}", "agg.no": "ни для одного {over} не верно, что {body}",
@@ -102,9 +102,9 @@ PHRASES: dict[str, str] = {
     "and": "{left} и {right}", "or": "{left}, или {right}", "or.else": "{left}, а если нет — {right}",
     "not": "неверно, что {x}", "ifelse": "{then}, если {cond}, иначе {orelse}",
     # effects
-    "fx.move": "переложить {what} → {dest}", "fx.move.down": "переложить {what} рубашкой вверх → {dest}",
-    "fx.move.under": "подложить {what} под {dest}", "fx.move.under.down": "подложить {what} рубашкой вверх под {dest}",
-    "fx.meld": "выложить на стол: {plan}", "fx.shuffle": "перетасовать {zone}", "fx.gather": "собрать все карты в {dest}",
+    "fx.move": "переложить: {what} → {dest}", "fx.move.down": "переложить рубашкой вверх: {what} → {dest}",
+    "fx.move.under": "подложить: {what} → под {dest}", "fx.move.under.down": "подложить рубашкой вверх: {what} → под {dest}",
+    "fx.meld": "выложить на стол: {plan}", "fx.shuffle": "перетасовать: {zone}", "fx.gather": "собрать все карты в {dest}",
     "fx.deal": "сдать из {source.gen} каждому игроку в «{family}» карт: {count}",
     "fx.set": "{target} := {value}", "fx.add": "{target}: прибавить {value}", "fx.sub": "{target}: вычесть {value}",
     "fx.op": "{target} {op} {value}", "fx.let": "пусть {name} = {value}",

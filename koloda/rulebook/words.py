@@ -70,7 +70,9 @@ class Words:
         return Ph(str(v))
 
     def _Option(self, n: R.Option) -> Ph:
-        return self.say("option", name=readable(n.name), value=self.options.get(n.name, "?"))
+        value = self.options.get(n.name, "?")
+        shown = self.say.word("const.true" if value else "const.false") if isinstance(value, bool) else value
+        return self.say("option", name=readable(n.name), value=shown)
 
     def _Local(self, n: R.Local) -> Ph:
         key = NOUNS.get(n.type)
@@ -152,7 +154,8 @@ class Words:
         name = readable(n.name)
         if not n.args:
             return self.say("usercall.0", name=name)
-        return self.say("usercall", name=name, args=", ".join(self.text(a) for a in n.args))
+        args = [self(a) for a in n.args]
+        return self.say("usercall", name=name, args=Ph(", ".join(a.nom for a in args), ", ".join(a.gen for a in args)))
 
     # ------------------------------------------------------------ lists and reductions
     def noun(self, t: str) -> str:
