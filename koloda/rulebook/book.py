@@ -6,6 +6,7 @@ from the file's own `title:`, `source:`, `notes:`, `help:` and `label:` texts.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from koloda.dsl import resolved as R
@@ -57,7 +58,7 @@ def bullets(lines: Lines, base: int = 0) -> list[str]:
     return ["  " * (base + depth) + "- " + text for depth, text in lines]
 
 
-def names_used(nodes: list[R.Node]) -> frozenset[str]:
+def names_used(nodes: Sequence[R.Node]) -> frozenset[str]:
     """The rule file's own functions and procedures these nodes name (not those they name in turn)."""
     found = set()
     for n in nodes:
@@ -70,7 +71,7 @@ def names_used(nodes: list[R.Node]) -> frozenset[str]:
 class Writer:
     """Writes one rule file's rulebook in one language, for a table with these options."""
 
-    def __init__(self, rules: R.Rules, language: str, options: dict[str, object]):
+    def __init__(self, rules: R.Rules, language: str, options: Mapping[str, object]):
         self.rules = rules
         self.spec: Spec = rules.spec
         self.lang = language
@@ -89,8 +90,8 @@ class Writer:
                     self.shown()]
         return Book(title or spec.title, sections, dict(self.w.fallbacks))
 
-    def entry(self, key: str, lines: list[str], nodes: list[R.Node] | None = None) -> Entry:
-        return Entry(key, lines, names_used(nodes or []))
+    def entry(self, key: str, lines: list[str], nodes: Sequence[R.Node] = ()) -> Entry:
+        return Entry(key, lines, names_used(nodes))
 
     # ------------------------------------------------------------ the game and its table
     def about(self) -> Section:
@@ -132,7 +133,7 @@ class Writer:
         say, d = self.say, self.spec.deck
         s = Section("deck", say.word("book.deck"))
         try:
-            base, copies, jokers = d.bound(self.options, self.spec.default_players)
+            base, copies, jokers = d.bound(dict(self.options), self.spec.default_players)
         except RuleError:
             base, copies, jokers = d.base, d.copies, d.jokers
         parts = [say.word("book.deck.copies", copies=copies, base=base) if copies != 1
@@ -274,7 +275,9 @@ class Writer:
         return action
 
     def phase_rules(self, phase: R.Phase, help_text: str) -> Entry:
-        say, lines, nodes = self.say, [], []
+        say = self.say
+        lines: list[str] = []
+        nodes: list[R.Node] = []
         if help_text:
             lines += [help_text.strip(), ""]
         for cond, key in ((phase.when, "phase.when"), (phase.first, "phase.first"), (phase.ends, "phase.ends")):
@@ -335,7 +338,8 @@ class Writer:
     def match(self) -> Section:
         say, rules, m = self.say, self.rules, self.spec.match
         s = Section("match", say.word("book.match"))
-        lines, nodes = [], []
+        lines: list[str] = []
+        nodes: list[R.Node] = []
         if rules.first_dealer is not None:
             lines.append(say.word("match.first", player=self.w(rules.first_dealer)))
             nodes.append(rules.first_dealer)

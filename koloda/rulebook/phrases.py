@@ -6,6 +6,8 @@ genitive after `of`-like words (`масть {x.gen}`); English templates give on
 """
 from __future__ import annotations
 
+from typing import Any
+
 from koloda.rulebook import en, ru
 
 LANGUAGES: dict[str, dict[str, str]] = {"en": en.PHRASES, "ru": ru.PHRASES}
@@ -46,9 +48,9 @@ class Phrases:
     def has(self, key: str) -> bool:
         return key in self.table
 
-    def __call__(self, key: str, prec: int = 9, **parts: object) -> Ph:
+    def __call__(self, key: str, prec: int = 9, **parts: Any) -> Ph:
         nom, _, gen = self.table[key].partition("|")
         return Ph(nom.format(**parts), gen.format(**parts) if gen else None, prec)
 
-    def word(self, key: str, **parts: object) -> str:
+    def word(self, key: str, **parts: Any) -> str:
         return self(key, **parts).nom

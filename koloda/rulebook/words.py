@@ -6,7 +6,8 @@ file writes it, and counted in `fallbacks`, so that a test shows how much of the
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable
+from collections.abc import Mapping
+from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import source_text
@@ -23,7 +24,7 @@ NOUNS = {CARD: "noun.card", PLAYER: "noun.player", PLAN: "noun.plan", "zone": "n
 class Words:
     """Says the expressions of one rule file in one language, with the table's options bound."""
 
-    def __init__(self, rules: R.Rules, phrases: Phrases, options: dict[str, object]):
+    def __init__(self, rules: R.Rules, phrases: Phrases, options: Mapping[str, object]):
         self.rules = rules
         self.spec = rules.spec
         self.say = phrases
@@ -147,7 +148,7 @@ class Words:
         key = f"call.{n.name}.{len(n.args)}"
         if not self.say.has(key):
             return None
-        parts = {f"a{i}": self(a) for i, a in enumerate(n.args)}
+        parts: dict[str, Any] = {f"a{i}": self(a) for i, a in enumerate(n.args)}
         return self.say(key, **parts)
 
     def _UserCall(self, n: R.UserCall) -> Ph:
