@@ -297,7 +297,7 @@ def _resolve(name_or_path: str) -> Path:
     return shipped
 
 
-def _display_name(path: Path) -> str:
+def display_name(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except (ValueError, OSError):         # outside the working folder, or no working folder at all
@@ -323,15 +323,20 @@ def read_rule_text(path: Path, filename: str) -> str:
                         category="yaml") from None
 
 
-def load_document(path: Path, _seen: tuple = ()) -> MarkedDict:
-    """Read one rule file, following `extends:` (variants are diffs)."""
-    filename = _display_name(path)
+def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> MarkedDict:
+    """Read one rule file, following `extends:` (variants are diffs). `text`: the file's text as an
+    editor holds it, not yet saved (its `extends:` and `import:` are still read from their files)."""
+    filename = display_name(path)
     if path.resolve() in _seen:
         raise RuleError(f"`extends:` loops back to {filename}", Span(filename, 1, 1))
     if len(_seen) >= MAX_CHAIN:
         raise RuleError(f"more than {MAX_CHAIN} files reached through `extends:` and `import:`",
                         Span(filename, 1, 1), category="limit")
-    text = read_rule_text(path, filename)
+    if text is None:
+        text = read_rule_text(path, filename)
+    elif len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        raise RuleError(f"{filename} is larger than {MAX_FILE_BYTES:,} bytes, the most a rule file may hold",
+                        Span(filename, 1, 1), category="limit")
     doc = parse_yaml(text, filename)
     if not isinstance(doc, dict):
         raise RuleError("a rule file must be a mapping of keys such as `game:`, `deck:`, `zones:`",
@@ -431,10 +436,10 @@ def merge(base, override):
     return result
 
 
-def load_file(name_or_path: str) -> MarkedDict:
-    """Find, read, merge and schema-check a rule file; raise RuleErrors."""
+def load_file(name_or_path: str, text: str | None = None) -> MarkedDict:
+    """Find, read, merge and schema-check a rule file; raise RuleErrors. `text`: as for load_document."""
     try:
-        doc = load_document(resolve(name_or_path))
+        doc = load_document(Path(name_or_path) if text is not None else resolve(name_or_path), text=text)
     except RuleError as exc:
         raise RuleErrors([exc]) from None
     errors = validate(doc)
