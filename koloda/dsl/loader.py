@@ -277,7 +277,7 @@ def library_names() -> list[str]:
 
 def resolve(name_or_path: str) -> Path:
     """A rule file given on the command line or to `koloda.load`: a shipped game's name, or a path.
-    (What a rule file names in `extends:` or `import:` is found by `_reference`, within bounds.)"""
+    (What a rule file names in `extends:` or `import:` is found by `reference`, within bounds.)"""
     try:
         return _resolve(name_or_path)
     except OSError as exc:
@@ -349,7 +349,7 @@ def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> Mar
     if not isinstance(base_name, str):
         raise RuleError("`extends:` takes the name of a game or a path", where, category="schema")
     try:
-        base_path = _reference(base_name, path, "game")
+        base_path = reference(base_name, path, "game")
     except RuleError as exc:
         raise RuleError(exc.message, span_of(base_name, where), exc.hint, category="schema") from None
     base = load_document(base_path, _seen + (path.resolve(),))
@@ -370,7 +370,7 @@ def _with_imports(doc, path: Path, seen: tuple):
     merged = None
     for name in names:
         try:
-            lib_path = _reference(str(name), path, "library")
+            lib_path = reference(str(name), path, "library")
         except RuleError as exc:
             raise RuleError(exc.message, span_of(name, where), exc.hint, category="schema") from None
         lib = load_document(lib_path, seen + (path.resolve(),))
@@ -385,7 +385,7 @@ def _with_imports(doc, path: Path, seen: tuple):
     return result
 
 
-def _reference(name: str, relative_to: Path, kind: str) -> Path:
+def reference(name: str, relative_to: Path, kind: str) -> Path:
     """Where `extends: NAME` or `import: [NAME]` leads: a shipped game or library by its name, or a
     file in the including file's own folder or below it. Nothing else is read: a rule file has no
     access to other files (no absolute paths, no `..`, no links that lead out of the folder)."""
