@@ -230,3 +230,25 @@ def test_document_symbols_list_phases_actions_and_functions(client, folder):
     actions = {c["name"] for c in top["play"]["children"]}
     assert {"play", "draw", "pass"} & actions
     assert top["playable"]["selectionRange"]["start"] == _position(text, "playable(card c)")
+
+
+# ------------------------------------------------------------------ every shipped game, without the protocol
+@pytest.mark.parametrize("path", sorted(RULES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_shipped_game_checks_clean_and_is_answered_everywhere(path):
+    from koloda.dsl.pipeline import check_text
+    from koloda.lsp.complete import complete
+    from koloda.lsp.navigate import hover, symbols, word_at
+    text = path.read_text("utf-8")
+    result = check_text(str(path), text)
+    assert result.spec is not None and result.errors == []
+    outline = symbols(result.spec, path)
+    kinds = {s.kind for s in outline}
+    assert "phase" in kinds or "extends:" in text
+    lines = text.split("\n")
+    described = 0
+    for n, line in enumerate(lines):
+        complete(lines, n, len(line), result.spec, result.rules)          # never fails, whatever the line
+        found = word_at(line, len(line) - len(line.lstrip()))
+        if found is not None:
+            described += hover(lines, n, found[1], result.spec, result.rules) is not None
+    assert described > 0

@@ -89,9 +89,11 @@ def attributes(of: str | None) -> list[Name]:
 def player_names(spec: Spec | None, rules: R.Rules | None, side: bool = False) -> list[Name]:
     """What a player (or a side) has: their zones and variables, and the built-in attributes."""
     own = own_names(spec, rules)
-    held = [] if spec is None else [
-        x.name for x in (*spec.zones.values(), *spec.vars.values())
-        if (x.per_side if side else x.each_player)]     # a player also has their side's (per_side sets each_player)
+    held: list[str] = []
+    for table in ((spec.zones, spec.vars) if spec is not None else ()):
+        for name, x in table.items():        # a player also has their side's (per_side sets each_player)
+            if x.per_side if side else x.each_player:
+                held.append(name)
     return [own[name] for name in held if name in own] + attributes(SIDE if side else PLAYER)
 
 

@@ -31,8 +31,8 @@ def hover(lines: list[str], line: int, col: int, spec: Spec | None, rules: R.Rul
         return None
     word, start, end = found
     where = context.place(lines, line, end)
-    if where.kind == context.KEY or text[end:].lstrip().startswith(":"):
-        described = _key_help(where.path if where.kind != context.KEY else where.path + (word,), word, spec)
+    if text[end:].lstrip().startswith(":"):           # a key: the phase, action or option it names
+        described = _key_help(where.path + (word,), word, spec)
         if described:
             return described
     if start > 0 and text[start - 1] == ".":

@@ -12,6 +12,7 @@ from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
+from pygls.workspace.position_codec import ServerTextPosition as Spot, ServerTextRange as Stretch
 
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import NOWHERE, RuleError
@@ -84,7 +85,7 @@ class KolodaServer(LanguageServer):
             else:
                 word = _WORD_END.match(text, start)
                 end = word.end() if word and word.end() > start else min(start + 1, len(text))
-        where = T.Range(T.Position(line, start), T.Position(line, max(end, start)))
+        where = Stretch(Spot(line, start), Spot(line, max(end, start)))
         return T.Diagnostic(doc.range_to_client_units(where), message, severity=severity, code=error.category,
                             source="koloda")
 
@@ -156,8 +157,8 @@ def document_symbols(ls: KolodaServer, params: T.DocumentSymbolParams) -> list[T
     def shown(s: Symbol) -> T.DocumentSymbol:
         last_line = max([s.line] + [c.line for c in s.children])     # a phase's range holds its actions
         end = len(lines[last_line]) if last_line < len(lines) else s.col
-        whole = doc.range_to_client_units(T.Range(T.Position(s.line, 0), T.Position(last_line, end)))
-        name = doc.range_to_client_units(T.Range(T.Position(s.line, s.col), T.Position(s.line, s.col + len(s.name))))
+        whole = doc.range_to_client_units(Stretch(Spot(s.line, 0), Spot(last_line, end)))
+        name = doc.range_to_client_units(Stretch(Spot(s.line, s.col), Spot(s.line, s.col + len(s.name))))
         return T.DocumentSymbol(s.name, _SYMBOL_KINDS[s.kind], whole, name, detail=s.detail or s.kind,
                                 children=[shown(c) for c in s.children] or None)
     return [shown(s) for s in symbols(last.spec, Path(doc.path))]
