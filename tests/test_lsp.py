@@ -14,8 +14,6 @@ import pytest
 
 import koloda
 
-pytest.importorskip("pygls")
-
 RULES = Path(koloda.__file__).parent / "rules"
 WAIT = 30.0
 
@@ -104,6 +102,7 @@ def folder(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(folder: Path):
+    pytest.importorskip("pygls")
     c = Client(folder)
     answer = c.request("initialize", {"processId": None, "rootUri": folder.as_uri(), "capabilities": {}})
     assert answer["capabilities"]["completionProvider"]["triggerCharacters"]
@@ -235,6 +234,7 @@ def test_document_symbols_list_phases_actions_and_functions(client, folder):
 # ------------------------------------------------------------------ every shipped game, without the protocol
 @pytest.mark.parametrize("path", sorted(RULES.glob("*.yaml")), ids=lambda p: p.stem)
 def test_every_shipped_game_checks_clean_and_is_answered_everywhere(path):
+    pytest.importorskip("pygls")          # the modules below need none of it, but they ship with the extra
     from koloda.dsl.pipeline import check_text
     from koloda.lsp.complete import complete
     from koloda.lsp.navigate import hover, symbols, word_at
@@ -252,3 +252,14 @@ def test_every_shipped_game_checks_clean_and_is_answered_everywhere(path):
         if found is not None:
             described += hover(lines, n, found[1], result.spec, result.rules) is not None
     assert described > 0
+
+
+def test_without_the_extra_the_command_says_what_to_install(monkeypatch):
+    from click.testing import CliRunner
+    from koloda.cli.main import main
+    for name in ("koloda.lsp.server", "pygls", "pygls.lsp", "pygls.lsp.server"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setitem(sys.modules, "pygls", None)         # as if it were not installed
+    result = CliRunner().invoke(main, ["lsp"])
+    assert result.exit_code != 0
+    assert "pip install 'koloda[lsp]'" in result.output and "Traceback" not in result.output
