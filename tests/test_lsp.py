@@ -263,3 +263,13 @@ def test_without_the_extra_the_command_says_what_to_install(monkeypatch):
     result = CliRunner().invoke(main, ["lsp"])
     assert result.exit_code != 0
     assert "pip install 'koloda[lsp]'" in result.output and "Traceback" not in result.output
+
+
+def test_while_keys_are_struck_only_the_last_text_is_checked(client, folder):
+    uri, text = _reopen(client, folder)
+    for version, typed in enumerate(["c.s", "c.su", "c.sui", "c.suix"], start=10):
+        changed = text.replace("c.suit == pile.top.suit", f"{typed} == pile.top.suit", 1)
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                 "contentChanges": [{"text": changed}]})
+    found = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]
+    assert found["version"] == 13 and "`suix`" in found["diagnostics"][0]["message"]

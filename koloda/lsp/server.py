@@ -3,6 +3,7 @@ completion, hover, go-to-definition and the outline from the checked file; the a
 are worked out in the modules beside this one, which know nothing of the protocol."""
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -36,6 +37,7 @@ _SYMBOL_KINDS = {
     "option": T.SymbolKind.Property, "event": T.SymbolKind.Event,
 }
 _WORD_END = re.compile(r"\w*")
+TYPING_PAUSE = 0.15     # seconds without a change before a changed text is checked
 
 
 @dataclass
@@ -104,8 +106,13 @@ def did_open(ls: KolodaServer, params: T.DidOpenTextDocumentParams) -> None:
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: KolodaServer, params: T.DidChangeTextDocumentParams) -> None:
-    ls.check(ls.workspace.get_text_document(params.text_document.uri))
+async def did_change(ls: KolodaServer, params: T.DidChangeTextDocumentParams) -> None:
+    # a check takes a tenth of a second or more on a long file: while keys are still being struck,
+    # only the text they stop at is checked
+    await asyncio.sleep(TYPING_PAUSE)
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    if doc.version == params.text_document.version:
+        ls.check(doc)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
