@@ -3,6 +3,7 @@ the file's own (from its Spec and checked rules) and the language's built-ins.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 import re
 
 from koloda.dsl import builtins as B
@@ -66,8 +67,9 @@ def options(spec: Spec | None) -> dict[str, Name]:
             for name, o in spec.options.items()}
 
 
+@lru_cache(maxsize=1)
 def builtin_names() -> dict[str, Name]:
-    """The built-in functions, the names of the state of play and the constants."""
+    """The built-in functions, the names of the state of play and the constants (not to be changed)."""
     names = {name: Name(name, BUILTIN, _builtin_signature(name, sig), D.FUNCTIONS.get(name, ""))
              for name, sig in B.FUNCTIONS.items()}
     names.update({name: Name(name, STATE, t, D.STATE_NAMES.get(name, "")) for name, t in B.STATE_NAMES.items()})
