@@ -12,6 +12,7 @@ import pytest
 
 import koloda
 from koloda.dsl import builtins as signatures
+from koloda.dsl import reference
 from koloda.dsl import resolved as R
 from koloda.interpreter import builtins as implementations
 from koloda.interpreter.compile import Compiler, UnknownNode
@@ -31,9 +32,11 @@ ALLOWED = {
     "session": {"dsl", "interpreter", "api", "agents"},     # a save's seats are checked as agent kinds
     "report": set(),         # pure: records in, summaries out, so that it is tested on records made by hand
     "sim": {"dsl", "interpreter", "api", "agents", "report"},
-    "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim", "report", "rulebook"},
+    "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim", "report", "rulebook", "lsp"},
     # the rules read back in words (`koloda explain`): the checked tree and its options, nothing that plays
     "rulebook": {"dsl", "api"},
+    # the language server: the checker's answers for an editor (the engine is not needed to edit rules)
+    "lsp": {"dsl"},
     # each seat's record of a match's moves, as it saw them: the research tools' information states
     "seen": {"dsl", "interpreter"},
     # the research tools' view: loads a game, spells its moves, resamples hidden cards as the bots do
@@ -155,10 +158,12 @@ def test_no_module_is_too_long():
 # ------------------------------------------------------------------ built-ins: two entries each
 @pytest.mark.parametrize("kind", ["FUNCTIONS", "STATE_NAMES", "CARD_ATTRS", "ZONE_ATTRS", "GRID_ATTRS", "PLAN_ATTRS",
                                   "PLAYER_ATTRS", "SIDE_ATTRS", "LIST_ATTRS"])
-def test_every_built_in_has_a_signature_and_an_implementation(kind):
+def test_every_built_in_has_a_signature_an_implementation_and_a_line_of_reference(kind):
     declared = getattr(signatures, kind)
     implemented = getattr(implementations, "STATE_VALUES" if kind == "STATE_NAMES" else kind)
     assert set(declared) == set(implemented)
+    documented = getattr(reference, kind)          # what an editor shows on hover
+    assert set(declared) == set(documented) and all(documented.values())
 
 
 def test_every_resolved_class_has_a_compile_method():

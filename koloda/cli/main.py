@@ -515,5 +515,18 @@ def compare(game_a: str, game_b: str | None, count: int, seats: tuple[str, ...],
 main.add_command(explain)
 
 
+@main.command()
+@click.option("--stdio", is_flag=True, help="Speak over standard input and output (the only way; editors pass it).")
+def lsp(stdio: bool) -> None:
+    """A language server for rule files: diagnostics as you type, completion, hover, go to definition
+    and an outline. Editors start it (docs/editors.md); it needs the extra: pip install 'koloda[lsp]'."""
+    try:
+        from koloda.lsp.server import serve
+    except ImportError as exc:
+        raise Failure(f"`koloda lsp` needs pygls ({exc.name or exc}); install it with: pip install 'koloda[lsp]'") \
+            from None
+    serve()
+
+
 if __name__ == "__main__":
     main()

@@ -277,7 +277,7 @@ def library_names() -> list[str]:
 
 def resolve(name_or_path: str) -> Path:
     """A rule file given on the command line or to `koloda.load`: a shipped game's name, or a path.
-    (What a rule file names in `extends:` or `import:` is found by `_reference`, within bounds.)"""
+    (What a rule file names in `extends:` or `import:` is found by `reference`, within bounds.)"""
     try:
         return _resolve(name_or_path)
     except OSError as exc:
@@ -297,7 +297,7 @@ def _resolve(name_or_path: str) -> Path:
     return shipped
 
 
-def _display_name(path: Path) -> str:
+def display_name(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except (ValueError, OSError):         # outside the working folder, or no working folder at all
@@ -323,15 +323,20 @@ def read_rule_text(path: Path, filename: str) -> str:
                         category="yaml") from None
 
 
-def load_document(path: Path, _seen: tuple = ()) -> MarkedDict:
-    """Read one rule file, following `extends:` (variants are diffs)."""
-    filename = _display_name(path)
+def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> MarkedDict:
+    """Read one rule file, following `extends:` (variants are diffs). `text`: the file's text as an
+    editor holds it, not yet saved (its `extends:` and `import:` are still read from their files)."""
+    filename = display_name(path)
     if path.resolve() in _seen:
         raise RuleError(f"`extends:` loops back to {filename}", Span(filename, 1, 1))
     if len(_seen) >= MAX_CHAIN:
         raise RuleError(f"more than {MAX_CHAIN} files reached through `extends:` and `import:`",
                         Span(filename, 1, 1), category="limit")
-    text = read_rule_text(path, filename)
+    if text is None:
+        text = read_rule_text(path, filename)
+    elif len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        raise RuleError(f"{filename} is larger than {MAX_FILE_BYTES:,} bytes, the most a rule file may hold",
+                        Span(filename, 1, 1), category="limit")
     doc = parse_yaml(text, filename)
     if not isinstance(doc, dict):
         raise RuleError("a rule file must be a mapping of keys such as `game:`, `deck:`, `zones:`",
@@ -344,7 +349,7 @@ def load_document(path: Path, _seen: tuple = ()) -> MarkedDict:
     if not isinstance(base_name, str):
         raise RuleError("`extends:` takes the name of a game or a path", where, category="schema")
     try:
-        base_path = _reference(base_name, path, "game")
+        base_path = reference(base_name, path, "game")
     except RuleError as exc:
         raise RuleError(exc.message, span_of(base_name, where), exc.hint, category="schema") from None
     base = load_document(base_path, _seen + (path.resolve(),))
@@ -365,7 +370,7 @@ def _with_imports(doc, path: Path, seen: tuple):
     merged = None
     for name in names:
         try:
-            lib_path = _reference(str(name), path, "library")
+            lib_path = reference(str(name), path, "library")
         except RuleError as exc:
             raise RuleError(exc.message, span_of(name, where), exc.hint, category="schema") from None
         lib = load_document(lib_path, seen + (path.resolve(),))
@@ -380,7 +385,7 @@ def _with_imports(doc, path: Path, seen: tuple):
     return result
 
 
-def _reference(name: str, relative_to: Path, kind: str) -> Path:
+def reference(name: str, relative_to: Path, kind: str) -> Path:
     """Where `extends: NAME` or `import: [NAME]` leads: a shipped game or library by its name, or a
     file in the including file's own folder or below it. Nothing else is read: a rule file has no
     access to other files (no absolute paths, no `..`, no links that lead out of the folder)."""
@@ -431,10 +436,10 @@ def merge(base, override):
     return result
 
 
-def load_file(name_or_path: str) -> MarkedDict:
-    """Find, read, merge and schema-check a rule file; raise RuleErrors."""
+def load_file(name_or_path: str, text: str | None = None) -> MarkedDict:
+    """Find, read, merge and schema-check a rule file; raise RuleErrors. `text`: as for load_document."""
     try:
-        doc = load_document(resolve(name_or_path))
+        doc = load_document(Path(name_or_path) if text is not None else resolve(name_or_path), text=text)
     except RuleError as exc:
         raise RuleErrors([exc]) from None
     errors = validate(doc)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from koloda.dsl import resolved as R
 from koloda.dsl.check import check
@@ -35,11 +36,32 @@ def load_checked(name_or_path: str) -> tuple[Spec, R.Rules]:
     return checked
 
 
-def _checked(name_or_path: str) -> tuple[MarkedDict | None, tuple[Spec, R.Rules] | None, list[RuleError]]:
+class TextCheck(NamedTuple):
+    """What the check of a text finds: its Spec and resolved rules (None when the text cannot be read
+    or has the wrong structure), its errors placed as `load_checked` places them, and its warnings."""
+    spec: Spec | None
+    rules: R.Rules | None
+    errors: list[RuleError]
+    warnings: list[RuleError]
+
+
+def check_text(path: str, text: str) -> TextCheck:
+    """A rule file as an editor holds it, saved or not (what it extends is read from its files)."""
+    doc, checked, errors = _checked(path, text)
+    if doc is not None:
+        errors = _placed(doc, errors)
+    if checked is None:
+        return TextCheck(None, None, [bounded(e) for e in errors], [])
+    spec, rules = checked
+    return TextCheck(spec, rules, [bounded(e) for e in errors], [bounded(w) for w in rules.warnings])
+
+
+def _checked(name_or_path: str, text: str | None = None
+             ) -> tuple[MarkedDict | None, tuple[Spec, R.Rules] | None, list[RuleError]]:
     """The document (None if it cannot be read or has the wrong structure), the checked rules and
     the errors, each where it shows."""
     try:
-        doc = load_file(name_or_path)
+        doc = load_file(name_or_path, text)
     except RuleErrors as exc:
         return None, None, exc.errors
     spec = build(doc)
