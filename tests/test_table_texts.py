@@ -33,3 +33,16 @@ def test_a_count_going_back_to_its_players_is_not_taken_by_the_last():
         who = "you" if m["owner"] == 0 else f"P{m['owner'] + 1}"
         assert f"{who} " + " ".join(g.cards.labels[g.cards.parse(c)[0]] for c in m["cards"]) in text
         assert all(p == m["owner"] for p in m["by"])
+
+
+def test_a_defender_taking_the_table_is_told_by_the_zones_labels():
+    g = koloda.load("durak", players=2)
+    s = g.new_initial_state(seed=2)
+    lines: list[str] = []
+    while not lines:                          # throw in or take whenever the rules allow, else the first move
+        texts = {s.action_to_string(a): a for a in s.legal_actions()}
+        pick = next((a for t, a in texts.items() if t == "take" or t.startswith("throw")), s.legal_actions()[0])
+        s.apply_action(pick)
+        lines = [x.plain for x in taken_lines(g, s, 0)]
+    assert all(" the cards to beat: " in x or " the beaten cards: " in x for x in lines), lines
+    assert lines[0].startswith(("You take the ", "P2 takes the "))
