@@ -22,6 +22,14 @@ Fn = Callable[[Any, dict], Any]
 # a computed field of a move's text: its compiled value, its type, and the parameters it reads
 TextValue = tuple[Fn, str, frozenset[str]]
 _FIELD = re.compile(r"\{([^{}]*)\}")
+# cards a reader may not know, side by side in a move's text: said once with their number
+_HIDDEN_RUN = re.compile(r"\ba card(?: a card)+\b")
+_NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _hidden_counted(m: re.Match) -> str:
+    n = m.group(0).count("a card")
+    return f"{_NUMBER_WORDS[n - 2] if n - 2 < len(_NUMBER_WORDS) else n} cards"
 
 
 class View:
@@ -89,7 +97,12 @@ class View:
     def action_to_string(self, action_id: int, plain: bool = False, hide: Callable[[int], bool] | None = None) -> str:
         """`play Q♠` (plain=True: `play QS`, as typed at a keyboard).
 
-        hide(card) -> True masks a card the reader may not know: `place a card on P2 square 5`."""
+        hide(card) -> True masks a card the reader may not know: `place a card on P2 square 5`; hidden
+        cards side by side are counted: `discard two cards`, not `discard a card a card`."""
+        text = self._action_text(action_id, plain, hide)
+        return text if hide is None else _HIDDEN_RUN.sub(_hidden_counted, text)
+
+    def _action_text(self, action_id: int, plain: bool, hide: Callable[[int], bool] | None) -> str:
         action, b = self.codec.decode(action_id)
         parts = {}
         for p in action.params:
@@ -180,7 +193,7 @@ class View:
             "dealer": s.dealer, "deal": s.deal_number, "phase": self.phase_names[s.phase], "step": s.step,
             "terminal": s.terminal, "zones": zones, "vars": variables,
             "history": [(p, self.describe(s, a, player)) for p, a in s.history[-2 * s.n:]],
-            "moved": [self._observe_moved(m) for m in s.moved],
+            "moved": self._observe_moves(s.moved),
             "show": {label: self._show(f(s, {"viewer": player}), self.show_types[label])
                      for label, f in self.show.items() if player >= 0 or label not in self.per_viewer},
         }
@@ -206,6 +219,19 @@ class View:
         """May `player` see the variable at index `var` (of layout.var_names)?"""
         visible, per_side, _ = self.var_view[self.layout.var_names[var]]
         return visible == "all" or (visible == "owner" and self.layout.sees(player, self.layout.var_owner[var], per_side))
+
+    def _observe_moves(self, moved: tuple[Moved, ...]) -> list[dict]:
+        """`whole`: one move took all the zone held, as a trick is taken; a zone emptied by several moves
+        (a count whose cards go back to each player) is not taken whole by the last of them, so each of
+        those moves is `shared` instead."""
+        out = [self._observe_moved(m) for m in moved]
+        for k, m in enumerate(moved):
+            earlier = [j for j in range(k) if moved[j][0] == m[0]]
+            if m[4] and earlier:
+                out[k]["whole"] = False
+                for j in (*earlier, k):
+                    out[j]["shared"] = True
+        return out
 
     def _observe_moved(self, m: Moved) -> dict:
         """Cards that left a public zone in the last action: seen by all, so told to all (a card

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from koloda.dsl.labels import DEFAULT_LANGUAGE
 from koloda.interpreter.state import State, Table
 from koloda.ui import names
 
@@ -67,15 +68,23 @@ def seat_name(p: int, viewer: int | None) -> str:
 
 
 def taken_lines(game: Table, state: State, viewer: int | None) -> list[Text]:
-    """What the last action took whole out of a zone the table shares into someone's own zone, with who had
-    played each card: `P3 takes the trick: P1 Q♠, P2 K♠, P3 A♠, you 2♠`."""
+    """What the last action took out of a zone the table shares into players' own zones, with who had
+    played each card: `P3 takes the trick: P1 Q♠, P2 K♠, P3 A♠, you 2♠`; a zone emptied into several
+    players' zones at once is told in one line: `The count goes back: you Q♠ 3♦, P2 5♣ 4♥`."""
     lines = []
+    shared: dict[str, list[dict]] = {}
     for m in game.observe(state, viewer if viewer is not None else -1)["moved"]:
-        if not m["whole"] or m["owner"] is None:
+        if m["owner"] is None:
+            continue
+        if m.get("shared"):
+            shared.setdefault(m["from"], []).append(m)
+            continue
+        if not m["whole"]:
             continue
         who = owner_name(game, m["owner"], m.get("side", False), viewer)
         plural = who == "you" or "+" in who
-        line = Text(f"{who[:1].upper()}{who[1:]} {'take' if plural else 'takes'} the {m['from']}: ", style="bold")
+        line = Text(f"{who[:1].upper()}{who[1:]} {'take' if plural else 'takes'} {_the_zone(game, m['from'])}: ",
+                    style="bold")
         for i, (name, p) in enumerate(zip(m["cards"], m["by"])):
             if i:
                 line.append(", ")
@@ -83,7 +92,27 @@ def taken_lines(game: Table, state: State, viewer: int | None) -> list[Text]:
                 line.append(f"{seat_name(p, viewer)} ")
             line.append_text(card_text(game, name) if name else Text(BACK, style="blue"))
         lines.append(line)
+    for source, moves in shared.items():
+        # each card back with the player who had put it there, or shared out otherwise
+        back = all(not m.get("side") and all(p == m["owner"] for p in m["by"]) for m in moves)
+        zone = _the_zone(game, source)
+        line = Text(f"{zone[:1].upper()}{zone[1:]} {'goes back' if back else 'is shared out'}: ", style="bold")
+        for i, m in enumerate(moves):
+            if i:
+                line.append(", ")
+            line.append(owner_name(game, m["owner"], m.get("side", False), viewer) + " ")
+            line.append_text(cards_line(game, m["cards"]))
+        lines.append(line)
     return lines
+
+
+def _the_zone(game: Table, name: str) -> str:
+    """A shared zone in a sentence, by its label: `the trick`, `the count` (a label with its own article
+    keeps it); in another language the label alone, as the table's rows show it."""
+    text = names.zone(game, name)
+    if names.language() != DEFAULT_LANGUAGE or text.split(" ", 1)[0].lower() in ("the", "a", "an"):
+        return text
+    return f"the {text}"
 
 
 def meld_line(game: Table, names: list[str]) -> Text:
