@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.text import Text
 
+from koloda.cli import authoring
 from koloda.cli.output import Failure, console, err_console
 from koloda.cli.table_run import default_save, holds_something, run, scores_text
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
@@ -509,6 +510,10 @@ def compare(game_a: str, game_b: str | None, count: int, seats: tuple[str, ...],
         raise Failure(str(exc)) from None
     if code:
         sys.exit(code)
+
+
+main.add_command(authoring.fmt)
+main.add_command(authoring.new)
 
 
 if __name__ == "__main__":
