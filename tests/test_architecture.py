@@ -32,11 +32,13 @@ ALLOWED = {
     "session": {"dsl", "interpreter", "api", "agents"},     # a save's seats are checked as agent kinds
     "report": set(),         # pure: records in, summaries out, so that it is tested on records made by hand
     "sim": {"dsl", "interpreter", "api", "agents", "report"},
-    "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim", "report", "rulebook", "lsp"},
+    "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim", "report", "rulebook", "lsp", "authoring"},
     # the rules read back in words (`koloda explain`): the checked tree and its options, nothing that plays
     "rulebook": {"dsl", "api"},
     # the language server: the checker's answers for an editor (the engine is not needed to edit rules)
     "lsp": {"dsl"},
+    # the formatter and the starter for people writing rule files: the starter loads what it writes
+    "authoring": {"dsl", "interpreter", "api"},
     # each seat's record of a match's moves, as it saw them: the research tools' information states
     "seen": {"dsl", "interpreter"},
     # the research tools' view: loads a game, spells its moves, resamples hidden cards as the bots do
@@ -120,7 +122,8 @@ def test_no_import_cycles():
 # `import koloda.…` runs it first) and the command line, each command importing what it uses.
 # The loader imports jsonschema where it validates, as reading a file's title needs no schema.
 # What simulate and compare do asks for plots and Ray only when told to: they are optional extras.
-IMPORTS_INSIDE_FUNCTIONS = {"koloda": None, "koloda.cli.main": None, "koloda.cli.table_run": None, "koloda.dsl.structure": {"jsonschema"},
+IMPORTS_INSIDE_FUNCTIONS = {"koloda": None, "koloda.cli.main": None, "koloda.cli.table_run": None, "koloda.cli.authoring": None,
+                            "koloda.dsl.structure": {"jsonschema"},
                             "koloda.cli.reports": {"koloda.report", "koloda.sim"},
                             "koloda.cli.explain": {"koloda.rulebook", "koloda.rulebook.compare"}}
 

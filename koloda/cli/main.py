@@ -18,6 +18,7 @@ import click
 from rich.text import Text
 
 from koloda.cli.explain import explain
+from koloda.cli import authoring
 from koloda.cli.output import Failure, console, err_console
 from koloda.cli.table_run import default_save, holds_something, run, scores_text
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
@@ -526,6 +527,8 @@ def lsp(stdio: bool) -> None:
         raise Failure(f"`koloda lsp` needs pygls ({exc.name or exc}); install it with: pip install 'koloda[lsp]'") \
             from None
     serve()
+main.add_command(authoring.fmt)
+main.add_command(authoring.new)
 
 
 if __name__ == "__main__":

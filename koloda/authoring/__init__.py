@@ -1,0 +1,1 @@
+"""Tools for people writing rule files: the formatter (`koloda fmt`) and the starter (`koloda new`)."""
