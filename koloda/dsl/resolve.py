@@ -408,7 +408,16 @@ class Resolver:
     def _Range(self, n: ast.Range, scope: Scope) -> R.Expr:
         low = self.expect(n.low, scope, INT, "the start of a range")
         high = self.expect(n.high, scope, INT, "the end of a range")
-        return R.Range(n.span, list_of(INT), low, high)
+        if n.step is None:
+            return R.Range(n.span, list_of(INT), low, high)
+        step = self.expect(n.step, scope, INT, "the step of a range")
+        written = -step.operand.value if isinstance(step, R.Neg) and isinstance(step.operand, R.Const) \
+            and isinstance(step.operand.value, int) else step.value if isinstance(step, R.Const) else None
+        if isinstance(written, int) and written <= 0:
+            self.error(f"a range goes up by a whole number above 0, not by {written}", n.step,
+                       "write `by 5` for every fifth number; count down with a list such as "
+                       "`[30 - k for k in 0..30]`", category="type")
+        return R.Range(n.span, list_of(INT), low, high, step)
 
     def _Arith(self, n: ast.Arith, scope: Scope) -> R.Expr:
         left, right = self.expr(n.left, scope), self.expr(n.right, scope)

@@ -306,6 +306,8 @@ class ExprGen(AttrGen):
         return Frag(f"[{', '.join(i.text for i in items)}]", deps_of(items), all(i.safe for i in items), True)
 
     def _Range(self, n: R.Range, scope: Scope) -> Frag:
+        if n.step is not None:          # a step is checked above 0 by the closures
+            raise NotGenerated
         low, high = self.gen(n.low, scope), self.gen(n.high, scope)
         return Frag(f"list(range({low.text}, {high.text} + 1))", low.deps | high.deps, False, True)
 

@@ -204,7 +204,7 @@ class Generator(EffectGen):
             if k == 0:          # worked out once
                 self._inside_cell = self._root = True
             try:
-                if isinstance(rp.domain, R.Range):
+                if isinstance(rp.domain, R.Range) and rp.domain.step is None:
                     low, high = self.gen(rp.domain.low, scope), self.gen(rp.domain.high, scope)
                     domain = Frag(f"range({low.text}, {high.text} + 1)", low.deps | high.deps)
                 else:
