@@ -13,6 +13,7 @@ import pytest
 import koloda
 from koloda.compact import CompactGame
 from koloda.dsl.errors import RuleErrors
+from koloda.interpreter.game import compile_expression
 
 GAME = Path(__file__).parent / "games" / "auction.yaml"
 
@@ -127,3 +128,12 @@ def test_check_refuses_too_many_numbers_with_a_clear_message(tmp_path):
                           text=True, timeout=120)
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "takes 89001 numbers, more than 10000" in done.stdout + done.stderr
+
+
+def test_a_file_may_still_name_its_own_things_product_or_subsets(tmp_path):
+    """The new built-ins came after rule files were written: a file's own names win where it names them."""
+    game = load(tmp_path, ("  spoken: 0\n", "  spoken: 0\n  product: 7\n  subsets: 2\n"))
+    s = game.new_initial_state(seed=1)
+    assert s.legal_actions()          # loads and plays
+    fn, _ = compile_expression(game, "product + subsets")
+    assert fn(s, {}) == 9

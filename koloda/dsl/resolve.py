@@ -338,6 +338,10 @@ class Resolver:
             resolved_args.append(r)
         if name == "value" and len(resolved_args) == 2:
             self._value_table(resolved_args[1])
+        if name in ("combinations", "subsets"):       # lists of the items' own type
+            items = resolved_args[0].type
+            return R.BuiltinCall(span, list_of(list_of(CARD if items == ZONE else elem(items) if is_list(items)
+                                                       else ANY)), name, tuple(resolved_args))
         return R.BuiltinCall(span, sig.result, name, tuple(resolved_args))
 
     def _value_table(self, table: R.Expr) -> None:

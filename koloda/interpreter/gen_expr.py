@@ -280,6 +280,8 @@ class ExprGen(AttrGen):
             loop, test, _, deps, safe = self.comprehension(n.var, n.iterable, n.cond, None, scope)
             assert test is not None
             return Frag(f"len([1 {loop} if {test.text}])", deps, False, True)
+        if n.func == "product":          # left to the closure
+            raise NotGenerated
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
