@@ -112,9 +112,10 @@ class In(Node):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Range(Node):
-    """`0..n`: the whole numbers from low to high, both included."""
+    """`0..n`: the whole numbers from low to high, both included; `100..300 by 5`: every fifth."""
     low: Node
     high: Node
+    step: Node | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from koloda.dsl.types import (BOOL, CARD, COLOR, GRID, INT, PLAN, PLAYER, RANK, SIDE, STR, SUIT, ZONE,
+from koloda.dsl.types import (ANY, BOOL, CARD, COLOR, GRID, INT, PLAN, PLAYER, RANK, SIDE, STR, SUIT, ZONE,
                               list_of)
 
 # Parameter kinds beyond the value types.
@@ -59,6 +59,12 @@ FUNCTIONS: dict[str, Signature] = {
     "all": _reduction(BOOL, BOOL),
     "max": _reduction(INT, INT, several=True),
     "min": _reduction(INT, INT, several=True),
+    "product": _reduction(INT, INT),
+    # every choice of k items (every sub-list), each keeping the list's order: a list of lists of the
+    # items' type (the checker gives the exact type from the argument)
+    "combinations": Signature((Param(SEQUENCE), Param(INT, "the second argument of `combinations` (how many)")),
+                              list_of(list_of(ANY))),
+    "subsets": Signature((Param(SEQUENCE),), list_of(list_of(ANY))),
     "melds_in": Signature((Param(CARDS),), list_of(PLAN), needs="melds"),
     "layoffs": Signature((Param(CARDS),), list_of(PLAN), needs="melds"),
     "swaps": Signature((Param(CARDS),), list_of(PLAN), needs="melds"),
@@ -72,7 +78,7 @@ FUNCTIONS: dict[str, Signature] = {
 }
 
 # `sum(x for x in ...)`: the reductions written over a comprehension.
-AGGREGATES = {"sum", "count", "any", "all", "max", "min"}
+AGGREGATES = {"sum", "count", "any", "all", "max", "min", "product"}
 
 # Names whose value comes from the state of play.
 STATE_NAMES: dict[str, str] = {
@@ -119,9 +125,10 @@ ATTRIBUTES: dict[str, tuple[str, dict[str, str]]] = {
 
 # The card attributes a card alone decides (not where it lies or who moved it): what `wild:` may read.
 STATIC_CARD_ATTRS = {"rank", "suit", "color", "deck", "rank_index", "suit_index"}
-STATIC_FUNCTIONS = {"value", "abs", "count", "sum", "any", "all", "max", "min"}
+STATIC_FUNCTIONS = {"value", "abs", "count", "sum", "any", "all", "max", "min", "product", "combinations",
+                    "subsets"}
 
 # Built-in names added after rule files were written: a file may still name its own things so (its own
 # then wins where it is named), so that no file valid before they came stops being valid.
-LATER_NAMES = {"player", "direction"}
+LATER_NAMES = {"player", "direction", "product", "combinations", "subsets"}
 NAMES_TAKEN = (set(FUNCTIONS) | set(STATE_NAMES)) - LATER_NAMES    # a rule file cannot name its own things so

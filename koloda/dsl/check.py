@@ -13,6 +13,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.check_effects import ControlChecks
 from koloda.dsl.errors import RuleError, Span, did_you_mean
+from koloda.dsl.fixed import MOST_NUMBERS, fixed_range, too_many_numbers
 from koloda.dsl.model import VAR_TYPES, DeckSpec, PhaseSpec, Spec
 from koloda.dsl.resolve import Resolver, Scope
 from koloda.dsl.types import (ANY, BOOL, CARD, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, SUIT,
@@ -142,6 +143,15 @@ class Checker(Resolver, ControlChecks):
                 self.warn(f"nothing ends phase `{phase.name}`: it has no `ends:` or `turns: once`, no action "
                           "or event does `end deal`, and the file has no `deal ends`", spec.span)
 
+    def _numbers(self, var: str, domain: R.Expr) -> None:
+        """A number parameter from a range fixed before play (with the options' defaults) has at
+        most MOST_NUMBERS values: its ids are its places in the range (interpreter/codec.py)."""
+        defaults = {name: o.default for name, o in self.spec.options.items()}
+        fixed = fixed_range(domain, defaults, {})
+        if fixed is not None and (fixed[1] - fixed[0]) // fixed[2] + 1 > MOST_NUMBERS:
+            message, hint = too_many_numbers(var, (fixed[1] - fixed[0]) // fixed[2] + 1)
+            self.error(message, domain, hint, category="type")
+
     def _constant(self, node: R.Expr) -> bool:
         """True if the expression reads nothing that changes during play."""
         return all(isinstance(n, (R.Const, R.Option, R.ListLit, R.Range, R.Arith, R.Compare, R.And, R.Or, R.Not,
@@ -203,6 +213,8 @@ class Checker(Resolver, ControlChecks):
                     self.error(f"`{binding.var}` must range over a zone or a list, not {show(t)}", binding.domain,
                                category="type")
                 scope = {**scope, binding.var: pt}
+                if pt == INT:
+                    self._numbers(binding.var, domain)
                 params.append(R.Param(binding.var, pt, domain))
             text_values = self.text_values(action, scope)
             what = f"the `if:` of action `{action.name}`"

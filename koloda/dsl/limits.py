@@ -19,3 +19,4 @@ MAX_PLAYERS = 64
 LOOP_LIMIT = 1_000                   # rounds of a `repeat:` or `while:` loop unless its `limit:` says otherwise
 MAX_LOOP_LIMIT = 1_000_000           # the most a loop's `limit:` may allow
 MAX_PROCEDURE_DEPTH = 32             # procedures calling procedures, one inside another
+MOST_NUMBERS = 10_000                # values of one number parameter drawn from a range fixed before play

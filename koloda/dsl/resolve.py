@@ -341,6 +341,10 @@ class Resolver:
             resolved_args.append(r)
         if name == "value" and len(resolved_args) == 2:
             self._value_table(resolved_args[1])
+        if name in ("combinations", "subsets"):       # lists of the items' own type
+            items = resolved_args[0].type
+            return R.BuiltinCall(span, list_of(list_of(CARD if items == ZONE else elem(items) if is_list(items)
+                                                       else ANY)), name, tuple(resolved_args))
         return R.BuiltinCall(span, sig.result, name, tuple(resolved_args))
 
     def _value_table(self, table: R.Expr) -> None:
@@ -415,7 +419,16 @@ class Resolver:
     def _Range(self, n: ast.Range, scope: Scope) -> R.Expr:
         low = self.expect(n.low, scope, INT, "the start of a range")
         high = self.expect(n.high, scope, INT, "the end of a range")
-        return R.Range(n.span, list_of(INT), low, high)
+        if n.step is None:
+            return R.Range(n.span, list_of(INT), low, high)
+        step = self.expect(n.step, scope, INT, "the step of a range")
+        written = -step.operand.value if isinstance(step, R.Neg) and isinstance(step.operand, R.Const) \
+            and isinstance(step.operand.value, int) else step.value if isinstance(step, R.Const) else None
+        if isinstance(written, int) and written <= 0:
+            self.error(f"a range goes up by a whole number above 0, not by {written}", n.step,
+                       "write `by 5` for every fifth number; count down with a list such as "
+                       "`[30 - k for k in 0..30]`", category="type")
+        return R.Range(n.span, list_of(INT), low, high, step)
 
     def _Arith(self, n: ast.Arith, scope: Scope) -> R.Expr:
         left, right = self.expr(n.left, scope), self.expr(n.right, scope)

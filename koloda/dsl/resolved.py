@@ -202,6 +202,7 @@ class Flatten(Expr):
 class Range(Expr):
     low: Expr
     high: Expr
+    step: Expr | None = None       # `by 5`; none: 1
 
 
 @dataclass(frozen=True, slots=True, eq=False)

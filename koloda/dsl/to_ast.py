@@ -150,7 +150,7 @@ class _Builder(Transformer[Token, ast.Node]):
         return ast.In(self._span(meta), items[0], items[1], True)
 
     def range_(self, meta: Meta, items: list[Any]) -> ast.Range:
-        return ast.Range(self._span(meta), items[0], items[1])
+        return ast.Range(self._span(meta), items[0], items[1], items[2] if len(items) > 2 else None)
 
     def and_(self, meta: Meta, items: list[Any]) -> ast.And:
         return ast.And(self._span(meta), items[0], items[1])

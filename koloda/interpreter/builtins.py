@@ -7,6 +7,7 @@ its arguments.
 """
 from __future__ import annotations
 
+from math import prod
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
@@ -14,6 +15,7 @@ from koloda.dsl.errors import Span
 from koloda.interpreter.env import Context, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.cards import rank_indexes, suit_indexes
+from koloda.interpreter.choices import combinations_of, subsets_of
 from koloda.interpreter.gen_runtime import trick_winner
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
@@ -411,7 +413,17 @@ def _highest(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     return extreme_card
 
 
-@register(FUNCTIONS, "count", "sum", "any", "all", "max", "min")
+@register(FUNCTIONS, "combinations", "subsets")
+def _choices(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    """Every choice of k items (`subsets`: of any number, fewest first), each in the list's order."""
+    items, span = c.sequence(n.args[0], env), n.span
+    if n.name == "subsets":
+        return lambda s, b: subsets_of(list(items(s, b)), span)
+    how_many = args[1]
+    return lambda s, b: combinations_of(list(items(s, b)), how_many(s, b), span)
+
+
+@register(FUNCTIONS, "count", "sum", "any", "all", "max", "min", "product")
 def _reduction(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     if n.name in ("max", "min") and len(args) >= 2:
         fold = max if n.name == "max" else min
@@ -430,6 +442,13 @@ def reduce(name: str, items: Fn, span: Span) -> Fn:
                 raise RuleRuntimeError("`sum` over a list that holds none", span)
             return sum(values)
         return total
+    if name == "product":
+        def multiplied(s, b):
+            values = items(s, b)
+            if None in values:
+                raise RuleRuntimeError("`product` over a list that holds none", span)
+            return prod(values)
+        return multiplied
     if name == "any":
         return lambda s, b: any(items(s, b))
     if name == "all":

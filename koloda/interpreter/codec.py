@@ -4,6 +4,12 @@ An action's id is its block's offset plus its parameters written as digits,
 each in the radix of its type (a card: the deck's size; a player: the number
 of players; a meld plan: the plan's own code). The same rule file, options
 and number of players always give the same ids.
+
+A number is its own digit, 0 to the deck's size, as it always was, so a game's
+ids stay as they were. A number drawn from a range fixed before play
+(`k in 100..300 by 5`, its ends and step from constants, options and the
+player count) that does not fit there is written as its place in the range
+instead: 100 is 0, 105 is 1, and so on, up to `MOST_NUMBERS` values.
 """
 from __future__ import annotations
 
@@ -12,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from koloda.dsl import resolved as R
-from koloda.dsl.errors import Span
+from koloda.dsl.errors import RuleError, RuleErrors, Span
+from koloda.dsl.fixed import MOST_NUMBERS, fixed_range, too_many_numbers
 from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.layout import Layout
@@ -24,6 +31,29 @@ class ParamCode:
     var: str
     type: str
     radix: int
+    low: int = 0           # a number from a fixed range: its digit is (value - low) // step
+    step: int = 1
+
+    @property
+    def plain(self) -> bool:
+        """Is a value its own digit?"""
+        return self.low == 0 and self.step == 1
+
+    def digit_of(self, value: Any) -> int | None:
+        """The digit of a value, or None if the parameter cannot take it."""
+        offset = int(value) - self.low
+        digit, off_step = divmod(offset, self.step)
+        return digit if off_step == 0 and 0 <= digit < self.radix else None
+
+    def value_of(self, digit: int) -> Any:
+        if self.type == BOOL:
+            return bool(digit)
+        return self.low + digit * self.step
+
+    def values_text(self) -> str:
+        """The values it may take, as a range is written."""
+        high = self.low + (self.radix - 1) * self.step
+        return f"{self.low}..{high}" + (f" by {self.step}" if self.step != 1 else "")
 
 
 @dataclass(frozen=True)
@@ -46,7 +76,8 @@ class ActionCode:
 
 
 class ActionCodec:
-    def __init__(self, rules: R.Rules, layout: Layout, cards: CardTable, melds: MeldRules | None):
+    def __init__(self, rules: R.Rules, layout: Layout, cards: CardTable, melds: MeldRules | None,
+                 options: dict | None = None):
         self.melds = melds
         radix = {CARD: cards.size, SUIT: 4, RANK: 15, PLAYER: layout.num_players, INT: cards.size + 1,
                  BOOL: 2, COLOR: 2, ZONE: len(layout.zones), SIDE: layout.num_sides,
@@ -55,7 +86,8 @@ class ActionCodec:
         offset = 0
         for phase_index, phase in enumerate(rules.phases):
             for a in phase.actions.values():
-                params = tuple(ParamCode(p.var, p.type, radix.get(p.type, 1)) for p in a.params)
+                params = tuple(_number(p, cards.size, options or {}, layout.num_players)
+                               or ParamCode(p.var, p.type, radix.get(p.type, 1)) for p in a.params)
                 code = ActionCode(len(self.actions), a.name, phase_index, offset, params,
                                   None if a.text is None else str(a.text), a.span)
                 self.actions.append(code)
@@ -74,5 +106,22 @@ class ActionCodec:
                 assert self.melds is not None, "a plan parameter exists only where melds are declared"
                 b[p.var] = self.melds.decode(digit, state)
             else:
-                b[p.var] = digit if p.type != BOOL else bool(digit)
+                b[p.var] = p.value_of(digit)
         return action, b
+
+
+def _number(p: R.Param, deck_size: int, options: dict, players: int) -> ParamCode | None:
+    """The code of a number parameter from a range fixed before play that does not fit 0..deck size;
+    None for any other parameter (written as before)."""
+    fixed = fixed_range(p.domain, options, {"player_count": players, "deck_size": deck_size}) \
+        if p.type == INT else None
+    if fixed is None:
+        return None
+    low, high, step = fixed
+    if step == 1 and 0 <= low and high <= deck_size:
+        return None
+    count = max((high - low) // step + 1, 1)
+    if count > MOST_NUMBERS:
+        message, hint = too_many_numbers(p.var, count)
+        raise RuleErrors([RuleError(message, p.domain.span, hint)])
+    return ParamCode(p.var, p.type, count, low, step)

@@ -385,7 +385,16 @@ class Compiler(EffectCompiler):
 
     def _Range(self, n: R.Range, env: Env) -> Fn:
         low, high = self.expr(n.low, env), self.expr(n.high, env)
-        return lambda s, b: list(range(low(s, b), high(s, b) + 1))
+        if n.step is None:
+            return lambda s, b: list(range(low(s, b), high(s, b) + 1))
+        step, span = self.expr(n.step, env), n.span
+
+        def stepped(s, b):
+            by = step(s, b)
+            if by <= 0:
+                raise RuleRuntimeError(f"a range goes up by a whole number above 0, not by {by}", span)
+            return list(range(low(s, b), high(s, b) + 1, by))
+        return stepped
 
     def _Index(self, n: R.Index, env: Env) -> Fn:
         obj, index, span = self.expr(n.obj, env), self.expr(n.index, env), n.span

@@ -47,6 +47,8 @@ class Param:
     # Cards that are copies of each other, lying in one zone the same way up, make the same move:
     # only the first is offered (two decks give one `discard 7♣`, not two).
     kind: tuple | None = None
+    low: int = 0            # a number from a fixed range is written as its place in it (codec.py)
+    step: int = 1
 
 
 @dataclass
@@ -308,10 +310,11 @@ class Flow:
             if key in seen:
                 continue
             seen.add(key)
-            digit = int(value)
-            if not 0 <= digit < param.radix:
+            digit, off_step = divmod(int(value) - param.low, param.step)
+            if not 0 <= digit < param.radix or off_step:
+                high = param.low + (param.radix - 1) * param.step
                 raise RuleRuntimeError(f"parameter `{param.var}` of `{action.name}` takes {value}, "
-                                       f"outside 0..{param.radix - 1}")
+                                       f"outside {param.low}..{high}" + (f" by {param.step}" if param.step > 1 else ""))
             b[param.var] = value
             self._enumerate(s, action, k + 1, b, code * param.radix + digit, found)
         b.pop(param.var, None)

@@ -55,7 +55,7 @@ class Game:
         self.wild_cards = self._wild_cards()
         self.melds = _meld_rules(spec, self.cards, self.wild_cards, self.layout)
         self.patterns = PatternRules(spec.patterns, self.cards) if spec.patterns else None
-        self.codec = ActionCodec(rules, self.layout, self.cards, self.melds)
+        self.codec = ActionCodec(rules, self.layout, self.cards, self.melds, options)
         self.num_distinct_actions = self.codec.num_distinct_actions
         self.compiler = compiler = Compiler(self.layout, self.cards, options, rules, self.melds, self.patterns,
                                             self.deck_of_card)
@@ -251,7 +251,8 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
         by_name = {}
         for a in ph.actions.values():
             code = codec.actions[len(actions)]
-            params = [Param(p.var, p.type, c.sequence(p.domain), pc.radix, copies if p.type == CARD else None)
+            params = [Param(p.var, p.type, c.sequence(p.domain), pc.radix, copies if p.type == CARD else None,
+                            pc.low, pc.step)
                       for p, pc in zip(a.params, code.params)]
             lead, guard = c.action_guard(a.guard, bool(params)) if a.guard is not None else (None, None)
             action = Action(code, params, guard, c.effects(a.effects), lead)

@@ -31,22 +31,24 @@ class EffectGen(ExprGen):
         """A function (s, b) that runs a list of effects with no parameters."""
         return self._effects(nodes, [])
 
-    def action_function(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int]]) -> str:
+    def action_function(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int, int, int]]) -> str:
         """A function (s, code) that runs an action's effects: `code` is the action's id less its offset, its
-        parameters' (name, type, radix) written as digits (codec.py), decoded here as the codec does."""
+        parameters' (name, type, radix, low, step) written as digits (codec.py), decoded here as the codec does."""
         return self._effects(nodes, params)
 
-    def _effects(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int]]) -> str:
+    def _effects(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int, int, int]]) -> str:
         name = self.m.name("run")
         self.fn = Function(self.m, name, "s, code" if params else "s, b", pure=False)
         self.listing = self.hoisting = self.memo = False
         scope: Scope = {}
         for k in reversed(range(len(params))):
-            param, kind, radix = params[k]
+            param, kind, radix, low, step = params[k]
             local = self.m.local(param)
             if k:
                 self.fn.emit(f"code, _d{k} = divmod(code, {radix})", 1)
             digit = f"_d{k}" if k else "code"
+            if low or step != 1:                 # a number written as its place in its range
+                digit = f"{low} + {digit} * {step}"
             self.fn.emit(f"{local} = {f'bool({digit})' if kind == BOOL else digit}", 1)
             scope[param] = Frag(local, frozenset({local}), True, True)
         self.block(nodes, scope, set(scope), 1)

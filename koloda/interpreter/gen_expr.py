@@ -280,6 +280,8 @@ class ExprGen(AttrGen):
             loop, test, _, deps, safe = self.comprehension(n.var, n.iterable, n.cond, None, scope)
             assert test is not None
             return Frag(f"len([1 {loop} if {test.text}])", deps, False, True)
+        if n.func == "product":          # left to the closure
+            raise NotGenerated
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
@@ -311,6 +313,8 @@ class ExprGen(AttrGen):
         return Frag(f"[{', '.join(i.text for i in items)}]", deps_of(items), all(i.safe for i in items), True)
 
     def _Range(self, n: R.Range, scope: Scope) -> Frag:
+        if n.step is not None:          # a step is checked above 0 by the closures
+            raise NotGenerated
         low, high = self.gen(n.low, scope), self.gen(n.high, scope)
         return Frag(f"list(range({low.text}, {high.text} + 1))", low.deps | high.deps, False, True)
 

@@ -121,7 +121,7 @@ class Generator(EffectGen):
                 add((_keyed(phase.listings, step), self.step_listing(pairs)))
         for action, ra in zip(flow.actions, [a for ph in rules.phases for a in ph.actions.values()]):
             if all(p.type != PLAN for p in ra.params):      # a plan is decoded from the state: by the codec
-                digits = [(p.var, p.type, pc.radix) for p, pc in zip(ra.params, action.params)]
+                digits = [(p.var, p.type, pc.radix, pc.low, pc.step) for p, pc in zip(ra.params, action.params)]
                 add((_setter(action, "run_code"), self.action_function(ra.effects, digits)))
         for event, re in zip(flow.events, rules.events):
             add((_setter(event, "when"), self.condition(re.when, event.when)))
@@ -204,7 +204,7 @@ class Generator(EffectGen):
             if k == 0:          # worked out once
                 self._inside_cell = self._root = True
             try:
-                if isinstance(rp.domain, R.Range):
+                if isinstance(rp.domain, R.Range) and rp.domain.step is None:
                     low, high = self.gen(rp.domain.low, scope), self.gen(rp.domain.high, scope)
                     domain = Frag(f"range({low.text}, {high.text} + 1)", low.deps | high.deps)
                 else:
@@ -235,6 +235,11 @@ class Generator(EffectGen):
                 emit(f"{seen}.add(_key)", indent)
             if in_zone and param.type == CARD and param.radix == self.c.cards.size:
                 digit = local           # a card of a zone is an id of the deck
+            elif param.low or param.step != 1:        # a number written as its place in its range
+                digit = f"_d{k}"
+                emit(f"{digit}, _off = divmod({local} - {param.low}, {param.step})", indent)
+                emit(f"if _off or not 0 <= {digit} < {param.radix}:", indent)
+                emit("_fail()", indent + 1)
             elif counted:
                 digit = local
                 emit(f"if not 0 <= {digit} < {param.radix}:", indent)

@@ -281,8 +281,8 @@ class _Reader:
         for p in code.params:
             if p.var not in b:
                 return None
-            digit = int(b[p.var])
-            if not 0 <= digit < p.radix:
+            digit = p.digit_of(b[p.var])
+            if digit is None:
                 return None
             number = number * p.radix + digit
         return code.offset + number

@@ -24,7 +24,7 @@ from typing import Any, Callable
 from koloda.dsl.types import BOOL, CARD, PLAN
 from koloda.interpreter.bounded import recall, remember
 from koloda.interpreter.cards import CardTable, rank_name
-from koloda.interpreter.codec import ActionCodec
+from koloda.interpreter.codec import ActionCodec, ParamCode
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.meldlist import IDENTITIES, identity_parts
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP, MeldRules, Plan
@@ -58,15 +58,18 @@ class Spelling:
                 self.head[a.index] = base
                 base += 1
         # the blocks of parameter values, by type, for the actions spelled part by part
-        self.block: dict[str, tuple[int, int]] = {}       # type -> (first token, radix)
+        self.block: dict[str, tuple[int, int]] = {}       # type (or a numbers' range) -> (first token, radix)
+        self.ranged: dict[str, ParamCode] = {}            # a numbers' range -> how its values are written
         plans = False
         for index in self.head:
             for p in codec.actions[index].params:
                 if p.type == PLAN:
                     plans = True
-                elif p.type not in self.block:
-                    self.block[p.type] = (base, p.radix)
+                elif _block_key(p) not in self.block:
+                    self.block[_block_key(p)] = (base, p.radix)
                     base += p.radix
+                    if not p.plain:
+                        self.ranged[_block_key(p)] = p
         self.kinds = max(len(meld_kinds), 1)
         self.targets = melds.target_radix if melds is not None else 1
         self.plan_head = self.card = self.wild = self.end = -1
@@ -106,7 +109,9 @@ class Spelling:
             if p.type == PLAN:
                 out += self._plan_tokens(value)
             else:
-                out.append(self.block[p.type][0] + int(value))
+                digit = p.digit_of(value)
+                assert digit is not None, f"{value} is no value of parameter `{p.var}`"
+                out.append(self.block[_block_key(p)][0] + digit)
         return remember(self._spelled, native, tuple(out), 4096)
 
     def _plan_tokens(self, plan: Plan) -> list[int]:
@@ -138,7 +143,7 @@ class Spelling:
             if p.type == PLAN:
                 digit, at = self._plan_code(tokens, at)
             else:
-                start, radix = self.block[p.type]
+                start, radix = self.block[_block_key(p)]
                 if at >= len(tokens) or not start <= tokens[at] < start + radix:
                     return None
                 digit, at = tokens[at] - start, at + 1
@@ -223,10 +228,13 @@ class Spelling:
             w, code = divmod(token - self.wild, IDENTITIES)
             rank, suit = identity_parts(code)
             return f"{self.cards.labels[self.wild_ids[w]]}={rank_name(rank)}{'' if suit is None else _SUITS[suit]}"
-        for type_, (start, radix) in self.block.items():
+        for key, (start, radix) in self.block.items():
             if start <= token < start + radix:
+                ranged = self.ranged.get(key)
+                if ranged is not None:
+                    return self.render(ranged.value_of(token - start), ranged.type)
                 value = token - start
-                return self.render(bool(value) if type_ == BOOL else value, type_)
+                return self.render(bool(value) if key == BOOL else value, key)
         raise AssertionError(f"token {token} is in no block of the vocabulary")
 
     def _head_text(self, head: int) -> str:
@@ -240,3 +248,9 @@ class Spelling:
             return f"onto meld {target + 1}" + (" (low end)" if at_start else "")
         assert type_ == SWAP
         return f"for the joker in meld {target + 1}"
+
+
+def _block_key(p: ParamCode) -> str:
+    """The block of tokens a parameter's values take: one per type, and one per range of numbers
+    written as their place in it (codec.py)."""
+    return p.type if p.plain else f"{p.type} {p.values_text()}"

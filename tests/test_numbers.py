@@ -1,0 +1,139 @@
+"""Number parameters beyond the deck's size, and ranges with a step (interpreter/codec.py).
+
+Played on tests/games/auction.yaml, a small bidding game made to show them (not a real card game)."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import koloda
+from koloda.compact import CompactGame
+from koloda.dsl.errors import RuleErrors
+from koloda.interpreter.game import compile_expression
+
+GAME = Path(__file__).parent / "games" / "auction.yaml"
+
+
+def load(tmp_path: Path | None = None, replace: tuple[str, str] | None = None, players: int = 2, **options):
+    path = GAME
+    if replace is not None:
+        assert tmp_path is not None and replace[0] in GAME.read_text(encoding="utf-8")
+        path = tmp_path / "auction.yaml"
+        path.write_text(GAME.read_text(encoding="utf-8").replace(*replace), encoding="utf-8")
+    return koloda.load(str(path), options=options, players=players)
+
+
+def texts(s) -> list[str]:
+    return [s.action_to_string(a) for a in s.legal_actions()]
+
+
+def test_a_bid_from_100_to_300_by_fives_is_its_place_in_the_range():
+    game = load()
+    bid = game.codec.actions[0]
+    assert (bid.name, bid.size) == ("bid", 41)              # 100, 105 ... 300
+    s = game.new_initial_state(seed=1)
+    assert texts(s) == [f"bid {b}" for b in range(100, 301, 5)]
+    assert s.legal_actions() == list(range(41))
+    assert s.string_to_action("bid 115") == 3
+    assert game.decode(3)[1] == {"b": 115}
+    s.apply_action(s.string_to_action("bid 150"))
+    assert texts(s)[0] == "bid 155" and "hold 0" in texts(s)
+
+
+def test_the_step_follows_the_option_and_the_ids_follow_the_step():
+    game = load(step=20)
+    assert game.codec.actions[0].size == 11                  # 100, 120 ... 300
+    s = game.new_initial_state(seed=1)
+    assert texts(s) == [f"bid {b}" for b in range(100, 301, 20)]
+    assert s.string_to_action("bid 140") == 2
+
+
+def test_a_small_range_keeps_the_ids_it_always_had():
+    """`k in 0..3` fits 0..deck size: its value is its digit, in a block of deck size + 1, as before."""
+    game = load()
+    hold = game.codec.actions[-1]
+    assert hold.params[0].plain and hold.size == 33         # a 32-card deck
+    s = game.new_initial_state(seed=1)
+    s.apply_action(s.string_to_action("bid 100"))
+    assert s.string_to_action("hold 2") == hold.offset + 2
+
+
+def test_numbers_far_past_the_deck_are_spelled_in_their_own_block(tmp_path):
+    """`pledge` (a card and 1000..9000) has too many ids for one token each: its number is a token of
+    the block of its range, read back to the same move."""
+    cg = CompactGame(load())
+    cs = cg.new_initial_state(seed=2)
+    for token in cg.spell(cs.native.string_to_action("bid 300")):
+        cs.apply_action(token)
+    native = next(a for a in cs.native.legal_actions() if cs.native.action_to_string(a).endswith("for 4321"))
+    tokens = cg.spell(native)
+    assert len(tokens) == 3 and cg.native(tokens) == native
+    assert cs.action_to_string(tokens[2]).endswith("4321")
+    assert cg.native(tokens[:2] + (tokens[2] + 1,)) == native + 1          # 4322
+
+
+def test_the_generated_code_and_the_closures_agree(monkeypatch):
+    generated = load()
+    monkeypatch.setenv("KOLODA_GENERATE", "0")
+    closures = load()
+    monkeypatch.delenv("KOLODA_GENERATE")
+    assert generated.generated is not None and closures.generated is None
+    for game_seed in (0, 1):
+        seen = []
+        for game in (generated, closures):
+            rng, s, moves = random.Random(game_seed), game.new_initial_state(seed=game_seed), []
+            while not s.is_terminal():
+                legal = s.legal_actions()
+                moves.append((legal[:50], texts(s)[:50]))
+                s.apply_action(rng.choice(legal))
+            seen.append((moves, s.returns()))
+        assert seen[0] == seen[1]
+
+
+def test_a_winning_bid_scores_its_hundreds():
+    s = load().new_initial_state(seed=1)
+    # two deals of two players: P2 bids 250 over 120, then opens the second deal with 300
+    for move in ("bid 120", "bid 250", "bid 300", "hold 3"):
+        s.apply_action(s.string_to_action(move))
+    assert s.is_terminal() and s.scores() == [0, 5]
+
+
+def test_a_typed_number_off_the_step_is_refused():
+    s = load().new_initial_state(seed=1)
+    with pytest.raises(koloda.IllegalAction):
+        s.string_to_action("bid 103")
+
+
+def test_a_range_from_the_player_count_is_fixed_before_play(tmp_path):
+    game = load(tmp_path, ("b in 100..300 by option.step", "b in 100 * player_count..500 by 50"), players=3)
+    s = game.new_initial_state(seed=1)
+    assert texts(s) == ["bid 300", "bid 350", "bid 400", "bid 450", "bid 500"]
+    assert s.legal_actions() == [0, 1, 2, 3, 4]
+
+
+def test_too_many_numbers_from_an_option_is_refused_at_load(tmp_path):
+    with pytest.raises(RuleErrors) as info:
+        load(tmp_path, ("b in 100..300 by option.step", "b in 0..option.step * 1000"), step=30)
+    assert "takes 30001 numbers, more than 10000" in str(info.value)
+
+
+def test_check_refuses_too_many_numbers_with_a_clear_message(tmp_path):
+    path = tmp_path / "auction.yaml"
+    path.write_text(GAME.read_text(encoding="utf-8").replace("n in 1000..9000", "n in 1000..90000"), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "koloda.cli.main", "check", str(path)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "takes 89001 numbers, more than 10000" in done.stdout + done.stderr
+
+
+def test_a_file_may_still_name_its_own_things_product_or_subsets(tmp_path):
+    """The new built-ins came after rule files were written: a file's own names win where it names them."""
+    game = load(tmp_path, ("  spoken: 0\n", "  spoken: 0\n  product: 7\n  subsets: 2\n"))
+    s = game.new_initial_state(seed=1)
+    assert s.legal_actions()          # loads and plays
+    fn, _ = compile_expression(game, "product + subsets")
+    assert fn(s, {}) == 9
