@@ -76,6 +76,7 @@ class NamedMelds:
         self._named: OrderedDict[Hashable, list[Play]] = OrderedDict()
         self._ranks: OrderedDict[int, list[tuple[int, int, int, int]]] = OrderedDict()
         self._counts: OrderedDict[int, int] = OrderedDict()
+        self._touch: OrderedDict[int, list[tuple[int, int, bool]]] = OrderedDict()
 
     def of(self, mask: int, within: int = 0) -> list[Play]:
         """The plays of the cards in `mask`; `within`, if given, a hand that holds them all, whose
@@ -104,13 +105,21 @@ class NamedMelds:
         """The most points of one play of the cards in `mask` that takes at most `room` cards: the
         same as the best of `of(mask, within)`, found without listing the part when `within` is
         given, by going down the whole hand's plays from the richest to the first the part holds.
-        Where that is less than `floor`, perhaps less than the most (the walk stops at `floor`)."""
+        Where that is less than `floor`, perhaps less than the most (the walk stops at `floor`); where
+        `floor` is above 0, any one play of `floor` or more may be the answer."""
         if not within or within == mask or mask & ~within or mask in self._hands:
             return max((p[1] for p in self.of(mask, within) if len(p[0]) <= room), default=0)
         groups = self._groups(within)
-        relisted = self._relisted(mask, within, groups)
         guard = self.counts.guard
         spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
+        if floor > 0:       # a play of `floor` or more in a group the part lists as the whole does is enough
+            others = self._may_relist(mask, within)
+            for points, size, need, index in self._ranked(within, groups):
+                if points < floor:
+                    break
+                if size <= room and not others >> index & 1 and (spare - need) & guard == guard:
+                    return points
+        relisted = self._relisted(mask, within, groups)
         best = 0
         for plays in relisted.values():
             best = max(best, max((p[1] for p in plays if len(p[0]) <= room), default=0))
@@ -121,6 +130,32 @@ class NamedMelds:
                 best = points
                 break
         return best
+
+    def _may_relist(self, mask: int, within: int) -> int:
+        """A mask of the indices of the whole's groups that `_relisted` may list afresh for the part:
+        those that lost a natural card (a set by copies, or a run while a wild card is left)."""
+        wilds_left = mask & self.wild_mask
+        if not self.by_copies and not wilds_left:      # as `_relisted`: nothing that could be listed otherwise
+            return 0
+        gone = within & ~mask
+        out = 0
+        for i, natural, by_copies in self._touchable(within):
+            if gone & natural and (by_copies or wilds_left):
+                out |= 1 << i
+        return out
+
+    def _touchable(self, within: int) -> list[tuple[int, int, bool]]:
+        """The whole's groups a lost card can make `_relisted` list afresh: (index, the mask of its
+        natural cards, whether it is a set by copies); the other groups are listed alike."""
+        found = self._touch.get(within)
+        if found is None:
+            found = [(i, cards & ~self.wild_mask, group[0] in self.by_copies)
+                     for i, (group, _, cards) in enumerate(self._groups(within))
+                     if group[0] in self.by_copies or group[0] in self.runs]
+            remember(self._touch, within, found, self.cached // 4)
+        else:
+            self._touch.move_to_end(within)
+        return found
 
     def _counts_of(self, within: int) -> int:
         found = self._counts.get(within)
@@ -194,6 +229,7 @@ class NamedMelds:
             return found
         out: dict[tuple[Names, int], Play] = {}
         for _, _, meld, _, points in self.new.group(group):
-            n = tuple(sorted(name_of[c] for c in meld))
-            out.setdefault((n, points), (n, points, -1, self.counts.need(n)))
+            n = tuple(sorted([name_of[c] for c in meld]))
+            if (n, points) not in out:
+                out[n, points] = (n, points, -1, self.counts.need(n))
         return remember(self._named, key, list(out.values()), self.cached)
