@@ -105,21 +105,13 @@ class NamedMelds:
         """The most points of one play of the cards in `mask` that takes at most `room` cards: the
         same as the best of `of(mask, within)`, found without listing the part when `within` is
         given, by going down the whole hand's plays from the richest to the first the part holds.
-        Where that is less than `floor`, perhaps less than the most (the walk stops at `floor`); where
-        `floor` is above 0, any one play of `floor` or more may be the answer."""
+        Where that is less than `floor`, perhaps less than the most (the walk stops at `floor`)."""
         if not within or within == mask or mask & ~within or mask in self._hands:
             return max((p[1] for p in self.of(mask, within) if len(p[0]) <= room), default=0)
         groups = self._groups(within)
+        relisted = self._relisted(mask, within, groups)
         guard = self.counts.guard
         spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
-        if floor > 0:       # a play of `floor` or more in a group the part lists as the whole does is enough
-            others = self._may_relist(mask, within)
-            for points, size, need, index in self._ranked(within, groups):
-                if points < floor:
-                    break
-                if size <= room and not others >> index & 1 and (spare - need) & guard == guard:
-                    return points
-        relisted = self._relisted(mask, within, groups)
         best = 0
         for plays in relisted.values():
             best = max(best, max((p[1] for p in plays if len(p[0]) <= room), default=0))
@@ -130,6 +122,27 @@ class NamedMelds:
                 best = points
                 break
         return best
+
+    def one_at_least(self, mask: int, room: int, within: int, floor: int) -> int:
+        """The points of one play of the cards in `mask` worth `floor` or more that takes at most
+        `room` cards, found by going down the plays of `within` (a hand that holds them all) from the
+        richest, among the groups the part lists as the whole does; 0 where there is none such (the
+        part may still have one: `of` says)."""
+        if not within or within == mask or mask & ~within:
+            return 0
+        groups = self._groups(within)
+        guard = self.counts.guard
+        spare = -1
+        others = self._may_relist(mask, within)
+        for points, size, need, index in self._ranked(within, groups):
+            if points < floor:
+                break
+            if size <= room and not others >> index & 1:
+                if spare < 0:
+                    spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
+                if (spare - need) & guard == guard:
+                    return points
+        return 0
 
     def _may_relist(self, mask: int, within: int) -> int:
         """A mask of the indices of the whole's groups that `_relisted` may list afresh for the part:
