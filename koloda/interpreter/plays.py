@@ -79,6 +79,7 @@ class NamedMelds:
         self._named: OrderedDict[Hashable, list[Play]] = OrderedDict()
         self._ranks: OrderedDict[int, list[tuple[int, int, int, int]]] = OrderedDict()
         self._counts: OrderedDict[int, int] = OrderedDict()
+        self._touch: OrderedDict[int, list[tuple[int, int, bool]]] = OrderedDict()
 
     def of(self, mask: int, within: int = 0) -> list[Play]:
         """The plays of the cards in `mask`; `within`, if given, a hand that holds them all, whose
@@ -124,6 +125,53 @@ class NamedMelds:
                 best = points
                 break
         return best
+
+    def one_at_least(self, mask: int, room: int, within: int, floor: int) -> int:
+        """The points of one play of the cards in `mask` worth `floor` or more that takes at most
+        `room` cards, found by going down the plays of `within` (a hand that holds them all) from the
+        richest, among the groups the part lists as the whole does; 0 where there is none such (the
+        part may still have one: `of` says)."""
+        if not within or within == mask or mask & ~within:
+            return 0
+        groups = self._groups(within)
+        guard = self.counts.guard
+        spare = -1
+        others = self._may_relist(mask, within)
+        for points, size, need, index in self._ranked(within, groups):
+            if points < floor:
+                break
+            if size <= room and not others >> index & 1:
+                if spare < 0:
+                    spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
+                if (spare - need) & guard == guard:
+                    return points
+        return 0
+
+    def _may_relist(self, mask: int, within: int) -> int:
+        """A mask of the indices of the whole's groups that `_relisted` may list afresh for the part:
+        those that lost a natural card (a set by copies, or a run while a wild card is left)."""
+        wilds_left = mask & self.wild_mask
+        if not self.by_copies and not wilds_left:      # as `_relisted`: nothing that could be listed otherwise
+            return 0
+        gone = within & ~mask
+        out = 0
+        for i, natural, by_copies in self._touchable(within):
+            if gone & natural and (by_copies or wilds_left):
+                out |= 1 << i
+        return out
+
+    def _touchable(self, within: int) -> list[tuple[int, int, bool]]:
+        """The whole's groups a lost card can make `_relisted` list afresh: (index, the mask of its
+        natural cards, whether it is a set by copies); the other groups are listed alike."""
+        found = self._touch.get(within)
+        if found is None:
+            found = [(i, cards & ~self.wild_mask, group[0] in self.by_copies)
+                     for i, (group, _, cards) in enumerate(self._groups(within))
+                     if group[0] in self.by_copies or group[0] in self.runs]
+            remember(self._touch, within, found, self.cached // 4)
+        else:
+            self._touch.move_to_end(within)
+        return found
 
     def _counts_of(self, within: int) -> int:
         found = self._counts.get(within)
@@ -197,6 +245,7 @@ class NamedMelds:
             return found
         out: dict[tuple[Names, int], Play] = {}
         for _, _, meld, _, points in self.new.group(group):
-            n = tuple(sorted(name_of[c] for c in meld))
-            out.setdefault((n, points), (n, points, -1, self.counts.need(n)))
+            n = tuple(sorted([name_of[c] for c in meld]))
+            if (n, points) not in out:
+                out[n, points] = (n, points, -1, self.counts.need(n))
         return remember(self._named, key, list(out.values()), self.cached)

@@ -157,10 +157,14 @@ class Reach:
         """The most points found, and False if the search stopped at `enough` before the end; with
         `decide`, it stops as soon as it is sure `enough` cannot be reached (and the most is not known)."""
         if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
-            alone = self.plays.richest(mask, room, whole, enough)
+            alone = self.plays.one_at_least(mask, room, whole, enough)
             if alone >= enough:
                 return alone, False
         listed = self.plays.of(mask, whole)
+        if enough is not None:       # (the cards of a play above may be listed otherwise in the part)
+            alone = max([p[1] for p in listed if len(p[0]) <= room], default=0)
+            if alone >= enough:
+                return alone, False
         extensions = [(n, points, i, need) for i, laid in enumerate(table)
                       for n, points, _, need in self._extensions_of(laid, mask)]
         name_of, unit, guard = self.name_of, self.unit, self.guard
