@@ -353,8 +353,9 @@ class Resolver:
                    "`winner(trick, trump, power, suit_of)` with `define: suit_of(card c): …`")
         tables = self.spec.value_tables if want == INT else ()
         if not isinstance(arg, ast.Name):
-            self.error(f"{p.what} names a function of one card, as in {example}"
-                       + (" or a table of `values:`" if want == INT else ""), arg, category="type")
+            self.error(f"{p.what} names a function of one card"
+                       + (" or a table of `values:`" if want == INT else "") + ", without brackets", arg,
+                       f"as in {example}", category="type")
             self.expr(arg, {})
             return R.Invalid(arg.span, want)
         name, span = arg.name, arg.span
@@ -369,7 +370,7 @@ class Resolver:
         params = self.spec.functions[name].signature.params
         fn = self.function(name)
         if len(params) != 1 or TYPE_NAMES.get(params[0].type) != CARD or (fn is not None and fn.type != want):
-            self.error(f"{p.what}: `{name}` must take one card and give {show(want)}, as in {example}", arg,
+            self.error(f"{p.what}: `{name}` must take one card and give {show(want)}", arg, f"as in {example}",
                        category="type")
             return R.Invalid(span, want)
         if fn is None:
