@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import koloda
+from koloda.interpreter.refusal import why_refused
 from tests.helpers import act, get_var, legal, setup, zone_cards
 
 GAME = Path(__file__).parent / "games" / "bowers.yaml"
@@ -79,3 +80,17 @@ def test_generated_code_and_closures_agree(monkeypatch):
     slow = koloda.load(str(GAME), players=4)
     assert fast.generated is not None and slow.generated is None
     assert trace(fast) == trace(slow)
+
+
+def test_a_guard_with_the_order_is_explained_when_it_refuses_a_move(tmp_path):
+    # a variant: lead your strongest card by the game's order
+    text = GAME.read_text(encoding="utf-8").replace(
+        "        if: may_play(c)\n", "        if: may_play(c) and (trick.size > 0 or c == highest(my hand, power))\n")
+    assert "highest(my hand, power)" in text
+    path = tmp_path / "lead_best.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = koloda.load(str(path), players=4)
+    s = setup(game.new_initial_state(seed=3, dealer=3), zones=HANDS, vars={"trump": "hearts"}, current=1)
+    assert legal(s, plain=True) == ["play JD"]          # the left bower, over AC by the order
+    why = why_refused(s, "play AC")
+    assert why is not None and "highest" in why
