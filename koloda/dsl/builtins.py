@@ -15,6 +15,12 @@ from koloda.dsl.types import (ANY, BOOL, CARD, COLOR, GRID, INT, PLAN, PLAYER, R
 # Parameter kinds beyond the value types.
 CARDS = "cards"          # a zone or a list of cards
 SEQUENCE = "sequence"    # a zone or a list of anything
+# A function of one card named as an argument (`winner(trick, trump, power)`): a `define:` function of one
+# card, or (for an order) a named table of `values:`. The built-in applies it to each card it looks at,
+# bound to the local name CARD_SLOT, which no rule file can write.
+CARD_ORDER = "card order"     # gives a number: the higher, the stronger
+CARD_SUIT = "card suit"       # gives the suit a card counts as
+CARD_SLOT = "$card"
 
 
 @dataclass(frozen=True)
@@ -46,13 +52,24 @@ FUNCTIONS: dict[str, Signature] = {
     "player": Signature((Param(INT, "the seat number given to `player`"),), PLAYER),   # `player(1)` is P1
     "abs": Signature((Param(INT),), INT),
     "top": Signature((Param(ZONE), Param(INT)), list_of(CARD)),
+    # a trick's winner: the natural rank order and printed suits, or the game's own order (and the suit
+    # each card counts as) named as functions of a card
     "winner": Signature((Param(ZONE, "the first argument of `winner` (the trick)"),
-                         Param(SUIT, "the second argument of `winner` (the trump suit)")), PLAYER),
+                         Param(SUIT, "the second argument of `winner` (the trump suit)"),
+                         Param(CARD_ORDER, "the third argument of `winner` (the card order)"),
+                         Param(CARD_SUIT, "the fourth argument of `winner` (the suit a card counts as)")),
+                        PLAYER, optional=2),
     "winning_card": Signature((Param(ZONE, "the first argument of `winning_card` (the trick)"),
-                               Param(SUIT, "the second argument of `winning_card` (the trump suit)")), CARD),
-    # the card of the highest (lowest) rank in the game's rank order; none for no cards
-    "highest": Signature((Param(CARDS),), CARD),
-    "lowest": Signature((Param(CARDS),), CARD),
+                               Param(SUIT, "the second argument of `winning_card` (the trump suit)"),
+                               Param(CARD_ORDER, "the third argument of `winning_card` (the card order)"),
+                               Param(CARD_SUIT, "the fourth argument of `winning_card` (the suit a card counts as)")),
+                              CARD, optional=2),
+    # the card of the highest (lowest) rank in the game's rank order, or in an order named as a function
+    # of a card; none for no cards
+    "highest": Signature((Param(CARDS), Param(CARD_ORDER, "the second argument of `highest` (the card order)")),
+                         CARD, optional=1),
+    "lowest": Signature((Param(CARDS), Param(CARD_ORDER, "the second argument of `lowest` (the card order)")),
+                        CARD, optional=1),
     "count": _reduction(INT, None),
     "sum": _reduction(INT, INT),
     "any": _reduction(BOOL, BOOL),

@@ -11,12 +11,12 @@ from typing import Callable
 
 from koloda.dsl import ast
 from koloda.dsl import resolved as R
-from koloda.dsl.builtins import (AGGREGATES, ATTRIBUTES, CARDS, FUNCTIONS, LATER_NAMES, LIST_ATTRS, PLAYER_ATTRS,
-                                 SEQUENCE, SIDE_ATTRS, STATE_NAMES)
+from koloda.dsl.builtins import (AGGREGATES, ATTRIBUTES, CARD_ORDER, CARD_SLOT, CARD_SUIT, CARDS, FUNCTIONS,
+                                 LATER_NAMES, LIST_ATTRS, PLAYER_ATTRS, SEQUENCE, SIDE_ATTRS, STATE_NAMES, Param)
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.limits import MAX_NESTING
 from koloda.dsl.model import Spec
-from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, TYPE_NAMES,
+from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, SUIT, TYPE_NAMES,
                               ZONE, compatible, elem, enum_of, enum_words, is_enum, is_list, list_of, show)
 
 Scope = dict[str, str]       # local name -> its type
@@ -329,6 +329,8 @@ class Resolver:
                 if r.type not in (ZONE, list_of(CARD), ANY) and not (is_list(r.type) and elem(r.type) == ANY):
                     self.error(f"`{name}` looks at cards: a zone or a list of cards, not {show(r.type)}", arg,
                                category="type")
+            elif p.type in (CARD_ORDER, CARD_SUIT):
+                r = self._card_function(arg, p, name)
             elif p.type == SEQUENCE:
                 r = self.expr(arg, scope)
                 if r.type != ANY and r.type != ZONE and not is_list(r.type):
@@ -346,6 +348,38 @@ class Resolver:
             return R.BuiltinCall(span, list_of(list_of(CARD if items == ZONE else elem(items) if is_list(items)
                                                        else ANY)), name, tuple(resolved_args))
         return R.BuiltinCall(span, sig.result, name, tuple(resolved_args))
+
+    def _card_function(self, arg: ast.Node, p: Param, func: str) -> R.Expr:
+        """`power` in `winner(trick, trump, power)`: a function of one card named, not called. It
+        resolves to a call of it on CARD_SLOT, the card the built-in is looking at."""
+        want = INT if p.type == CARD_ORDER else SUIT
+        example = (f"`{func}(…, power)` with `define: power(card c): …`" if want == INT else
+                   "`winner(trick, trump, power, suit_of)` with `define: suit_of(card c): …`")
+        tables = self.spec.value_tables if want == INT else ()
+        if not isinstance(arg, ast.Name):
+            self.error(f"{p.what} names a function of one card"
+                       + (" or a table of `values:`" if want == INT else "") + ", without brackets", arg,
+                       f"as in {example}", category="type")
+            self.expr(arg, {})
+            return R.Invalid(arg.span, want)
+        name, span = arg.name, arg.span
+        card = R.Local(span, CARD, CARD_SLOT)
+        if name in tables:
+            return R.BuiltinCall(span, INT, "value", (card, R.Const(span, STR, name)))
+        if name not in self.spec.functions:
+            self.error(f"{p.what}: there is no function `{name}`", arg,
+                       did_you_mean(name, set(self.spec.functions) | set(tables)) or f"write one, as in {example}",
+                       category="name")
+            return R.Invalid(span, want)
+        params = self.spec.functions[name].signature.params
+        fn = self.function(name)
+        if len(params) != 1 or TYPE_NAMES.get(params[0].type) != CARD or (fn is not None and fn.type != want):
+            self.error(f"{p.what}: `{name}` must take one card and give {show(want)}", arg, f"as in {example}",
+                       category="type")
+            return R.Invalid(span, want)
+        if fn is None:
+            return R.Invalid(span, want)
+        return R.UserCall(span, want, name, (card,))
 
     def _value_table(self, table: R.Expr) -> None:
         """`value(c, "order")`: the table is written out, and is one of `values:`'s named tables."""

@@ -17,6 +17,7 @@ from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.cards import rank_indexes, suit_indexes
 from koloda.interpreter.choices import combinations_of, subsets_of
 from koloda.interpreter.gen_runtime import trick_winner
+from koloda.interpreter.trick_order import extreme_by, trick_taker
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
 FunctionImpl = Callable[[Context, R.BuiltinCall, list[Fn], Env], Fn]
@@ -371,6 +372,9 @@ def _top_cards(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
 @register(FUNCTIONS, "winner")
 def _winner(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     """The player whose card takes the trick: highest trump, else highest of the suit led."""
+    if len(args) > 2:
+        return trick_taker(args[0], args[1], args[2], args[3] if len(args) > 3 else None, c.cards.suits, n.span,
+                           "winner", by_card=False)
     zone, trump = args
     suits, ranks, order = c.cards.suits, c.cards.ranks, c.cards.order
     span = n.span
@@ -386,6 +390,9 @@ def _winner(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
 @register(FUNCTIONS, "winning_card")
 def _winning_card(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     """The card that takes the trick, by the rule of `winner`."""
+    if len(args) > 2:
+        return trick_taker(args[0], args[1], args[2], args[3] if len(args) > 3 else None, c.cards.suits, n.span,
+                           "winning_card", by_card=True)
     zone, trump = args
     suits, ranks, order = c.cards.suits, c.cards.ranks, c.cards.order
     itself = list(range(c.cards.size))      # each card "played by" itself: trick_winner then gives the card
@@ -404,6 +411,8 @@ def _highest(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     """The card of the strongest (weakest) rank; of equal ranks, the first listed (a zone: the bottom one)."""
     order, ranks = c.cards.order, c.cards.ranks
     cards = c.sequence(n.args[0], env)
+    if len(args) > 1:
+        return extreme_by(cards, args[1], n.name == "highest", n.span, n.name)
     strength = [order[r] for r in ranks]
     pick = max if n.name == "highest" else min
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
+from koloda.dsl.builtins import CARD_SLOT
 from koloda.dsl.types import BOOL, RANK, ZONE, is_list
 from koloda.interpreter import builtins
 from koloda.interpreter.cards import CardTable
@@ -154,6 +155,8 @@ class Compiler(EffectCompiler):
                 free |= self._free_locals(child)
             if isinstance(n, (R.Aggregate, R.ListComp)):
                 free = (free - {n.var}) | self._free_locals(n.iterable)
+            elif isinstance(n, R.BuiltinCall):
+                free.discard(CARD_SLOT)      # bound by the built-in: `winner(trick, trump, power)`
         self._free_cache[n] = frozenset(free)
         return self._free_cache[n]
 

@@ -170,7 +170,7 @@ class AttrGen:
             return Frag(f"(({args[0].text} {'+' if name == 'next' else '-'} s.direction) % s.n)", deps, False, True)
         if name == "top":
             return Frag(f"_topn({self.fn.state('_Z')}[{args[0].text}], {args[1].text})", deps, False, True)
-        if name == "winner":
+        if name == "winner" and len(args) == 2:      # with the game's own order: the closures
             tables = ", ".join(self.m.const(t, k) for t, k in ((cards.suits, "suit"), (cards.ranks, "rank"),
                                                               (cards.order, "order")))
             return Frag(f"_winner({self.fn.state('_Z')}[{args[0].text}], {args[1].text}, {tables}, "
