@@ -69,7 +69,7 @@ def renamed_history(cg: CompactGame, before, after, deal_start: int):
                 digit = melds.encode(v.kind, v.type, [now[c] for c in v.cards], [(now[w], i) for w, i in v.wild],
                                      v.target, v.at_start)
             else:
-                digit = int(v)
+                digit = p.digit_of(v)       # a number of a stepped or shifted range is its place in it
             code = code * p.radix + digit
         moves.append((player, action.offset + code))
     return History(moves)
