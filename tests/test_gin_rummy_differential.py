@@ -46,7 +46,7 @@ SUITS = {"s": "S", "c": "C", "d": "D", "h": "H"}
 
 @functools.lru_cache(maxsize=None)
 def gin():
-    return koloda.load("gin-rummy", {"single_hand": True, "tie_undercuts": False}, 2)
+    return koloda.load("gin-rummy", {"single_hand": True, "tie_undercuts": False, "longest_run": 5}, 2)
 
 
 def card_name(text: str) -> str:
@@ -150,8 +150,6 @@ def play_both(seed: int, kinds: set | None = None) -> tuple[int, list[float]]:
         ours: dict = {}
         for a in state.legal_actions():
             move = koloda_move(state.action_to_string(a, plain=True))
-            if move[0] in ("meld", "put down") and len(move[1]) > 5:
-                continue                       # a run of six or more: OpenSpiel lays it as two
             ours.setdefault(move, a)
         extra = set(ours) - set(theirs)
         # a layoff OpenSpiel misses can only extend a run that layoffs have extended already
