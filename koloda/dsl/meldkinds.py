@@ -1,15 +1,19 @@
 """A rule file's `melds:` kinds: sets of a rank and runs in a suit, their sizes a number or a table option."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.options import OptionSpec
 
-if TYPE_CHECKING:
-    from koloda.dsl.model import ZoneSpec
+class _Zone(Protocol):
+    """What the meld kinds ask of a zone: is it a meld area (model's ZoneSpec, which imports this module)."""
+    name: str
+    melds: bool
+    span: Span
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ def _meld_size(name: str, key: str, raw: object, options: dict[str, OptionSpec],
     return raw, None
 
 
-def read_melds(doc: MarkedDict, zones: dict[str, "ZoneSpec"], options: dict[str, OptionSpec],
+def read_melds(doc: MarkedDict, zones: Mapping[str, _Zone], options: dict[str, OptionSpec],
            errors: list[RuleError]) -> list[MeldKind]:
     kinds = []
     for name, raw in (doc.get("melds") or {}).items():
