@@ -4,8 +4,10 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from click.testing import CliRunner
 
 import koloda
+from koloda.cli.main import main
 from koloda.dsl.errors import RuleError
 from koloda.dsl.meldkinds import MeldKind
 from koloda.interpreter.game import compile_expression
@@ -60,3 +62,9 @@ def test_the_unbound_kind_allows_every_table():
 def test_max_below_min_at_a_table_is_a_clear_error(rules):
     with pytest.raises(RuleError, match="with these options `max` 4 is below `min` 5"):
         koloda.load(rules, {"shortest": 5, "longest": 4})
+
+
+def test_the_command_line_refuses_such_a_table_with_a_message(rules):
+    result = CliRunner().invoke(main, ["simulate", rules, "-n", "1", "-o", "shortest=5", "-o", "longest=4"])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "meld `run`: with these options `max` 4 is below `min` 5" in result.output
