@@ -20,16 +20,11 @@ koloda moves and one OpenSpiel move, so layoffs are compared by card), a meld is
 knocker and `put down ...` for the defender (compared as sets of cards), and each `Pass` is the
 move koloda names for that moment.
 
-Where OpenSpiel's rules differ from the common ones, the rule file's options say so
-(`longest_run=5`: a run is put down with at most five cards, a longer one as two;
-`layoff_reach=2`: layoffs reach at most two ranks past either end of a run as the knocker put it
-down, as OpenSpiel's `AllLayoffs` extends a run by one pass over the earlier layoffs), and every
-legal-move set is compared whole.
-
-One difference is left, and these seeds do not reach it: `AllLayoffs` does not record which meld a
-layoff went on, so a card laid off on a set also lengthens a run it borders (5♦ laid on 5♠ 5♣ 5♥
-makes OpenSpiel offer 4♦ on 6♦ 7♦ 8♦, leaving a gap); koloda lays a card on one meld and offers
-only cards that fit it (about 4 hands in 1,500 of these players' hands meet it).
+Where OpenSpiel's rules differ from the common ones, the rule file's options say so, and every
+legal-move set is compared whole: `longest_run=5` (a run is put down with at most five cards, a
+longer one as two) and `layoff_list` (OpenSpiel's `AllLayoffs`: a card goes on a run next to its
+ends as put down, or next to a card laid off there, whichever meld that card was laid on; so after
+5♦ goes on 5♠ 5♣ 5♥, 4♦ goes on 6♦ 7♦ 8♦).
 """
 from __future__ import annotations
 
@@ -43,14 +38,14 @@ import koloda
 pyspiel = pytest.importorskip("pyspiel")
 
 # 31 reaches a run of six in hand (put down as at most five), 295 and 689 a third layoff at one
-# end of a run (which `layoff_reach=2` refuses)
-SEEDS = [*range(8), 31, 295, 689]
+# end of a run (which OpenSpiel refuses), 102 a layoff next to a card laid off on another meld
+SEEDS = [*range(8), 31, 102, 295, 689]
 SUITS = {"s": "S", "c": "C", "d": "D", "h": "H"}
 
 
 @functools.lru_cache(maxsize=None)
 def gin():
-    return koloda.load("gin-rummy", {"single_hand": True, "tie_undercuts": False, "longest_run": 5, "layoff_reach": 2}, 2)
+    return koloda.load("gin-rummy", {"single_hand": True, "tie_undercuts": False, "longest_run": 5, "layoff_list": True}, 2)
 
 
 def card_name(text: str) -> str:
