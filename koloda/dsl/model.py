@@ -20,6 +20,7 @@ from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.options import OptionSpec, option_spec
 from koloda.dsl.to_ast import guarded_binding, parse
 from koloda.dsl.deckspec import DeckSpec, cell_rank, read_deck
+from koloda.dsl.meldkinds import MeldKind, read_melds
 from koloda.dsl.types import CONSTANTS, enum_of
 
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
@@ -57,19 +58,6 @@ class VarSpec:
     per_side: bool = False
     label: Label | None = None
     internal: bool = False      # kept off the table (a helper of the rules); who may know it is `visible`
-
-
-@dataclass(frozen=True)
-class MeldKind:
-    name: str
-    of: str                  # "rank": a set; "suit": a run
-    min: int
-    max: int | None
-    suits: str               # sets: "distinct" or "any"
-    ace: str                 # runs: "high", "low", "both" or "wrap"
-    wild_max: int | None     # most wild cards in one meld; None: fewer wild than natural cards
-    repeat_from: int | None = None   # sets with distinct suits: from this size on, suits may repeat
-    whole: bool = False      # whole sets, maximal runs: no meld that another card held could join
 
 
 @dataclass(frozen=True)
@@ -317,7 +305,7 @@ def build(doc: MarkedDict) -> Spec:
         spec.value_spans = {name: doc["values"].key_spans[name] for name in value_tables}
     spec.sides = doc.get("sides")
     spec.title_label = title_label
-    spec.meld_kinds = _melds(doc, spec.zones, errors)
+    spec.meld_kinds = read_melds(doc, spec.zones, spec.options, errors)
     spec.patterns = _patterns(doc, errors)
     spec.library = "library" in doc
     if spec.library:
@@ -519,28 +507,6 @@ def _match(doc: MarkedDict, b: _Builder) -> MatchSpec:
         rotate=bool(raw.get("dealer rotates", True)),
         span=span,
         next_dealer=b.expr(raw.get("next dealer"), ks.get("next dealer", span)) if "next dealer" in raw else None)
-
-
-def _melds(doc: MarkedDict, zones: dict[str, ZoneSpec], errors: list[RuleError]) -> list[MeldKind]:
-    kinds = []
-    for name, raw in (doc.get("melds") or {}).items():
-        kind = MeldKind(name, raw["of"], int(raw.get("min", 3)),
-                        int(raw["max"]) if raw.get("max") is not None else None,
-                        str(raw.get("suits", "distinct")), str(raw.get("ace", "high")),
-                        int(raw["wild max"]) if raw.get("wild max") is not None else None,
-                        int(raw["repeat suits from"]) if raw.get("repeat suits from") is not None else None,
-                        raw.get("whole") is True)
-        if kind.max is not None and kind.max < kind.min:
-            errors.append(RuleError(f"meld `{name}`: `max` {kind.max} is below `min` {kind.min}", doc.span))
-        if kind.repeat_from is not None and (kind.of != "rank" or kind.suits != "distinct"):
-            where = getattr(doc.get("melds"), "key_spans", {}).get(name, doc.span)
-            errors.append(RuleError(f"meld `{name}`: `repeat suits from` is for sets with `suits: distinct`", where))
-        kinds.append(kind)
-    areas = [z for z in zones.values() if z.melds]
-    if areas and not kinds:
-        errors.append(RuleError(f"`{areas[0].name}` holds melds, but the file declares no `melds:` kinds",
-                                areas[0].span))
-    return kinds
 
 
 def _patterns(doc: MarkedDict, errors: list[RuleError]) -> list[Pattern]:

@@ -53,7 +53,7 @@ class Game:
             [spec.deck.names[i] for i in self.card_deck] if spec.deck.named and self.card_deck else self.card_deck
         self.layout = Layout(spec, rules.var_types, players, self.cards.size)
         self.wild_cards = self._wild_cards()
-        self.melds = _meld_rules(spec, self.cards, self.wild_cards, self.layout)
+        self.melds = _meld_rules(spec, self.cards, self.wild_cards, self.layout, options)
         self.patterns = PatternRules(spec.patterns, self.cards) if spec.patterns else None
         self.codec = ActionCodec(rules, self.layout, self.cards, self.melds, options)
         self.num_distinct_actions = self.codec.num_distinct_actions
@@ -219,14 +219,15 @@ def _text_values(compiler: Compiler, rules: R.Rules) -> dict[int, dict[str, Text
     return found
 
 
-def _meld_rules(spec: Spec, cards: CardTable, wild: set[int], layout: Layout) -> MeldRules | None:
+def _meld_rules(spec: Spec, cards: CardTable, wild: set[int], layout: Layout, options: dict) -> MeldRules | None:
     if not spec.meld_kinds:
         return None
     rank_value = [0] * 15
     for rank in range(2, 15):
         rank_value[rank] = spec.values.get(rank_name(rank), rank if rank <= 10 else 10)
     owners = layout.num_sides if layout.meld_by_side else layout.num_players
-    return MeldRules(spec.meld_kinds, cards, wild, len(layout.slot_zone), owners, rank_value)
+    kinds = [kind.bound(options) for kind in spec.meld_kinds]     # `max: option.NAME`: this table's value
+    return MeldRules(kinds, cards, wild, len(layout.slot_zone), owners, rank_value)
 
 
 def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards: CardTable, w: Watch) -> Flow:

@@ -182,16 +182,19 @@ class Writer:
         say = self.say
         s = Section("melds", say.word("book.melds"))
         for m in self.spec.meld_kinds:
+            # a size set by an option reads as the option's name, as the options section lists it
+            low = f"`{m.min_option}`" if m.min_option else m.min
+            high = f"`{m.max_option}`" if m.max_option else m.max
             if m.of == "rank":
-                text = (say.word("meld.set", name=m.name, low=m.min, high=m.max) if m.max is not None
-                        else say.word("meld.set.open", name=m.name, low=m.min))
+                text = (say.word("meld.set", name=m.name, low=low, high=high) if high is not None
+                        else say.word("meld.set.open", name=m.name, low=low))
                 text += " " + say.word("meld.suits." + m.suits) if say.has("meld.suits." + m.suits) else ""
                 if m.repeat_from is not None:
                     text += " " + say.word("meld.repeat", n=m.repeat_from)
             else:
-                text = say.word("meld.run", name=m.name, low=m.min)
-                if m.max is not None:
-                    text += " " + say.word("meld.run.max", high=m.max)
+                text = say.word("meld.run", name=m.name, low=low)
+                if high is not None:
+                    text += " " + say.word("meld.run.max", high=high)
                 if say.has("meld.ace." + m.ace):
                     text += ", " + say.word("meld.ace." + m.ace)
             text += "; " + (say.word("meld.wild", n=m.wild_max) if m.wild_max is not None
