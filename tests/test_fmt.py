@@ -114,3 +114,9 @@ def test_the_command_checks_shows_and_writes(tmp_path):
     result = runner.invoke(main, ["fmt", str(broken), str(tmp_path / "missing.yaml")])
     assert result.exit_code == 1 and "not YAML" in result.output and "cannot read it" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_the_shipped_files_are_in_the_layout(path):
+    text = path.read_text(encoding="utf-8")
+    assert format_text(text) == text, f"run `koloda fmt {path.relative_to(ROOT)}`"
