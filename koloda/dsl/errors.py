@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 import difflib
 import re
 from pathlib import Path
+from typing import Iterable
 
 # Characters that drive a terminal rather than print: the C0 controls but tab and line feed, DEL,
 # and the C1 controls. A rule file may hold none but carriage returns (line ends), and nothing
@@ -114,6 +115,21 @@ def source_line(span: Span) -> str | None:
 
 
 _OPENS, _CLOSES = "([", ")]"
+
+
+def spanned_text(file: str, spans: Iterable[Span]) -> str | None:
+    """The rule text covered by the spans of a tree's nodes that lie in `file`: from the first place
+    to the last (see `source_text`). None if no span lies in the file or the file cannot be read."""
+    start: tuple[int, int] | None = None
+    end: tuple[int, int] | None = None
+    for span in spans:
+        if span.file != file or span.line <= 0:
+            continue
+        first = (span.line, span.col)
+        last = (span.line, span.end_col if span.end_col is not None else span.col)
+        start = first if start is None else min(start, first)
+        end = last if end is None else max(end, last)
+    return source_text(file, start, end) if start is not None and end is not None else None
 
 
 def source_text(file: str, start: tuple[int, int], end: tuple[int, int]) -> str | None:

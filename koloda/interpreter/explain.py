@@ -20,7 +20,7 @@ from typing import Any
 
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS
-from koloda.dsl.errors import RuleError, source_text
+from koloda.dsl.errors import RuleError, spanned_text
 from koloda.dsl.types import BOOL, CARD, GRID, PLAN, ZONE, elem, is_list
 from koloda.interpreter.compile import Compiler
 from koloda.interpreter.env import Fn
@@ -370,18 +370,7 @@ def _quoted(n: R.Expr) -> str:
     if isinstance(n, R.Const) and isinstance(n.value, bool):
         # YAML reads a bare `true` as no text, so it has no place of its own in the file
         return "`true`" if n.value else "`false`"
-    file = n.span.file
-    start: tuple[int, int] | None = None
-    end: tuple[int, int] | None = None
-    for x in R.walk(n):
-        span = x.span
-        if span.file != file or span.line <= 0:
-            continue
-        first = (span.line, span.col)
-        last = (span.line, span.end_col if span.end_col is not None else span.col)
-        start = first if start is None else min(start, first)
-        end = last if end is None else max(end, last)
-    text = source_text(file, start, end) if start is not None and end is not None else None
+    text = spanned_text(n.span.file, (x.span for x in R.walk(n)))
     if not text:
         return f"the part at {n.span}"
     if len(text) > QUOTE_WIDTH:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
-from koloda.dsl.errors import source_text
+from koloda.dsl.errors import spanned_text
 from koloda.dsl.labels import label_text, readable
 from koloda.dsl.types import BOOL, CARD, COLOR, PLAN, PLAYER, RANK, RANK_NAMES, SUIT, SUITS, COLORS, elem, is_list
 from koloda.rulebook.phrases import Ph, Phrases
@@ -263,16 +263,4 @@ def source_of(n: R.Node) -> str:
     """The rule file's text of a node: from its first to its last position (its places in the file)."""
     if isinstance(n, R.Const) and isinstance(n.value, bool):
         return "true" if n.value else "false"
-    file = n.span.file
-    start: tuple[int, int] | None = None
-    end: tuple[int, int] | None = None
-    for x in R.walk(n):
-        span = x.span
-        if span.file != file or span.line <= 0:
-            continue
-        first = (span.line, span.col)
-        last = (span.line, span.end_col if span.end_col is not None else span.col)
-        start = first if start is None else min(start, first)
-        end = last if end is None else max(end, last)
-    text = source_text(file, start, end) if start is not None and end is not None else None
-    return text or type(n).__name__
+    return spanned_text(n.span.file, (x.span for x in R.walk(n))) or type(n).__name__
