@@ -493,3 +493,10 @@ def replays_to(game, checkpoints, actions, final) -> None:
         for a in actions[i:]:
             r.apply_action(a)
         assert snapshot(r) == snapshot(final)
+
+
+def spiel_card_name(text: str, rank_first: bool = False) -> str:
+    """An OpenSpiel card, `CT` (suit, then rank) or with `rank_first` `TC`, as koloda's `10C`."""
+    rank, suit = (text[:-1], text[-1]) if rank_first else (text[1:], text[0])
+    assert suit in "CDHS" and len(rank) == 1, f"not a card: {text}"
+    return ("10" if rank == "T" else rank) + suit

@@ -26,6 +26,7 @@ from collections import Counter
 import pytest
 
 import koloda
+from helpers import spiel_card_name
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -40,18 +41,11 @@ def crazy_eights(players: int, reshuffle: bool, special: bool = False):
                                         "special_cards": special}, players)
 
 
-def card_name(text: str) -> str:
-    """OpenSpiel's `CT` (suit, then rank) as koloda's `10C`."""
-    suit, rank = text[0], text[1:]
-    assert suit in SUITS and len(rank) == 1, f"not a card: {text}"
-    return ("10" if rank == "T" else rank) + suit
-
-
 def move_text(spiel, action: int) -> str:
     """`Play C2` as `play 2C`, `Draw` as `draw`, `Pass` as `pass`, `Nominate suit H` as `name hearts`."""
     text = spiel.action_to_string(spiel.current_player(), action)
     if text.startswith("Play "):
-        return f"play {card_name(text[5:])}"
+        return f"play {spiel_card_name(text[5:])}"
     if text.startswith("Nominate suit "):
         return f"name {SUITS[text[-1]]}"
     return text.lower()
@@ -59,7 +53,7 @@ def move_text(spiel, action: int) -> str:
 
 def spiel_card(spiel, name: str) -> int:
     """The chance outcome that deals koloda's card `name`."""
-    found = [a for a, _ in spiel.chance_outcomes() if card_name(spiel.action_to_string(a).split()[-1]) == name]
+    found = [a for a, _ in spiel.chance_outcomes() if spiel_card_name(spiel.action_to_string(a).split()[-1]) == name]
     assert len(found) == 1, f"{name} cannot be dealt now"
     return found[0]
 

@@ -26,6 +26,7 @@ import random
 import pytest
 
 import koloda
+from helpers import spiel_card_name
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -38,20 +39,13 @@ def cribbage(players: int):
     return koloda.load("cribbage", {"whole_show": True, "crib_four_flush": True, "winner_bonus": BONUS}, players)
 
 
-def card_name(text: str) -> str:
-    """OpenSpiel's `TC` (rank, then suit) as koloda's `10C`."""
-    rank, suit = text[:-1], text[-1]
-    assert suit in "CDHS" and len(rank) == 1, f"not a card: {text}"
-    return ("10" if rank == "T" else rank) + suit
-
-
 def move_text(state, action: int, discarding: bool) -> str:
     """An OpenSpiel move as koloda writes it: `Choose 3C 5D` as `discard 3C 5D`, `Choose 3C` as
     `discard 3C` while discarding and `play 3C` after, `Pass` as `go`."""
     text = state.action_to_string(state.current_player(), action)
     if text == "Pass":
         return "go"
-    cards = " ".join(card_name(t) for t in text.split()[1:])
+    cards = " ".join(spiel_card_name(t, rank_first=True) for t in text.split()[1:])
     return f"discard {cards}" if discarding else f"play {cards}"
 
 
@@ -72,7 +66,8 @@ def play_both(seed: int, players: int = 2) -> int:
     per_deal = players * size + (players == 3) + 1           # the hands, the crib's card, the starter
     # each deal's cards, drawn here in advance, in the order they are dealt
     # (OpenSpiel writes a chance outcome `Deal AC`)
-    chance_ids = {card_name(spiel.action_to_string(a).split()[-1]): a for a, _ in spiel.chance_outcomes()}
+    chance_ids = {spiel_card_name(spiel.action_to_string(a).split()[-1], rank_first=True): a
+                  for a, _ in spiel.chance_outcomes()}
     packs = []
     for _ in range(60):
         pack = sorted(chance_ids)

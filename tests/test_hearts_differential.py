@@ -22,6 +22,7 @@ import random
 import pytest
 
 import koloda
+from helpers import spiel_card_name
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -51,13 +52,6 @@ def hearts(options: tuple):
     return koloda.load("hearts", dict(options))
 
 
-def card_name(text: str) -> str:
-    """OpenSpiel's `TC` (rank, then suit) as koloda's `10C`."""
-    rank, suit = text[:-1], text[-1]
-    assert suit in "CDHS" and len(rank) == 1, f"not a card: {text}"
-    return ("10" if rank == "T" else rank) + suit
-
-
 def play_both(params: dict, seed: int) -> int:
     """One deal played in both engines with the same random choices; returns the moves compared."""
     rng = random.Random(f"{sorted(params.items())}/{seed}")
@@ -68,7 +62,7 @@ def play_both(params: dict, seed: int) -> int:
     dealt = []
     while spiel.is_chance_node():
         card = rng.choice(spiel.chance_outcomes())[0]
-        dealt.append(card_name(spiel.action_to_string(card)))
+        dealt.append(spiel_card_name(spiel.action_to_string(card), rank_first=True))
         spiel.apply_action(card)
     hands = {f"P{p + 1} hand": dealt[p::4] for p in range(4)}
 
@@ -81,7 +75,8 @@ def play_both(params: dict, seed: int) -> int:
         assert not state.is_terminal()
         assert state.current_player() == spiel.current_player(), f"after {moves} moves"
         verb = "pass" if moves < passes else "play"
-        theirs = {f"{verb} {card_name(spiel.action_to_string(a))}": a for a in spiel.legal_actions()}
+        theirs = {f"{verb} {spiel_card_name(spiel.action_to_string(a), rank_first=True)}": a
+                  for a in spiel.legal_actions()}
         ours = sorted(state.action_to_string(a, plain=True) for a in state.legal_actions())
         assert ours == sorted(theirs), f"after {moves} moves"
         text = rng.choice(ours)

@@ -19,6 +19,7 @@ import random
 import pytest
 
 import koloda
+from helpers import spiel_card_name
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -39,17 +40,10 @@ def peklo(players: int, size: int, off_bid_penalty: bool):
     return koloda.load("peklo", {"deal_size": size, "hook": True, "missed_bid_penalty": off_bid_penalty}, players)
 
 
-def card_name(text: str) -> str:
-    """OpenSpiel's `CT` (suit, then rank) as koloda's `10C`."""
-    suit, rank = text[0], text[1:]
-    assert suit in "CDHS" and len(rank) == 1, f"not a card: {text}"
-    return ("10" if rank == "T" else rank) + suit
-
-
 def move_text(state, action: int) -> str:
     """An OpenSpiel move as koloda writes it: a bid `3` as `bid 3`, a card `CT` as `play 10C`."""
     text = state.action_to_string(state.current_player(), action)
-    return f"bid {text}" if text.isdigit() else f"play {card_name(text)}"
+    return f"bid {text}" if text.isdigit() else f"play {spiel_card_name(text)}"
 
 
 def play_both(players: int, size: int, seed: int, off_bid_penalty: bool) -> int:
@@ -70,7 +64,7 @@ def play_both(players: int, size: int, seed: int, off_bid_penalty: bool) -> int:
     dealt = []
     while spiel.is_chance_node():
         card = rng.choice(spiel.chance_outcomes())[0]
-        dealt.append(card_name(spiel.action_to_string(card)))
+        dealt.append(spiel_card_name(spiel.action_to_string(card)))
         spiel.apply_action(card)
     assert len(dealt) == players * size + 1
     hands: dict[str, list[str]] = {f"P{p + 1} hand": dealt[p:players * size:players] for p in range(players)}

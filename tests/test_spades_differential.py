@@ -21,6 +21,7 @@ import random
 import pytest
 
 import koloda
+from helpers import spiel_card_name
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -32,19 +33,12 @@ def spades():
     return koloda.load("spades", {"deals": 1, "breaking": False})
 
 
-def card_name(text: str) -> str:
-    """OpenSpiel's `CT` (suit, then rank) as koloda's `10C`."""
-    suit, rank = text[0], text[1:]
-    assert suit in "CDHS" and len(rank) == 1, f"not a card: {text}"
-    return ("10" if rank == "T" else rank) + suit
-
-
 def move_text(state, action: int) -> str:
     """An OpenSpiel move as koloda writes it: `Nil` as `bid nil`, `3` as `bid 3`, `CT` as `play 10C`."""
     text = state.action_to_string(state.current_player(), action)
     if text == "Nil":
         return "bid nil"
-    return f"bid {text}" if text.isdigit() else f"play {card_name(text)}"
+    return f"bid {text}" if text.isdigit() else f"play {spiel_card_name(text)}"
 
 
 def play_both(seed: int, low: bool) -> list[float]:
@@ -55,7 +49,7 @@ def play_both(seed: int, low: bool) -> list[float]:
     dealt = []
     while spiel.is_chance_node():
         card = rng.choice(spiel.chance_outcomes())[0]
-        dealt.append(card_name(spiel.action_to_string(card)))
+        dealt.append(spiel_card_name(spiel.action_to_string(card)))
         spiel.apply_action(card)
     hands = {f"P{p + 1} hand": dealt[p::4] for p in range(4)}
     state = spades().new_initial_state(seed, dealer=3, hands=hands)
