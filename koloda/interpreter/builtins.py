@@ -474,7 +474,9 @@ def reduce(name: str, items: Fn, span: Span) -> Fn:
 
 def _card_set(listed: Fn) -> Fn:
     def cards(s, b):                 # a card named twice is still one card
-        return sorted(set(card for card in listed(s, b) if card is not None))
+        held = set(listed(s, b))
+        held.discard(None)
+        return sorted(held)
     return cards
 
 

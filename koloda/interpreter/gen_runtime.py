@@ -101,14 +101,18 @@ def _reach(reach: Any, keep: Any, cards: Any, need: Any) -> bool:
     """`best_points(cards, keep, need) >= need`, as builtins.reach_test asks it (none: the closure says what failed)."""
     if keep is None or need is None:
         raise ValueError("none")
-    return reach.reaches(sorted(set(c for c in cards if c is not None)), keep, need)
+    held = set(cards)
+    held.discard(None)
+    return reach.reaches(sorted(held), keep, need)
 
 
 def _reach_after(reach: Any, s: Any, keep: Any, plan: Any, cards: Any, need: Any) -> bool:
     """`best_points_after(plan, cards, keep, need) >= need`, as builtins.reach_test asks it."""
     if keep is None or need is None or plan is None:
         raise ValueError("none")
-    return reach.reaches_after(s, plan, sorted(set(c for c in cards if c is not None)), keep, need)
+    held = set(cards)
+    held.discard(None)
+    return reach.reaches_after(s, plan, sorted(held), keep, need)
 
 
 def _fail() -> None:

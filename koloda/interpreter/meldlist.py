@@ -51,10 +51,8 @@ def bits(mask: int) -> list[int]:
 
 
 def mask_of(cards: Iterable[int]) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
+    """The mask of card ids given once each (a sum, which is quicker than or-ing them one by one)."""
+    return sum([1 << c for c in cards])
 
 
 def run_sequences(ranks: list[int], ace: str) -> list[list[int]]:
@@ -103,6 +101,9 @@ class NewMelds:
         # a hand's groups are mostly those of the hands before it; each is kept until `groups` others
         # have been used since
         self.group = lru_cache(maxsize=groups)(self._group)
+        # a hand's groups are asked for by its listing, its plays and the searches over its parts
+        self._grouped: dict[int, tuple[Group, ...]] = {}
+        self._grouped_size = groups
 
     def listing(self, cards: Iterable[int]) -> list[Record]:
         """Every valid new meld of `cards` (ids, each once), in the order of their codes."""
@@ -111,6 +112,15 @@ class NewMelds:
             out += self.group(key)
         out.sort()            # by code: no two melds of different groups have the same code
         return out
+
+    def groups_of(self, mask: int) -> tuple[Group, ...]:
+        """`groups` of the cards in `mask`, kept (a bounded number of hands)."""
+        found = self._grouped.get(mask)
+        if found is None:
+            if len(self._grouped) >= self._grouped_size:
+                self._grouped.clear()
+            found = self._grouped[mask] = tuple(self.groups(bits(mask)))
+        return found
 
     def groups(self, cards: Iterable[int]) -> list[Group]:
         """The groups the melds of `cards` fall in: one kind, and the natural cards of one rank (a set)
@@ -137,10 +147,12 @@ class NewMelds:
                 out += [(ki, tuple(sorted(held.values())), spare) for held in by_suit if held]
         return out
 
-    def _group(self, key: Group) -> list[Record]:
+    def _group(self, key: Group) -> tuple[Record, ...]:
+        # kept as a tuple of tuples of ints, which the garbage collector stops tracking: a full
+        # collection then passes over thousands of kept melds at no cost
         ki, naturals, wilds = key
         found = self._sets(ki, naturals, wilds) if self.kinds[ki].of == "rank" else self._runs(ki, naturals, wilds)
-        return whole_only(found, naturals) if self.kinds[ki].whole else found
+        return tuple(whole_only(found, naturals) if self.kinds[ki].whole else found)
 
     # ------------------------------------------------------------ sets
     def _choices(self, kind: MeldKind, per_suit: dict[int, list[int]]) -> list[tuple[tuple[int, int], ...]]:

@@ -72,6 +72,7 @@ class MeldRules:
         self._laid: OrderedDict[tuple, Laid] = OrderedDict()
         self._layoffs: OrderedDict[tuple, list[Plan]] = OrderedDict()
         self._table_at: tuple[int, list[tuple[int, Laid, int]]] = (0, [])
+        self._fit_masks: dict[Laid, int] = {}
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
         wild_mask = sum(1 << c for c in wild)
         self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
@@ -152,7 +153,7 @@ class MeldRules:
             listed.move_to_end(key)
             return found
         found = []
-        for group in self.new.groups(cards):
+        for group in self.new.groups_of(key[0]):
             found += self.group_plans(group, owner)
         found.sort()          # plans are their codes; no two groups share one
         return remember(listed, key, found, self._listed_size)
@@ -165,7 +166,7 @@ class MeldRules:
         if listed is not None:
             yield from listed
             return
-        for group in self.new.groups(cards):
+        for group in self.new.groups_of(mask_of(cards)):
             yield from self.group_plans(group, owner)
 
     def _group_plans(self, group: Group, owner: int) -> list[Plan]:
@@ -218,6 +219,16 @@ class MeldRules:
         if self.kinds[laid.kind].of == "rank":
             return self._fitting[laid.ranks[0]]
         return self._fitting[15 + next(s for s in laid.suits if s is not None)]
+
+    def fit_mask(self, laid: Laid) -> int:
+        """The mask of the cards that can each be laid off on `laid` as it is: whether one fits
+        depends on that card alone, so a hand's layoffs onto a meld are among its cards in this mask."""
+        found = self._fit_masks.get(laid)
+        if found is None:
+            if len(self._fit_masks) >= self._listed_size:      # bounded: a long match meets many melds
+                self._fit_masks.clear()
+            found = self._fit_masks[laid] = mask_of({c for c, _, _ in self.fits(laid, bits(self.fitting(laid)))})
+        return found
 
     def laid_after(self, laid: Laid | None, plan: Plan) -> Laid:
         """The meld a plan makes (`laid` None) or leaves (`laid`: its target) on the table."""
@@ -278,7 +289,7 @@ class MeldRules:
         found = []
         for slot, _ in slots:
             laid = self.laid(state, slot)
-            found.append((slot, laid, self.fitting(laid)))
+            found.append((slot, laid, self.fit_mask(laid)))
         if state.listing > 0:
             self._table_at = (state.listing, found)
         return found

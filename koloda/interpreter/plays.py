@@ -24,6 +24,9 @@ Names = tuple[int, ...]   # a play's cards as indices of their names in name ord
 # a play: its cards, its points, the table meld it extends (-1: a new meld), and what it takes from
 # the hand as packed counts of each name
 Play = tuple[Names, int, int, int]
+# kept as tuples of tuples of ints, which the garbage collector stops tracking
+Plays = tuple[Play, ...]
+Grouped = tuple[tuple[Group, Plays, int], ...]
 
 
 class Counts:
@@ -69,19 +72,19 @@ class NamedMelds:
         # the plays of a group by its cards, before they are looked up by the names of its cards: a hand's
         # groups are mostly the groups of the hand before it
         self.group_plays = lru_cache(maxsize=cached)(self._group_plays)
-        self._last_relisted: tuple[tuple[int, int], dict[int, list[Play]]] = ((0, 0), {})
+        self._last_relisted: tuple[tuple[int, int], dict[int, Plays]] = ((0, 0), {})
         self.wild_mask = mask_of(new.wild)
         # the natural cards of each suit (wild cards are in no suit's group)
         self.of_suit = [mask_of(c for c in range(len(new.suits)) if new.suits[c] == suit and c not in new.wild)
                         for suit in range(4)]
-        self._hands: OrderedDict[int, list[Play]] = OrderedDict()
-        self._grouped: OrderedDict[int, list[tuple[Group, list[Play], int]]] = OrderedDict()
-        self._named: OrderedDict[Hashable, list[Play]] = OrderedDict()
-        self._ranks: OrderedDict[int, list[tuple[int, int, int, int]]] = OrderedDict()
+        self._hands: OrderedDict[int, Plays] = OrderedDict()
+        self._grouped: OrderedDict[int, Grouped] = OrderedDict()
+        self._named: OrderedDict[Hashable, Plays] = OrderedDict()
+        self._ranks: OrderedDict[int, tuple[tuple[int, int, int, int], ...]] = OrderedDict()
         self._counts: OrderedDict[int, int] = OrderedDict()
         self._touch: OrderedDict[int, list[tuple[int, int, bool]]] = OrderedDict()
 
-    def of(self, mask: int, within: int = 0) -> list[Play]:
+    def of(self, mask: int, within: int = 0) -> Plays:
         """The plays of the cards in `mask`; `within`, if given, a hand that holds them all, whose
         listing (made once) the part's is taken from."""
         found = self._hands.get(mask)
@@ -91,17 +94,17 @@ class NamedMelds:
         if within and within != mask and not mask & ~within and not self.whole:
             found = self._part(mask, within)
         else:
-            found = [p for _, plays, _ in self._groups(mask) for p in plays]
+            found = tuple([p for _, plays, _ in self._groups(mask) for p in plays])
         return remember(self._hands, mask, found, self.cached)
 
-    def _groups(self, mask: int) -> list[tuple[Group, list[Play], int]]:
+    def _groups(self, mask: int) -> Grouped:
         """The groups of a hand, each with its plays and the mask of its cards."""
         found = self._grouped.get(mask)
         if found is not None:
             self._grouped.move_to_end(mask)
             return found
-        found = [(group, self.group_plays(group), mask_of(group[1] + group[2]))
-                 for group in self.new.groups(bits(mask))]
+        found = tuple([(group, self.group_plays(group), mask_of(group[1] + group[2]))
+                       for group in self.new.groups_of(mask)])
         return remember(self._grouped, mask, found, self.cached // 4)
 
     def richest(self, mask: int, room: int, within: int = 0, floor: int = 0) -> int:
@@ -179,18 +182,18 @@ class NamedMelds:
             found = remember(self._counts, within, self.counts.of(within), self.cached // 4)
         return found
 
-    def _ranked(self, within: int, groups: list[tuple[Group, list[Play], int]]) -> list[tuple[int, int, int, int]]:
+    def _ranked(self, within: int, groups: Grouped) -> tuple[tuple[int, int, int, int], ...]:
         """The plays of a hand, the richest first: (points, cards, counts, index of its group)."""
         found = self._ranks.get(within)
         if found is None:
-            found = sorted(((p[1], len(p[0]), p[3], i) for i, (_, plays, _) in enumerate(groups) for p in plays),
-                           key=lambda r: -r[0])
+            found = tuple(sorted(((p[1], len(p[0]), p[3], i) for i, (_, plays, _) in enumerate(groups) for p in plays),
+                                 key=lambda r: -r[0]))
             remember(self._ranks, within, found, self.cached // 4)
         else:
             self._ranks.move_to_end(within)
         return found
 
-    def _relisted(self, mask: int, within: int, groups: list[tuple[Group, list[Play], int]]) -> dict[int, list[Play]]:
+    def _relisted(self, mask: int, within: int, groups: Grouped) -> dict[int, Plays]:
         """The groups of a part whose plays are not those of the whole that it holds, by the index of the
         whole's group: sets that take the first copies of a rank that lost a card, and runs that lost
         every copy of a rank while a wild card is left, which may now stand where that card stood."""
@@ -203,23 +206,23 @@ class NamedMelds:
         gone = within & ~mask
         touched = {ranks[c] for c in bits(gone) if c not in wild} if self.by_copies else set()
         wilds_left = tuple(w for w in bits(mask & self.wild_mask))
-        out: dict[int, list[Play]] = {}
+        out: dict[int, Plays] = {}
         self._last_relisted = ((mask, within), out)
         for i, (group, _, cards) in enumerate(groups):
             ki, naturals, wilds = group
             if ki in self.by_copies and ranks[naturals[0]] in touched:
                 left = tuple(c for c in naturals if mask >> c & 1)
-                out[i] = self.group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1))) if left else []
+                out[i] = self.group_plays((ki, left, tuple(w for w in wilds if mask >> w & 1))) if left else ()
             elif ki in self.runs and wilds_left and gone & cards & ~self.wild_mask:
                 held: dict[int, int] = {}
                 for c in bits(mask & self.of_suit[suits[naturals[0]] or 0]):    # (runs hold cards of a suit)       # the first copy of each card, as groups() takes
                     held.setdefault(ranks[c], c)
                 if len(held) < len(naturals):       # a rank is gone: the part's own group, listed
                     part = (ki, tuple(sorted(held.values())), wilds_left)
-                    out[i] = self.group_plays(part) if held else []
+                    out[i] = self.group_plays(part) if held else ()
         return out
 
-    def _part(self, mask: int, within: int) -> list[Play]:
+    def _part(self, mask: int, within: int) -> Plays:
         gone = within & ~mask
         groups = self._groups(within)
         relisted = self._relisted(mask, within, groups)
@@ -233,9 +236,9 @@ class NamedMelds:
                 out += plays
             else:
                 out += [p for p in plays if (spare - p[3]) & guard == guard]
-        return out
+        return tuple(out)
 
-    def _group_plays(self, group: Group) -> list[Play]:
+    def _group_plays(self, group: Group) -> Plays:
         name_of = self.counts.name_of
         ki, naturals, wilds = group
         key = (ki, tuple([name_of[c] for c in naturals]), tuple([name_of[w] for w in wilds]))
@@ -248,4 +251,4 @@ class NamedMelds:
             n = tuple(sorted([name_of[c] for c in meld]))
             if (n, points) not in out:
                 out[n, points] = (n, points, -1, self.counts.need(n))
-        return remember(self._named, key, list(out.values()), self.cached)
+        return remember(self._named, key, tuple(out.values()), self.cached)

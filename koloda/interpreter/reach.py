@@ -43,8 +43,7 @@ class Reach:
         self.plays = NamedMelds(rules.new, counts, cached)
         self.cached = cached
         self._best: OrderedDict[Hashable, tuple[int, bool]] = OrderedDict()
-        self._extensions: OrderedDict[Hashable, list[Play]] = OrderedDict()
-        self._fitting: OrderedDict[Hashable, bool] = OrderedDict()
+        self._extensions: OrderedDict[Hashable, tuple[Play, ...]] = OrderedDict()
         self._table_at: tuple[int, list[tuple[int, Laid]]] = (0, [])
         # the least goal a search found out of reach, by the key of `_best`
         self._short: OrderedDict[Hashable, int] = OrderedDict()
@@ -171,7 +170,7 @@ class Reach:
         # the most a card of this name can add: its share of its best play (a card in no play of the
         # whole hand is in none of a part of it either)
         share: dict[int, float] = {}
-        for n, points, _, _ in listed + extensions:
+        for n, points, _, _ in (*listed, *extensions):
             each = points / len(n)
             for name in n:
                 if each > share.get(name, 0.0):
@@ -205,7 +204,7 @@ class Reach:
         order = sorted(share)
         by_name: dict[int, list[Play]] = {name: [] for name in order}
         if not small:
-            for play in listed + extensions:
+            for play in (*listed, *extensions):
                 for name in set(play[0]):
                     by_name[name].append(play)
 
@@ -276,16 +275,9 @@ class Reach:
     # ------------------------------------------------------------ plays
     def _fits_any(self, laid: Laid, mask: int) -> bool:
         """Can a card of `mask` be laid off on `laid`? (Has it any extension at all?)"""
-        mask &= self.rules.fitting(laid)
-        if not mask:
-            return False
-        key = (laid, mask)
-        found = self._fitting.get(key)
-        if found is None:
-            found = self._remember(self._fitting, key, bool(self.rules.fits(laid, bits(mask))))
-        return found
+        return bool(mask & self.rules.fit_mask(laid))
 
-    def _extensions_of(self, laid: Laid, mask: int) -> list[Play]:
+    def _extensions_of(self, laid: Laid, mask: int) -> tuple[Play, ...]:
         """Every handful of the cards in `mask` that can be laid off on `laid`, one card after another,
         and its best points: breadth first over the single layoffs, each state of the meld met once."""
         rules = self.rules
@@ -318,7 +310,7 @@ class Reach:
                         best[n] = total
                     after.append((bigger, now, total))
             frontier = after
-        plays = [(n, points, -1, sum(self.unit[name] for name in n)) for n, points in sorted(best.items())]
+        plays = tuple([(n, points, -1, sum(self.unit[name] for name in n)) for n, points in sorted(best.items())])
         return self._remember(self._extensions, key, plays)
 
     def _shape(self, laid: Laid) -> tuple:
