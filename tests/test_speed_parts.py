@@ -107,3 +107,57 @@ def test_an_action_whose_guard_starts_false_lists_nothing():
         del melds.melds_in
     hand_and_row = len(s.zones[game.layout.zone_base["hand"] + s.current]) + len(s.zones[game.layout.zone_base["row"]])
     assert hand_and_row not in calls
+
+
+def test_the_groups_holding_a_card_are_those_of_the_whole_hand():
+    """`groups_with` works out only the groups with one card, and they are the same groups, in the
+    same order, as those of the whole hand that hold it (jokers, second copies and cards out of the
+    hand included)."""
+    for name in ("kunkin", "kunkin-big", "canasta"):
+        new = koloda.load(name).melds.new          # type: ignore[union-attr]
+        n = len(new.ranks)
+        rng = random.Random(11)
+        for _ in range(150):
+            hand = rng.sample(range(n), rng.randint(1, 24))
+            mask = mask_of(hand)
+            whole = new.groups(sorted(hand))
+            for card in hand + rng.sample(range(n), 3):
+                new._grouped.clear()                # the path that lists only the card's groups
+                assert new.groups_with(mask, card) == [g for g in whole if card in g[1] or card in g[2]]
+
+
+def test_a_question_about_the_melds_with_one_card_answers_as_before():
+    """Kun-kin's take (`any(top in m.cards and … for m in melds_in(my hand.cards + [top]) …)`) lists only
+    the melds with the discard top; the moves are the same as when every meld is made and passed over."""
+    game = koloda.load("kunkin")
+    melds = game.melds
+    assert melds is not None
+    narrowed = 0
+    real = melds.each_meld_with
+
+    def counted(cards, owner, card):
+        nonlocal narrowed
+        narrowed += 1
+        return real(cards, owner, card)
+    every: list[list[int]] = []
+    for mode in ("narrowed", "every meld"):
+        if mode == "narrowed":
+            melds.each_meld_with = counted          # type: ignore[method-assign]
+        else:
+            melds.each_meld_with = lambda cards, owner, card: melds.each_meld(cards, owner)  # type: ignore
+        try:
+            seen = []
+            for seed in range(3):
+                s = game.new_initial_state(seed=seed)
+                rng = random.Random(seed)
+                for _ in range(400):
+                    if s.is_terminal():
+                        break
+                    legal = s.legal_actions()
+                    seen.append(legal)
+                    s.apply_action(rng.choice(legal))
+            every.append(seen)
+        finally:
+            del melds.each_meld_with
+    assert narrowed > 50, "the take's question goes through the narrowed listing"
+    assert every[0] == every[1]

@@ -480,13 +480,27 @@ def _card_set(listed: Fn) -> Fn:
     return cards
 
 
-def meld_stream(c: Context, n: R.BuiltinCall, env: Env) -> Fn:
+def meld_stream(c: Context, n: R.BuiltinCall, env: Env, card: Fn | None = None) -> Fn:
     """`melds_in(cards)` for a question that may be answered before all its melds are made (`any`,
-    `all`): the same plans, a group at a time, in no particular order."""
+    `all`): the same plans, a group at a time, in no particular order. With `card`, for a question
+    that passes over every meld without that card: those of other groups are not made."""
     melds, meld_owner_of = c.melds, c.layout.meld_owner_of
     assert melds is not None, "the checker lets meld functions through only where melds are declared"
     cards = _card_set(c.sequence(n.args[0], env))
-    return lambda s, b: melds.each_meld(cards(s, b), meld_owner_of(s.current))
+    if card is None:
+        return lambda s, b: melds.each_meld(cards(s, b), meld_owner_of(s.current))
+    every = melds.each_meld
+
+    def holding(s, b):
+        held = cards(s, b)
+        try:
+            x = card(s, b)
+        except Exception:        # left to the question itself, which meets the failure where it always did
+            return every(held, meld_owner_of(s.current))
+        if not isinstance(x, int):
+            return every(held, meld_owner_of(s.current))
+        return melds.each_meld_with(held, meld_owner_of(s.current), x)
+    return holding
 
 
 @register(FUNCTIONS, "melds_in", "layoffs", "swaps", "best_points", "best_points_after")

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import CARD_SLOT
-from koloda.dsl.types import BOOL, RANK, ZONE, is_list
+from koloda.dsl.types import BOOL, CARD, RANK, ZONE, is_list
 from koloda.interpreter import builtins
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.effects import EffectCompiler
@@ -337,7 +337,7 @@ class Compiler(EffectCompiler):
     def _decide(self, n: R.Aggregate, env: Env) -> Fn:
         """`any`/`all` over a comprehension: stops at the first value that decides it, and a list of
         melds in it is made only as far as that (`stream`)."""
-        items = self.stream(n.iterable, env)
+        items = self.stream(n.iterable, env, self._held_card(n, env))
         inner = env.without(n.var)
         test = self.expr(n.cond, inner) if n.cond is not None else None
         elem = self.expr(n.elem, inner)
@@ -358,13 +358,29 @@ class Compiler(EffectCompiler):
             return found
         return decide
 
-    def stream(self, n: R.Expr, env: Env) -> Fn:
+    def _held_card(self, n: R.Aggregate, env: Env) -> Fn | None:
+        """For `any(c in m.cards and … for m in …)`: the card `c`, which a meld must hold to count,
+        so that melds without it need not be made (None for any other question)."""
+        if n.func != "any":          # for `all` a meld without the card decides
+            return None
+        first = n.cond if n.cond is not None else n.elem
+        while isinstance(first, R.And):
+            first = first.left
+        if not (isinstance(first, R.Contains) and not first.negated and isinstance(first.container, R.PlanAttr)
+                and first.container.name == "cards" and isinstance(first.container.obj, R.Local)
+                and first.container.obj.name == n.var and first.item.type == CARD
+                and n.var not in self._free_locals(first.item)):
+            return None
+        return self.expr(first.item, env.without(n.var))
+
+    def stream(self, n: R.Expr, env: Env, card: Fn | None = None) -> Fn:
         """The items of a list for a question that may not need them all: the melds of `melds_in`
-        come a group at a time, and a list joined with `+` one part after the other."""
+        come a group at a time (with `card`, only groups that hold it), and a list joined with `+`
+        one part after the other."""
         if isinstance(n, R.BuiltinCall) and n.name == "melds_in":
-            return builtins.meld_stream(self, n, env)
+            return builtins.meld_stream(self, n, env, card)
         if isinstance(n, R.Arith) and n.op == "+" and is_list(n.type):
-            left, right = self.stream(n.left, env), self.stream(n.right, env)
+            left, right = self.stream(n.left, env, card), self.stream(n.right, env, card)
 
             def joined(s, b):
                 x, y = left(s, b), right(s, b)     # both worked out first, as `+` does

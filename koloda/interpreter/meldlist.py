@@ -104,6 +104,11 @@ class NewMelds:
         # a hand's groups are asked for by its listing, its plays and the searches over its parts
         self._grouped: dict[int, tuple[Group, ...]] = {}
         self._grouped_size = groups
+        # the natural cards (in some suit, not wild) of each rank and of each suit, as masks
+        natural = [c for c in range(cards.size) if c not in self.wild and self.suits[c] is not None]
+        self._of_rank = {r: mask_of(c for c in natural if self.ranks[c] == r) for r in {self.ranks[c] for c in natural}}
+        self._of_suit = [mask_of(c for c in natural if self.suits[c] == s) for s in range(4)]
+        self._wild_mask = mask_of(self.wild)
 
     def listing(self, cards: Iterable[int]) -> list[Record]:
         """Every valid new meld of `cards` (ids, each once), in the order of their codes."""
@@ -121,6 +126,30 @@ class NewMelds:
                 self._grouped.clear()
             found = self._grouped[mask] = tuple(self.groups(bits(mask)))
         return found
+
+    def groups_with(self, mask: int, card: int) -> list[Group]:
+        """The groups of `groups_of(mask)` that hold `card`, in the same order, worked out without
+        the others: a question about the melds with one card (the one just drawn) looks at those alone."""
+        if not mask >> card & 1:
+            return []
+        if card in self.wild or mask in self._grouped:
+            return [g for g in self.groups_of(mask) if card in g[1] or card in g[2]]
+        suit = self.suits[card]
+        if suit is None:            # a card of no suit that is not wild is in no group
+            return []
+        spare = tuple(bits(mask & self._wild_mask))
+        rank = self.ranks[card]
+        out: list[Group] = []
+        for ki, kind in enumerate(self.kinds):
+            if kind.of == "rank":
+                out.append((ki, tuple(bits(mask & self._of_rank[rank])), spare))
+            else:
+                held: dict[int, int] = {}
+                for c in bits(mask & self._of_suit[suit]):
+                    held.setdefault(self.ranks[c], c)       # runs take the first copy of a card
+                if held.get(rank) == card:
+                    out.append((ki, tuple(sorted(held.values())), spare))
+        return out
 
     def groups(self, cards: Iterable[int]) -> list[Group]:
         """The groups the melds of `cards` fall in: one kind, and the natural cards of one rank (a set)

@@ -169,6 +169,17 @@ class MeldRules:
         for group in self.new.groups_of(mask_of(cards)):
             yield from self.group_plans(group, owner)
 
+    def each_meld_with(self, cards: Iterable[int], owner: int, card: int) -> Iterator[Plan]:
+        """`each_meld`, less (some) melds without `card`: for a question that passes over those."""
+        cards = list(cards)
+        mask = mask_of(cards)
+        listed = self._listed.get((mask, owner))
+        if listed is not None:
+            yield from listed
+            return
+        for group in self.new.groups_with(mask, card):
+            yield from self.group_plans(group, owner)
+
     def _group_plans(self, group: Group, owner: int) -> list[Plan]:
         return [self._new_plan(record, owner) for record in self.new.group(group)]
 
