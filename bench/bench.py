@@ -67,6 +67,9 @@ PAIRS = [
     ("pony", "openspiel:crazy_eights"),
     ("kunkin", "rlcard:gin-rummy"),
     ("kunkin", "openspiel:gin_rummy"),
+    # the same game on both sides: koloda's Gin Rummy (its rule file) against the peers' own
+    ("gin-rummy", "rlcard:gin-rummy"),
+    ("gin-rummy", "openspiel:gin_rummy"),
 ]
 
 # Peers benched in every run, with the OpenSpiel parameters they are loaded with (OpenSpiel's
