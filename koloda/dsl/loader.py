@@ -9,6 +9,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 import re
+from typing import NamedTuple
 
 import yaml
 from yaml.composer import Composer
@@ -323,9 +324,19 @@ def read_rule_text(path: Path, filename: str) -> str:
                         category="yaml") from None
 
 
-def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> MarkedDict:
+class Reads(NamedTuple):
+    """What reading a rule file looked at, for the cache of checked rules (dsl/rulecache.py) to ask
+    again: each file read (its path, its name in messages, its text), and each name that
+    `extends:` or `import:` gave with the file it led to (a new file in the folder can change that)."""
+    files: list[tuple[Path, str, str]]
+    references: list[tuple[str, Path, str, Path]]
+
+
+def load_document(path: Path, _seen: tuple = (), text: str | None = None, reads: Reads | None = None
+                  ) -> MarkedDict:
     """Read one rule file, following `extends:` (variants are diffs). `text`: the file's text as an
-    editor holds it, not yet saved (its `extends:` and `import:` are still read from their files)."""
+    editor holds it, not yet saved (its `extends:` and `import:` are still read from their files).
+    `reads`, when given, collects every file read and every `extends:` or `import:` followed."""
     filename = display_name(path)
     if path.resolve() in _seen:
         raise RuleError(f"`extends:` loops back to {filename}", Span(filename, 1, 1))
@@ -334,6 +345,8 @@ def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> Mar
                         Span(filename, 1, 1), category="limit")
     if text is None:
         text = read_rule_text(path, filename)
+        if reads is not None:
+            reads.files.append((path, filename, text))
     elif len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise RuleError(f"{filename} is larger than {MAX_FILE_BYTES:,} bytes, the most a rule file may hold",
                         Span(filename, 1, 1), category="limit")
@@ -341,7 +354,7 @@ def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> Mar
     if not isinstance(doc, dict):
         raise RuleError("a rule file must be a mapping of keys such as `game:`, `deck:`, `zones:`",
                         Span(filename, 1, 1), category="schema")
-    doc = _with_imports(doc, path, _seen)
+    doc = _with_imports(doc, path, _seen, reads)
     base_name = doc.get("extends")
     if base_name is None:
         return doc
@@ -352,14 +365,16 @@ def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> Mar
         base_path = reference(base_name, path, "game")
     except RuleError as exc:
         raise RuleError(exc.message, span_of(base_name, where), exc.hint, category="schema") from None
-    base = load_document(base_path, _seen + (path.resolve(),))
+    if reads is not None:
+        reads.references.append((str(base_name), path, "game", base_path))
+    base = load_document(base_path, _seen + (path.resolve(),), reads=reads)
     merged = merge(base, doc)
     merged.pop("extends", None)
     merged.base_path = base_path
     return merged
 
 
-def _with_imports(doc, path: Path, seen: tuple):
+def _with_imports(doc, path: Path, seen: tuple, reads: Reads | None):
     """`import: [poker]`: a library's patterns and functions, under the file's own keys."""
     names = doc.get("import")
     if not names:
@@ -373,7 +388,9 @@ def _with_imports(doc, path: Path, seen: tuple):
             lib_path = reference(str(name), path, "library")
         except RuleError as exc:
             raise RuleError(exc.message, span_of(name, where), exc.hint, category="schema") from None
-        lib = load_document(lib_path, seen + (path.resolve(),))
+        if reads is not None:
+            reads.references.append((str(name), path, "library", lib_path))
+        lib = load_document(lib_path, seen + (path.resolve(),), reads=reads)
         if "library" not in lib:
             raise RuleError(f"`{name}` is a game, not a library (a library file says `library:`)",
                             span_of(name, where), category="schema")
@@ -436,10 +453,11 @@ def merge(base, override):
     return result
 
 
-def load_file(name_or_path: str, text: str | None = None) -> MarkedDict:
-    """Find, read, merge and schema-check a rule file; raise RuleErrors. `text`: as for load_document."""
+def load_file(name_or_path: str, text: str | None = None, reads: Reads | None = None) -> MarkedDict:
+    """Find, read, merge and schema-check a rule file; raise RuleErrors. `text`, `reads`: as for load_document."""
     try:
-        doc = load_document(Path(name_or_path) if text is not None else resolve(name_or_path), text=text)
+        doc = load_document(Path(name_or_path) if text is not None else resolve(name_or_path), text=text,
+                            reads=reads)
     except RuleError as exc:
         raise RuleErrors([exc]) from None
     errors = validate(doc)

@@ -1,0 +1,130 @@
+"""Checked rules kept on disk, so that loading a rule file again skips reading, parsing and checking it.
+
+Reading a rule file's YAML, checking it against the schema, parsing its expressions and checking
+them takes most of a load; the result (the Spec and the resolved rules, warnings included) follows
+from nothing but the text of the files read and the code that reads them. So an entry is found by
+a hash of the rule file's bytes, its name in messages, where it is, and the engine (koloda's
+version, the modification time and size of every file of the language's code, as Python's own
+`__pycache__` does, and the YAML and Lark versions). The entry lists every other file read
+(`extends:`, `import:`) with a hash of its bytes, and every name those keys gave with the file it
+led to: before an entry is used, each name is looked up again and each file is read and hashed
+again, so a changed file, a new file in the folder that a name now leads to, or a run from
+another folder (file names in messages differ) is never served from an old entry. Only rules that
+checked without errors are kept (their warnings with them); a file with errors is checked afresh
+each time, so its messages are always the checker's own.
+
+The folder is the parser's (dsl/grammar_cache.py): KOLODA_CACHE (set and empty: no cache), else
+$XDG_CACHE_HOME/koloda, else ~/.cache/koloda; entries are kept under `checked/`. An entry is a
+pickle, and reading a pickle can run code: as for the parser's tables and the compiled code, a
+file is read only if it belongs to the user and nobody else may write it, and the folder is made
+for its owner only. An entry that cannot be read, is damaged or cannot be written is passed over
+silently: the file is then read and checked as without a cache.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import lark
+import yaml
+
+import koloda
+from koloda.dsl.grammar_cache import FOLDER_MODE, cache_dir
+from koloda.dsl.loader import Reads, display_name, reference
+
+FILE_MODE = 0o600
+_ENGINE = Path(__file__).parent          # the language's code: a change to any of it is a new engine
+_fingerprint: str | None = None
+
+
+def engine_fingerprint() -> str:
+    """koloda's version, the YAML and Lark versions, Python's, and each file of the language's code
+    by name, size and modification time."""
+    global _fingerprint
+    if _fingerprint is None:
+        parts = [koloda.__version__, yaml.__version__, lark.__version__, sys.version]
+        with os.scandir(_ENGINE) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_file() and entry.name.endswith((".py", ".json", ".lark")):
+                    st = entry.stat()
+                    parts.append(f"{entry.name}:{st.st_size}:{st.st_mtime_ns}")
+        _fingerprint = "\0".join(parts)
+    return _fingerprint
+
+
+def entry_path(path: Path, data: bytes) -> Path | None:
+    """Where the entry for the rule file at `path` with these bytes is kept; None without a cache."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    key = hashlib.sha256("\0".join([engine_fingerprint(), str(path), display_name(path), ""]).encode(
+        "utf-8", "surrogateescape") + data).hexdigest()
+    return folder / "checked" / f"{key}.pickle"
+
+
+def lookup(path: Path) -> Any | None:
+    """What `store` kept for the rule file at `path`, if every file it read is as it was; else None."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        where = entry_path(path, data)
+        if where is None:
+            return None
+        with open(where, "rb") as f:
+            if not _trusted(os.fstat(f.fileno())):
+                return None
+            files, references, checked = pickle.load(f)
+        if not all(reference(name, relative_to, kind) == found for name, relative_to, kind, found in references):
+            return None
+        for read_path, shown, digest in files[1:]:       # the first is `path`, whose bytes are in the key
+            if display_name(read_path) != shown or _digest(read_path.read_bytes()) != digest:
+                return None
+        return checked
+    except Exception:        # noqa: BLE001 — missing, unreadable, damaged or from another engine: check afresh
+        return None
+
+
+def store(path: Path, reads: Reads, checked: Any) -> None:
+    """Keep `checked`, the result of reading `path` as `reads` tells, for `lookup`."""
+    if not reads.files or reads.files[0][0] != path:
+        return
+    data = reads.files[0][2].encode("utf-8")
+    where = entry_path(path, data)
+    if where is None:
+        return
+    files = [(p, shown, _digest(text.encode("utf-8"))) for p, shown, text in reads.files]
+    temporary = None
+    try:
+        payload = pickle.dumps((files, reads.references, checked), protocol=pickle.HIGHEST_PROTOCOL)
+        where.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(prefix=".checked-", suffix=".tmp", dir=where.parent)
+        os.fchmod(fd, FILE_MODE)
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+        os.replace(temporary, where)          # a reader never meets half an entry
+        temporary = None
+    except Exception:        # noqa: BLE001 — what cannot be kept only costs the next load its time
+        pass
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _trusted(st: os.stat_result) -> bool:
+    """Only a file that the user alone could have written is unpickled."""
+    if not hasattr(os, "getuid"):
+        return True
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
+
