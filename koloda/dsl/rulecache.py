@@ -33,7 +33,6 @@ from typing import Any
 import lark
 import yaml
 
-import koloda
 from koloda.dsl.grammar_cache import FOLDER_MODE, cache_dir
 from koloda.dsl.loader import Reads, display_name, reference
 
@@ -43,16 +42,16 @@ _fingerprint: str | None = None
 
 
 def engine_fingerprint() -> str:
-    """koloda's version, the YAML and Lark versions, Python's, and each file of the language's code
-    by name, size and modification time."""
+    """The YAML, Lark and Python versions, and by name, size and modification time each file of the
+    language's code and the package's `__init__.py` (which holds koloda's version)."""
     global _fingerprint
     if _fingerprint is None:
-        parts = [koloda.__version__, yaml.__version__, lark.__version__, sys.version]
+        parts = [yaml.__version__, lark.__version__, sys.version]
         with os.scandir(_ENGINE) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.is_file() and entry.name.endswith((".py", ".json", ".lark")):
-                    st = entry.stat()
-                    parts.append(f"{entry.name}:{st.st_size}:{st.st_mtime_ns}")
+            files = [Path(e.path) for e in entries if e.name.endswith((".py", ".json", ".lark"))]
+        for path in [_ENGINE.parent / "__init__.py", *sorted(files)]:
+            st = path.stat()
+            parts.append(f"{path.name}:{st.st_size}:{st.st_mtime_ns}")
         _fingerprint = "\0".join(parts)
     return _fingerprint
 
