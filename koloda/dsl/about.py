@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from koloda.dsl import rulecache
 from koloda.dsl.errors import RuleError, RuleErrors, Span
-from koloda.dsl.loader import MarkedDict, load_document, resolve, span_of
+from koloda.dsl.loader import MarkedDict, Reads, load_document, resolve, span_of
 
 
 @dataclass(frozen=True)
@@ -21,9 +22,15 @@ class About:
 
 
 def about(name_or_path: str) -> About:
-    """A rule file's title and players; RuleErrors when the file cannot be read for them."""
+    """A rule file's title and players; RuleErrors when the file cannot be read for them. Kept in
+    the cache folder, as checked rules are (dsl/rulecache.py), while no file read has changed."""
     try:
-        doc = load_document(resolve(name_or_path))
+        path = resolve(name_or_path)
+        kept = rulecache.lookup(path, rulecache.ABOUT)
+        if isinstance(kept, About):
+            return kept
+        reads = Reads([], [])
+        doc = load_document(path, reads=reads)
     except RuleError as exc:
         raise RuleErrors([exc]) from None
     errors: list[RuleError] = []
@@ -33,7 +40,9 @@ def about(name_or_path: str) -> About:
                                 span_of(doc.get("players"), doc.span), category="schema"))
     if errors:
         raise RuleErrors(errors)
-    return About(str(doc.get("game")), title_of(doc), low, high)
+    found = About(str(doc.get("game")), title_of(doc), low, high)
+    rulecache.store(path, reads, found, rulecache.ABOUT)
+    return found
 
 
 def title_of(doc: MarkedDict) -> str:

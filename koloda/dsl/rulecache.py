@@ -13,7 +13,7 @@ another folder (file names in messages differ) is never served from an old entry
 checked without errors are kept (their warnings with them); a file with errors is checked afresh
 each time, so its messages are always the checker's own.
 
-The folder is the parser's (dsl/grammar_cache.py): KOLODA_CACHE (set and empty: no cache), else
+The folder is the parser's (dsl/cachedir.py): KOLODA_CACHE (set and empty: no cache), else
 $XDG_CACHE_HOME/koloda, else ~/.cache/koloda; entries are kept under `checked/`. An entry is a
 pickle, and reading a pickle can run code: as for the parser's tables and the compiled code, a
 file is read only if it belongs to the user and nobody else may write it, and the folder is made
@@ -23,6 +23,7 @@ silently: the file is then read and checked as without a cache.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import pickle
 import sys
@@ -30,52 +31,56 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import lark
-import yaml
-
-from koloda.dsl.grammar_cache import FOLDER_MODE, cache_dir
+from koloda.dsl.cachedir import FILE_MODE, FOLDER_MODE, cache_dir, trusted
 from koloda.dsl.loader import Reads, display_name, reference
 
-FILE_MODE = 0o600
+# The kinds of entry, each in its own folder: a file's checked rules (Spec and resolved rules), and
+# what `koloda list` shows of it (dsl/about.py), which is kept without checking the file whole.
+CHECKED = "checked"
+ABOUT = "about"
 _ENGINE = Path(__file__).parent          # the language's code: a change to any of it is a new engine
 _fingerprint: str | None = None
 
 
 def engine_fingerprint() -> str:
-    """The YAML, Lark and Python versions, and by name, size and modification time each file of the
-    language's code and the package's `__init__.py` (which holds koloda's version)."""
+    """Python's version, and by size and modification time each file of the language's code, the
+    package's `__init__.py` (which holds koloda's version) and those of PyYAML and Lark (which hold
+    theirs: found, not imported, as `koloda list` needs no Lark)."""
     global _fingerprint
     if _fingerprint is None:
-        parts = [yaml.__version__, lark.__version__, sys.version]
+        parts = [sys.version]
         with os.scandir(_ENGINE) as entries:
             files = [Path(e.path) for e in entries if e.name.endswith((".py", ".json", ".lark"))]
-        for path in [_ENGINE.parent / "__init__.py", *sorted(files)]:
+        found = [importlib.util.find_spec(name) for name in ("yaml", "lark")]
+        libraries = [Path(spec.origin) for spec in found if spec is not None and spec.origin]
+        for path in [*libraries, _ENGINE.parent / "__init__.py", *sorted(files)]:
             st = path.stat()
-            parts.append(f"{path.name}:{st.st_size}:{st.st_mtime_ns}")
+            parts.append(f"{path}:{st.st_size}:{st.st_mtime_ns}")
         _fingerprint = "\0".join(parts)
     return _fingerprint
 
 
-def entry_path(path: Path, data: bytes) -> Path | None:
-    """Where the entry for the rule file at `path` with these bytes is kept; None without a cache."""
+def entry_path(path: Path, data: bytes, kind: str = CHECKED) -> Path | None:
+    """Where the entry of this kind for the rule file at `path` with these bytes is kept; None without a cache."""
     folder = cache_dir()
     if folder is None:
         return None
     key = hashlib.sha256("\0".join([engine_fingerprint(), str(path), display_name(path), ""]).encode(
         "utf-8", "surrogateescape") + data).hexdigest()
-    return folder / "checked" / f"{key}.pickle"
+    return folder / kind / f"{key}.pickle"
 
 
-def lookup(path: Path) -> Any | None:
-    """What `store` kept for the rule file at `path`, if every file it read is as it was; else None."""
+def lookup(path: Path, kind: str = CHECKED) -> Any | None:
+    """What `store` kept of this kind for the rule file at `path`, if every file it read is as it was;
+    else None."""
     try:
         with open(path, "rb") as f:
             data = f.read()
-        where = entry_path(path, data)
+        where = entry_path(path, data, kind)
         if where is None:
             return None
         with open(where, "rb") as f:
-            if not _trusted(os.fstat(f.fileno())):
+            if not trusted(os.fstat(f.fileno())):      # a pickle can run code
                 return None
             files, references, checked = pickle.load(f)
         if not all(reference(name, relative_to, kind) == found for name, relative_to, kind, found in references):
@@ -88,20 +93,19 @@ def lookup(path: Path) -> Any | None:
         return None
 
 
-def store(path: Path, reads: Reads, checked: Any) -> None:
-    """Keep `checked`, the result of reading `path` as `reads` tells, for `lookup`."""
+def store(path: Path, reads: Reads, checked: Any, kind: str = CHECKED) -> None:
+    """Keep `checked`, what was made of `path` by reading the files `reads` tells, for `lookup`."""
     if not reads.files or reads.files[0][0] != path:
         return
-    data = reads.files[0][2].encode("utf-8")
-    where = entry_path(path, data)
-    if where is None:
-        return
-    files = [(p, shown, _digest(text.encode("utf-8"))) for p, shown, text in reads.files]
     temporary = None
     try:
+        where = entry_path(path, reads.files[0][2].encode("utf-8"), kind)
+        if where is None:
+            return
+        files = [(p, shown, _digest(text.encode("utf-8"))) for p, shown, text in reads.files]
         payload = pickle.dumps((files, reads.references, checked), protocol=pickle.HIGHEST_PROTOCOL)
         where.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=".checked-", suffix=".tmp", dir=where.parent)
+        fd, temporary = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=where.parent)
         os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "wb") as f:
             f.write(payload)
@@ -121,9 +125,4 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _trusted(st: os.stat_result) -> bool:
-    """Only a file that the user alone could have written is unpickled."""
-    if not hasattr(os, "getuid"):
-        return True
-    return st.st_uid == os.getuid() and not st.st_mode & 0o022
 
