@@ -7,8 +7,12 @@ import os
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from koloda.cli.main import main
+from koloda.dsl import about as about_module
 from koloda.dsl import pipeline, rulecache
+from koloda.dsl.about import about
 from koloda.dsl.errors import RuleErrors
 from koloda.dsl.loader import shipped_path
 
@@ -165,3 +169,29 @@ def test_another_engine_has_other_entries(tmp_path, cache, monkeypatch):
     here = rulecache.entry_path(path, data)
     monkeypatch.setattr(rulecache, "_fingerprint", rulecache.engine_fingerprint() + "changed")
     assert here is not None and rulecache.entry_path(path, data) not in (None, here)
+
+
+def test_koloda_list_says_the_same_from_the_cache(cache, monkeypatch):
+    """The first `koloda list` reads every file and keeps what it shows; the next reads none."""
+    monkeypatch.setenv("KOLODA_CACHE", "")
+    plain = CliRunner().invoke(main, ["list"])
+    monkeypatch.setenv("KOLODA_CACHE", str(cache))
+    first = CliRunner().invoke(main, ["list"])
+
+    def unread(*args, **kwargs):
+        raise AssertionError("a rule file was read, not taken from the cache")
+    monkeypatch.setattr(about_module, "load_document", unread)
+    again = CliRunner().invoke(main, ["list"])
+    assert plain.exit_code == first.exit_code == again.exit_code == 0, again.output
+    assert plain.output == first.output == again.output
+    assert "bridge" in again.output and len(list((cache / rulecache.ABOUT).iterdir())) == again.output.count("\n")
+
+
+def test_what_list_shows_follows_a_changed_base(tmp_path, cache):
+    base = tmp_path / "base.yaml"
+    text = shipped_path("leopard").read_text(encoding="utf-8")
+    base.write_text(text, encoding="utf-8")
+    path = variant(tmp_path, base="base")
+    assert (about(str(path)).title, about(str(path)).max_players) == ("Variant", 2)
+    base.write_text(text.replace("\nplayers: 2\n", "\nplayers: 2..3\n", 1), encoding="utf-8")
+    assert about(str(path)).max_players == 3
