@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from koloda.cli.main import main
-from koloda.dsl import about as about_module
+from koloda.dsl import loader as loader_module
 from koloda.dsl import pipeline, rulecache
 from koloda.dsl.about import about
 from koloda.dsl.errors import RuleErrors
@@ -180,7 +180,7 @@ def test_koloda_list_says_the_same_from_the_cache(cache, monkeypatch):
 
     def unread(*args, **kwargs):
         raise AssertionError("a rule file was read, not taken from the cache")
-    monkeypatch.setattr(about_module, "load_document", unread)
+    monkeypatch.setattr(loader_module, "load_document", unread)
     again = CliRunner().invoke(main, ["list"])
     assert plain.exit_code == first.exit_code == again.exit_code == 0, again.output
     assert plain.output == first.output == again.output

@@ -1,7 +1,8 @@
 """What `koloda list` tells of a rule file, its title and how many play it, read without checking it.
 
 Reading a file's YAML (with `extends:` and `import:`) takes a few milliseconds; checking it whole
-takes the expression parser and the checker. The title and the players are read here by the same
+takes the expression parser and the checker. What is read is kept in the cache folder
+(dsl/rulecache.py), so a list whose files have not changed reads no YAML and imports no PyYAML. The title and the players are read here by the same
 code that reads them for a full load (`model.build`), so the list says what a load would.
 """
 from __future__ import annotations
@@ -10,7 +11,8 @@ from dataclasses import dataclass
 
 from koloda.dsl import rulecache
 from koloda.dsl.errors import RuleError, RuleErrors, Span
-from koloda.dsl.loader import MarkedDict, Reads, load_document, resolve, span_of
+from koloda.dsl.marked import MarkedDict, span_of
+from koloda.dsl.paths import Reads, resolve
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,7 @@ def about(name_or_path: str) -> About:
         kept = rulecache.lookup(path, rulecache.ABOUT)
         if isinstance(kept, About):
             return kept
+        from koloda.dsl.loader import load_document       # PyYAML, only for a file not in the cache
         reads = Reads([], [])
         doc = load_document(path, reads=reads)
     except RuleError as exc:

@@ -27,12 +27,11 @@ import importlib.util
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from koloda.dsl.cachedir import FILE_MODE, FOLDER_MODE, cache_dir, trusted
-from koloda.dsl.loader import Reads, display_name, reference
+from koloda.dsl.paths import Reads, display_name, reference
 
 # The kinds of entry, each in its own folder: a file's checked rules (Spec and resolved rules), and
 # what `koloda list` shows of it (dsl/about.py), which is kept without checking the file whole.
@@ -83,7 +82,7 @@ def lookup(path: Path, kind: str = CHECKED) -> Any | None:
             if not trusted(os.fstat(f.fileno())):      # a pickle can run code
                 return None
             files, references, checked = pickle.load(f)
-        if not all(reference(name, relative_to, kind) == found for name, relative_to, kind, found in references):
+        if not all(reference(name, relative_to, what) == found for name, relative_to, what, found in references):
             return None
         for read_path, shown, digest in files[1:]:       # the first is `path`, whose bytes are in the key
             if display_name(read_path) != shown or _digest(read_path.read_bytes()) != digest:
@@ -105,8 +104,9 @@ def store(path: Path, reads: Reads, checked: Any, kind: str = CHECKED) -> None:
         files = [(p, shown, _digest(text.encode("utf-8"))) for p, shown, text in reads.files]
         payload = pickle.dumps((files, reads.references, checked), protocol=pickle.HIGHEST_PROTOCOL)
         where.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=where.parent)
-        os.fchmod(fd, FILE_MODE)
+        temporary = where.with_name(f".{where.name}.{os.getpid()}.tmp")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+        os.fchmod(fd, FILE_MODE)              # a file left by an earlier process keeps its mode otherwise
         with os.fdopen(fd, "wb") as f:
             f.write(payload)
         os.replace(temporary, where)          # a reader never meets half an entry
