@@ -142,6 +142,14 @@ def test_koloda_cache_set_and_empty_keeps_nothing(tmp_path, monkeypatch, checks)
     assert checks[0] == 2 and sorted(p.name for p in tmp_path.iterdir()) == ["variant.yaml"]
 
 
+def test_koloda_rule_cache_0_checks_every_time(tmp_path, cache, monkeypatch, checks):
+    monkeypatch.setenv("KOLODA_RULE_CACHE", "0")
+    path = variant(tmp_path)
+    pipeline.load_checked(str(path))
+    pipeline.load_checked(str(path))
+    assert checks[0] == 2 and entries(cache) == []
+
+
 def test_warnings_are_kept_with_the_rules(tmp_path, cache, checks):
     path = variant(tmp_path)
     path.write_text(path.read_text(encoding="utf-8") + "deal ends: 1 == 1\n", encoding="utf-8")

@@ -18,7 +18,8 @@ $XDG_CACHE_HOME/koloda, else ~/.cache/koloda; entries are kept under `checked/`.
 pickle, and reading a pickle can run code: as for the parser's tables and the compiled code, a
 file is read only if it belongs to the user and nobody else may write it, and the folder is made
 for its owner only. An entry that cannot be read, is damaged or cannot be written is passed over
-silently: the file is then read and checked as without a cache.
+silently: the file is then read and checked as without a cache. KOLODA_RULE_CACHE=0 turns this
+cache alone off.
 """
 from __future__ import annotations
 
@@ -59,10 +60,15 @@ def engine_fingerprint() -> str:
     return _fingerprint
 
 
+def enabled() -> bool:
+    """KOLODA_RULE_CACHE=0 checks every file afresh (to profile or measure the checker), keeping the other caches."""
+    return os.environ.get("KOLODA_RULE_CACHE", "1") != "0"
+
+
 def entry_path(path: Path, data: bytes, kind: str = CHECKED) -> Path | None:
     """Where the entry of this kind for the rule file at `path` with these bytes is kept; None without a cache."""
     folder = cache_dir()
-    if folder is None:
+    if folder is None or not enabled():
         return None
     key = hashlib.sha256("\0".join([engine_fingerprint(), str(path), display_name(path), ""]).encode(
         "utf-8", "surrogateescape") + data).hexdigest()
