@@ -171,6 +171,22 @@ def test_a_file_with_errors_is_never_kept(tmp_path, cache, checks):
     assert entries(cache) == []
 
 
+def test_only_the_newest_entries_are_kept(tmp_path, cache, monkeypatch):
+    monkeypatch.setattr(rulecache, "MAX_ENTRIES", 2)
+    path = variant(tmp_path)
+    for title in ("One", "Two", "Three"):
+        variant(tmp_path, title)
+        pipeline.load_checked(str(path))
+        if title != "Three":
+            newest = max(entries(cache), key=lambda p: p.stat().st_mtime_ns)
+            os.utime(newest, ns=(0, {"One": 1, "Two": 2}[title] * 10**9))     # written in that order
+    assert len(entries(cache)) == 2 and pipeline.load_checked(str(path))[0].title == "Three"
+    variant(tmp_path, "Two")
+    assert rulecache.lookup(path) is not None
+    variant(tmp_path, "One")
+    assert rulecache.lookup(path) is None
+
+
 def test_another_engine_has_other_entries(tmp_path, cache, monkeypatch):
     path = variant(tmp_path)
     data = path.read_bytes()

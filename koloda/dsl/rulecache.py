@@ -38,6 +38,9 @@ from koloda.dsl.paths import Reads, display_name, reference
 # what `koloda list` shows of it (dsl/about.py), which is kept without checking the file whole.
 CHECKED = "checked"
 ABOUT = "about"
+# Each edit of a rule file that checks clean writes a new entry; past this many of a kind, the
+# least recently written are removed, so the folder stays within tens of megabytes.
+MAX_ENTRIES = 300
 _ENGINE = Path(__file__).parent          # the language's code: a change to any of it is a new engine
 _fingerprint: str | None = None
 
@@ -117,6 +120,7 @@ def store(path: Path, reads: Reads, checked: Any, kind: str = CHECKED) -> None:
             f.write(payload)
         os.replace(temporary, where)          # a reader never meets half an entry
         temporary = None
+        _prune(where.parent)
     except Exception:        # noqa: BLE001 — what cannot be kept only costs the next load its time
         pass
     finally:
@@ -125,6 +129,19 @@ def store(path: Path, reads: Reads, checked: Any, kind: str = CHECKED) -> None:
                 os.unlink(temporary)
             except OSError:
                 pass
+
+
+def _prune(folder: Path) -> None:
+    """Remove the oldest entries beyond MAX_ENTRIES (another process may be removing them too)."""
+    with os.scandir(folder) as found:
+        entries = [(e.stat().st_mtime_ns, e.path) for e in found if e.name.endswith(".pickle")]
+    if len(entries) <= MAX_ENTRIES:
+        return
+    for _, old in sorted(entries)[:len(entries) - MAX_ENTRIES]:
+        try:
+            os.unlink(old)
+        except OSError:
+            pass
 
 
 def _digest(data: bytes) -> str:
