@@ -34,7 +34,8 @@ def load_checked(name_or_path: str) -> tuple[Spec, R.Rules]:
         path: Path | None = resolve(name_or_path)
     except RuleError:
         path = None                         # load_file reports it
-    if path is not None and (kept := rulecache.lookup(path)) is not None:
+    kept = rulecache.lookup(path) if path is not None else None
+    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[0], Spec) and isinstance(kept[1], R.Rules):
         return kept
     reads = Reads([], [])
     doc, checked, errors = _checked(name_or_path, reads=reads)
