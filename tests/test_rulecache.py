@@ -59,6 +59,27 @@ def test_a_second_load_is_taken_from_the_cache(tmp_path, cache, checks):
     assert (again.title, again.fingerprint, again.options["suit_line"].default) == \
         (spec.title, spec.fingerprint, 3)
     assert again_rules is not rules and same(again_rules, rules)
+    assert shared_nodes(again_rules) == shared_nodes(rules) > 0       # a node met twice is still one node
+
+
+def shared_nodes(root) -> int:
+    """How many nodes, lists and mappings are reached by more than one path (the engine keys some by identity)."""
+    seen: dict[int, int] = {}
+    stack = [root]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, type) or not (dataclasses.is_dataclass(o) or isinstance(o, (list, tuple, dict))):
+            continue
+        seen[id(o)] = seen.get(id(o), 0) + 1
+        if seen[id(o)] > 1:
+            continue
+        if isinstance(o, dict):
+            stack.extend(o.values())
+        elif isinstance(o, (list, tuple)):
+            stack.extend(o)
+        else:
+            stack.extend(getattr(o, f.name) for f in dataclasses.fields(o))
+    return sum(1 for n in seen.values() if n > 1)
 
 
 def same(a, b) -> bool:
