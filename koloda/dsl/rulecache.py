@@ -5,7 +5,7 @@ them takes most of a load; the result (the Spec and the resolved rules, warnings
 from nothing but the text of the files read and the code that reads them. So an entry is found by
 a hash of the rule file's bytes, its name in messages, where it is, and the engine (koloda's
 version, the modification time and size of every file of the language's code, as Python's own
-`__pycache__` does, and the YAML and Lark versions). The entry lists every other file read
+`__pycache__` does, and the versions of PyYAML, Lark and jsonschema). The entry lists every other file read
 (`extends:`, `import:`) with a hash of its bytes, and every name those keys gave with the file it
 led to: before an entry is used, each name is looked up again and each file is read and hashed
 again, so a changed file, a new file in the folder that a name now leads to, or a run from
@@ -17,9 +17,9 @@ The folder is the parser's (dsl/cachedir.py): KOLODA_CACHE (set and empty: no ca
 $XDG_CACHE_HOME/koloda, else ~/.cache/koloda; entries are kept under `checked/`. An entry is a
 pickle, and reading a pickle can run code: as for the parser's tables and the compiled code, a
 file is read only if it belongs to the user and nobody else may write it, and the folder is made
-for its owner only. An entry that cannot be read, is damaged or cannot be written is passed over
-silently: the file is then read and checked as without a cache. KOLODA_RULE_CACHE=0 turns this
-cache alone off.
+for its owner only (what `koloda list` shows of a file is kept the same way, under `about/`). An
+entry that cannot be read, is damaged or cannot be written is passed over silently: the file is
+then read and checked as without a cache. KOLODA_RULE_CACHE=0 turns this cache alone off.
 """
 from __future__ import annotations
 
@@ -49,14 +49,14 @@ _fingerprint: str | None = None
 
 def engine_fingerprint() -> str:
     """Python's version, and by size and modification time each file of the language's code, the
-    package's `__init__.py` (which holds koloda's version) and those of PyYAML and Lark (which hold
-    theirs: found, not imported, as `koloda list` needs no Lark)."""
+    package's `__init__.py` (which holds koloda's version) and those of PyYAML, Lark and jsonschema
+    (which hold theirs: found, not imported, as `koloda list` needs neither Lark nor jsonschema)."""
     global _fingerprint
     if _fingerprint is None:
         parts = [sys.version]
         with os.scandir(_ENGINE) as entries:
             files = [Path(e.path) for e in entries if e.name.endswith((".py", ".json", ".lark"))]
-        found = [importlib.util.find_spec(name) for name in ("yaml", "lark")]
+        found = [importlib.util.find_spec(name) for name in ("yaml", "lark", "jsonschema")]
         libraries = [Path(spec.origin) for spec in found if spec is not None and spec.origin]
         for path in [*libraries, _ENGINE.parent / "__init__.py", *sorted(files)]:
             st = path.stat()
