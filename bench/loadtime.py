@@ -4,7 +4,12 @@
 Every figure comes from a fresh Python process, as a user meets it:
 
 * load        -- CPU time of ``koloda.load(name)`` once koloda is imported and its
-                 expression parser is ready (imports warm);
+                 expression parser is ready (imports warm), the rule file's checked
+                 rules taken from the cache folder (filled by the first round; its
+                 loads are each row's most);
+* checked     -- the same with ``KOLODA_RULE_CACHE=0``: the file read, schema-checked,
+                 parsed and checked afresh, as after an edit (the compiled code is
+                 still cached);
 * import      -- CPU time of importing the engine (``koloda.api``, with jsonschema, which
                  the loader imports when it first validates) in the same processes;
 * parser      -- CPU time to get the expression parser ready: read from the parser
@@ -63,9 +68,9 @@ COMMANDS = {"python -c pass": ["-c", "pass"], "koloda --help": ["-c", CLI, "--he
             "koloda list": ["-c", CLI, "list"]}
 
 
-def child(root: Path, args: list[str], cache: str) -> tuple[str, float, float]:
+def child(root: Path, args: list[str], cache: str, **extra: str) -> tuple[str, float, float]:
     """Run python with `args` on the checkout at `root`: its output, wall seconds, CPU seconds."""
-    env = dict(os.environ, PYTHONPATH=str(root), KOLODA_CACHE=cache)
+    env = dict(os.environ, PYTHONPATH=str(root), KOLODA_CACHE=cache, **extra)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, cwd=root)
@@ -98,6 +103,9 @@ def measure(roots: list[Path], games: list[str], rounds: int) -> dict[str, dict[
                     got.setdefault(f"load {name}", []).append(figures["load"])
                     got.setdefault("import koloda.api", []).append(figures["import"])
                     got.setdefault("parser, cached", []).append(figures["parser"])
+                for name in games:
+                    out, _, _ = child(root, ["-c", LOAD, name], warm[str(root)], KOLODA_RULE_CACHE="0")
+                    got.setdefault(f"checked {name}", []).append(json.loads(out)["load"])
                 empty = str(Path(tmp) / f"empty-{k}-{roots.index(root)}")
                 out, _, _ = child(root, ["-c", PARSER], empty)
                 got.setdefault("parser, built", []).append(json.loads(out)["build"])

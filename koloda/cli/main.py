@@ -118,7 +118,7 @@ def check(files: tuple[str, ...]) -> None:
 def list_games() -> None:
     """List the shipped games with their player counts."""
     from koloda.dsl.about import about
-    from koloda.dsl.loader import shipped_names
+    from koloda.dsl.paths import shipped_names
     names = shipped_names()
     width = max(map(len, names), default=0) + 2
     for name in names:

@@ -1,15 +1,18 @@
 """What `koloda list` tells of a rule file, its title and how many play it, read without checking it.
 
 Reading a file's YAML (with `extends:` and `import:`) takes a few milliseconds; checking it whole
-takes the expression parser and the checker. The title and the players are read here by the same
+takes the expression parser and the checker. What is read is kept in the cache folder
+(dsl/rulecache.py), so a list whose files have not changed reads no YAML and imports no PyYAML. The title and the players are read here by the same
 code that reads them for a full load (`model.build`), so the list says what a load would.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from koloda.dsl import rulecache
 from koloda.dsl.errors import RuleError, RuleErrors, Span
-from koloda.dsl.loader import MarkedDict, load_document, resolve, span_of
+from koloda.dsl.marked import MarkedDict, span_of
+from koloda.dsl.paths import Reads, resolve
 
 
 @dataclass(frozen=True)
@@ -21,9 +24,16 @@ class About:
 
 
 def about(name_or_path: str) -> About:
-    """A rule file's title and players; RuleErrors when the file cannot be read for them."""
+    """A rule file's title and players; RuleErrors when the file cannot be read for them. Kept in
+    the cache folder, as checked rules are (dsl/rulecache.py), while no file read has changed."""
     try:
-        doc = load_document(resolve(name_or_path))
+        path = resolve(name_or_path)
+        kept = rulecache.lookup(path, rulecache.ABOUT)
+        if isinstance(kept, About):
+            return kept
+        from koloda.dsl.loader import load_document       # PyYAML, only for a file not in the cache
+        reads = Reads([], [])
+        doc = load_document(path, reads=reads)
     except RuleError as exc:
         raise RuleErrors([exc]) from None
     errors: list[RuleError] = []
@@ -33,7 +43,9 @@ def about(name_or_path: str) -> About:
                                 span_of(doc.get("players"), doc.span), category="schema"))
     if errors:
         raise RuleErrors(errors)
-    return About(str(doc.get("game")), title_of(doc), low, high)
+    found = About(str(doc.get("game")), title_of(doc), low, high)
+    rulecache.store(path, reads, found, rulecache.ABOUT)
+    return found
 
 
 def title_of(doc: MarkedDict) -> str:

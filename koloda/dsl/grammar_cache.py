@@ -22,16 +22,9 @@ from typing import Any
 import lark
 from lark import Lark
 
-FOLDER_MODE = 0o700
+from koloda.dsl.cachedir import FOLDER_MODE, cache_dir, trusted
 
-
-def cache_dir() -> Path | None:
-    """Where parser tables are kept; None when the cache is turned off."""
-    own = os.environ.get("KOLODA_CACHE")
-    if own is not None:
-        return Path(own) if own else None
-    cache_home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache_home) / "koloda"
+__all__ = ["cache_dir", "cache_key", "cache_file", "cached_parser", "FOLDER_MODE"]
 
 
 def cache_key(grammar: str, options: dict[str, Any]) -> str:
@@ -59,19 +52,12 @@ def cached_parser(grammar: str, **options: Any) -> Lark:
 def _read(path: Path, key: str) -> Lark | None:
     try:
         with path.open("rb") as f:
-            if not _trusted(os.fstat(f.fileno())) or f.readline() != key.encode("ascii") + b"\n":
+            # Lark keeps its tables as a pickle: only a file the user alone could have written is read
+            if not trusted(os.fstat(f.fileno())) or f.readline() != key.encode("ascii") + b"\n":
                 return None
             return Lark.load(f)
     except Exception:        # noqa: BLE001 — missing, unreadable, cut short or damaged: build it instead
         return None
-
-
-def _trusted(st: os.stat_result) -> bool:
-    """Lark keeps its tables as a pickle, and reading a pickle can run code: only a file that the
-    user alone could have written is read."""
-    if not hasattr(os, "getuid"):
-        return True
-    return st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
 def _write(path: Path, key: str, parser: Lark) -> None:

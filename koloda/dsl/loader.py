@@ -6,7 +6,6 @@ so later errors point at the exact line and column.
 """
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 import re
 
@@ -20,14 +19,18 @@ try:
 except ImportError:                         # pragma: no cover - depends on how PyYAML was installed
     CParser = None
 
-from koloda.dsl.errors import CONTROL_CHARACTERS, RuleError, RuleErrors, Span, did_you_mean
+from koloda.dsl.errors import CONTROL_CHARACTERS, RuleError, RuleErrors, Span
 from koloda.dsl.limits import (MAX_CHAIN, MAX_FILE_BYTES, MAX_NUMBER, MAX_YAML_ALIASES, MAX_YAML_DEPTH,
                                MAX_YAML_NODES)
 from koloda.dsl.marked import MarkedDict, MarkedInt, MarkedList, MarkedStr, span_of
+from koloda.dsl.paths import (RULES_PACKAGE, Reads, display_name, library_names, library_path, reference,
+                              resolve, shipped_names, shipped_path)
 from koloda.dsl.structure import validate
 
-RULES_PACKAGE = "koloda.rules"
-
+# Finding rule files by name lives in dsl/paths.py, which reads no YAML; its names are also this module's.
+__all__ = ["RULES_PACKAGE", "Reads", "display_name", "library_names", "library_path", "reference", "resolve",
+           "shipped_names", "shipped_path", "parse_yaml", "read_rule_text", "load_document", "merge", "load_file",
+           "validate", "MarkedDict", "span_of"]
 
 def _span(node: yaml.Node, filename: str) -> Span:
     m = node.start_mark
@@ -255,55 +258,6 @@ def _read(loader, text: str, filename: str):
         loader.dispose()
 
 
-def shipped_path(name: str) -> Path | None:
-    if "/" in name or len(name) > 100:
-        return None
-    path = Path(str(resources.files(RULES_PACKAGE).joinpath(f"{name}.yaml")))
-    try:
-        return path if path.is_file() else None
-    except OSError:
-        return None
-
-
-def shipped_names() -> list[str]:
-    folder = Path(str(resources.files(RULES_PACKAGE)))
-    return sorted(p.stem for p in folder.glob("*.yaml") if not p.stem.startswith("_"))
-
-
-def library_names() -> list[str]:
-    folder = Path(str(resources.files(RULES_PACKAGE).joinpath("lib")))
-    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
-
-
-def resolve(name_or_path: str) -> Path:
-    """A rule file given on the command line or to `koloda.load`: a shipped game's name, or a path.
-    (What a rule file names in `extends:` or `import:` is found by `reference`, within bounds.)"""
-    try:
-        return _resolve(name_or_path)
-    except OSError as exc:
-        raise RuleError(f"cannot read `{name_or_path[:80]}`: {exc.strerror or 'not a file name'}") from None
-
-
-def _resolve(name_or_path: str) -> Path:
-    candidate = Path(name_or_path)
-    if candidate.suffix in (".yaml", ".yml") or candidate.exists():
-        if not candidate.is_file():
-            raise RuleError(f"no such rule file: {name_or_path}")
-        return candidate
-    shipped = shipped_path(name_or_path)
-    if shipped is None:
-        hint = did_you_mean(name_or_path, shipped_names())
-        raise RuleError(f"no shipped game or rule file named `{name_or_path}`", hint=hint)
-    return shipped
-
-
-def display_name(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):         # outside the working folder, or no working folder at all
-        return str(path)
-
-
 def read_rule_text(path: Path, filename: str) -> str:
     """A rule file's text: at most MAX_FILE_BYTES, UTF-8 (a bad byte is reported where it stands)."""
     try:
@@ -323,9 +277,11 @@ def read_rule_text(path: Path, filename: str) -> str:
                         category="yaml") from None
 
 
-def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> MarkedDict:
+def load_document(path: Path, _seen: tuple = (), text: str | None = None, reads: Reads | None = None
+                  ) -> MarkedDict:
     """Read one rule file, following `extends:` (variants are diffs). `text`: the file's text as an
-    editor holds it, not yet saved (its `extends:` and `import:` are still read from their files)."""
+    editor holds it, not yet saved (its `extends:` and `import:` are still read from their files).
+    `reads`, when given, collects every file read and every `extends:` or `import:` followed."""
     filename = display_name(path)
     if path.resolve() in _seen:
         raise RuleError(f"`extends:` loops back to {filename}", Span(filename, 1, 1))
@@ -334,6 +290,8 @@ def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> Mar
                         Span(filename, 1, 1), category="limit")
     if text is None:
         text = read_rule_text(path, filename)
+        if reads is not None:
+            reads.files.append((path, filename, text))
     elif len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise RuleError(f"{filename} is larger than {MAX_FILE_BYTES:,} bytes, the most a rule file may hold",
                         Span(filename, 1, 1), category="limit")
@@ -341,7 +299,7 @@ def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> Mar
     if not isinstance(doc, dict):
         raise RuleError("a rule file must be a mapping of keys such as `game:`, `deck:`, `zones:`",
                         Span(filename, 1, 1), category="schema")
-    doc = _with_imports(doc, path, _seen)
+    doc = _with_imports(doc, path, _seen, reads)
     base_name = doc.get("extends")
     if base_name is None:
         return doc
@@ -352,14 +310,16 @@ def load_document(path: Path, _seen: tuple = (), text: str | None = None) -> Mar
         base_path = reference(base_name, path, "game")
     except RuleError as exc:
         raise RuleError(exc.message, span_of(base_name, where), exc.hint, category="schema") from None
-    base = load_document(base_path, _seen + (path.resolve(),))
+    if reads is not None:
+        reads.references.append((str(base_name), path, "game", base_path))
+    base = load_document(base_path, _seen + (path.resolve(),), reads=reads)
     merged = merge(base, doc)
     merged.pop("extends", None)
     merged.base_path = base_path
     return merged
 
 
-def _with_imports(doc, path: Path, seen: tuple):
+def _with_imports(doc, path: Path, seen: tuple, reads: Reads | None):
     """`import: [poker]`: a library's patterns and functions, under the file's own keys."""
     names = doc.get("import")
     if not names:
@@ -373,7 +333,9 @@ def _with_imports(doc, path: Path, seen: tuple):
             lib_path = reference(str(name), path, "library")
         except RuleError as exc:
             raise RuleError(exc.message, span_of(name, where), exc.hint, category="schema") from None
-        lib = load_document(lib_path, seen + (path.resolve(),))
+        if reads is not None:
+            reads.references.append((str(name), path, "library", lib_path))
+        lib = load_document(lib_path, seen + (path.resolve(),), reads=reads)
         if "library" not in lib:
             raise RuleError(f"`{name}` is a game, not a library (a library file says `library:`)",
                             span_of(name, where), category="schema")
@@ -383,38 +345,6 @@ def _with_imports(doc, path: Path, seen: tuple):
     result = merge(merged, doc)
     result.pop("import", None)
     return result
-
-
-def reference(name: str, relative_to: Path, kind: str) -> Path:
-    """Where `extends: NAME` or `import: [NAME]` leads: a shipped game or library by its name, or a
-    file in the including file's own folder or below it. Nothing else is read: a rule file has no
-    access to other files (no absolute paths, no `..`, no links that lead out of the folder)."""
-    folder = relative_to.parent.resolve()
-    candidate = Path(name)
-    if len(name) > 255 or candidate.is_absolute() or ".." in candidate.parts or "\\" in name:
-        raise RuleError(f"`{name[:60]}`: a rule file may name a shipped {kind} or a file in its own folder, "
-                        "not a path outside it")
-    try:
-        for near in (folder / candidate, (folder / candidate).with_suffix(".yaml")):
-            if near.suffix in (".yaml", ".yml") and near.is_file():
-                if not near.resolve().is_relative_to(folder):
-                    raise RuleError(f"`{name}` leads outside the folder of the file that names it")
-                return near
-    except (OSError, ValueError):
-        raise RuleError(f"`{name[:60]}` cannot be read as a file name") from None
-    shipped = library_path(name) if kind == "library" else shipped_path(name)
-    if shipped is not None:
-        return shipped
-    known = library_names() if kind == "library" else shipped_names()
-    raise RuleError(f"no {'library' if kind == 'library' else 'shipped game or rule file'} named `{name}`",
-                    hint=did_you_mean(name, known))
-
-
-def library_path(name: str) -> Path | None:
-    if "/" in name:
-        return None
-    path = Path(str(resources.files(RULES_PACKAGE).joinpath("lib", f"{name}.yaml")))
-    return path if path.is_file() else None
 
 
 def merge(base, override):
@@ -436,10 +366,11 @@ def merge(base, override):
     return result
 
 
-def load_file(name_or_path: str, text: str | None = None) -> MarkedDict:
-    """Find, read, merge and schema-check a rule file; raise RuleErrors. `text`: as for load_document."""
+def load_file(name_or_path: str, text: str | None = None, reads: Reads | None = None) -> MarkedDict:
+    """Find, read, merge and schema-check a rule file; raise RuleErrors. `text`, `reads`: as for load_document."""
     try:
-        doc = load_document(Path(name_or_path) if text is not None else resolve(name_or_path), text=text)
+        doc = load_document(Path(name_or_path) if text is not None else resolve(name_or_path), text=text,
+                            reads=reads)
     except RuleError as exc:
         raise RuleErrors([exc]) from None
     errors = validate(doc)

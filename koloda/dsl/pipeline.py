@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from koloda.dsl import resolved as R
+from koloda.dsl import rulecache
 from koloda.dsl.check import check
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors, Span, bounded, source_line
-from koloda.dsl.loader import load_file
+from koloda.dsl.loader import Reads, load_file, resolve
 from koloda.dsl.marked import MarkedDict, span_of
 from koloda.dsl.model import Spec, build
 from koloda.dsl.options import KIND_WORDS, kind_of
@@ -27,12 +28,23 @@ _MAX_LISTED = 4       # changed keys named in a hint
 
 def load_checked(name_or_path: str) -> tuple[Spec, R.Rules]:
     """Read, schema-check, build and check a rule file. Raises RuleErrors with all its errors,
-    each in the file that caused it, in the order they stand in the file."""
-    doc, checked, errors = _checked(name_or_path)
+    each in the file that caused it, in the order they stand in the file. Rules that check without
+    errors are kept in the cache (dsl/rulecache.py), and taken from it while no file read has changed."""
+    try:
+        path: Path | None = resolve(name_or_path)
+    except RuleError:
+        path = None                         # load_file reports it
+    kept = rulecache.lookup(path) if path is not None else None
+    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[0], Spec) and isinstance(kept[1], R.Rules):
+        return kept
+    reads = Reads([], [])
+    doc, checked, errors = _checked(name_or_path, reads=reads)
     if errors or checked is None:
         if doc is not None:
             errors = _placed(doc, errors)
         raise RuleErrors([bounded(e) for e in errors])
+    if path is not None:
+        rulecache.store(path, reads, checked)
     return checked
 
 
@@ -56,12 +68,12 @@ def check_text(path: str, text: str) -> TextCheck:
     return TextCheck(spec, rules, [bounded(e) for e in errors], [bounded(w) for w in rules.warnings])
 
 
-def _checked(name_or_path: str, text: str | None = None
+def _checked(name_or_path: str, text: str | None = None, reads: Reads | None = None
              ) -> tuple[MarkedDict | None, tuple[Spec, R.Rules] | None, list[RuleError]]:
     """The document (None if it cannot be read or has the wrong structure), the checked rules and
     the errors, each where it shows."""
     try:
-        doc = load_file(name_or_path, text)
+        doc = load_file(name_or_path, text, reads)
     except RuleErrors as exc:
         return None, None, exc.errors
     spec = build(doc)

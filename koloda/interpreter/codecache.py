@@ -9,7 +9,7 @@ the rule file, its options, the number of players and the engine that wrote
 it), the file name given to compile(), the Python version and its bytecode
 magic number.
 
-The folder is the parser's (dsl/grammar_cache.py): KOLODA_CACHE (set and empty:
+The folder is the parser's (dsl/cachedir.py): KOLODA_CACHE (set and empty:
 no cache), else $XDG_CACHE_HOME/koloda, else ~/.cache/koloda; the code is kept
 under `generated/`. It is made for its owner only, and a cached
 file is used only if it belongs to the user and nobody else may write it: it
@@ -28,7 +28,7 @@ import warnings
 from pathlib import Path
 from types import CodeType
 
-from koloda.dsl.grammar_cache import cache_dir
+from koloda.dsl.cachedir import cache_dir
 
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
