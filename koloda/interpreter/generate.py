@@ -40,7 +40,7 @@ from koloda.interpreter.compile import _chain
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
 from koloda.interpreter.gen_effects import EffectGen
-from koloda.interpreter.gen_frag import Frag, truth
+from koloda.interpreter.gen_frag import Frag, costly, truth
 from koloda.interpreter.gen_runtime import RUNTIME
 from koloda.interpreter.gen_source import Function, Module
 from koloda.interpreter.watch import Watch
@@ -196,6 +196,14 @@ class Generator(EffectGen):
         if lead is not None:          # while the part before the parameters is false, nothing is listed
             emit(f"if {truth(lead)}:", indent)
             indent += 1
+        # The deadline is looked at for each value of the first parameter where the values may be many
+        # (a range) or each may cost much (more parameters, a guard that loops for each value); one zone's
+        # cards under a guard that does not loop cost little however many there are: it is looked at once.
+        each = len(ra.params) > 1 or (bool(ra.params) and ra.params[0].domain.type != ZONE) \
+            or (ra.guard is not None and self.heavy_each(ra.guard))
+        if ra.params and not each:
+            emit("if _perf() > deadline:", indent)
+            emit(f"raise _Slow({i})", indent + 1)
         for k, (rp, param) in enumerate(zip(ra.params, action.params)):
             in_zone = rp.domain.type == ZONE
             # a range, or the players, gives each whole number once, and never none
@@ -221,7 +229,7 @@ class Generator(EffectGen):
             if not (in_zone or counted):
                 emit(f"if {local} is None:", indent)
                 emit("continue", indent + 1)
-            if k == 0:
+            if k == 0 and each:
                 emit("if _perf() > deadline:", indent)
                 emit(f"raise _Slow({i})", indent + 1)
             if not unique:
@@ -263,6 +271,18 @@ class Generator(EffectGen):
         emit(f"if {truth(guard.text)}:", indent)
         emit(found, indent + 1)
 
+
+    def heavy_each(self, n: R.Node) -> bool:
+        """Whether working a guard out for one value of the parameters may cost much: a loop or a costly
+        built-in that reads a local name (one that reads none is worked out once per listing), or a call
+        that is not inlined."""
+        for x in R.walk(n):
+            if isinstance(x, R.UserCall):
+                if not self.inlines(x) or self.heavy_each(self.c.rules.functions[x.name].body):
+                    return True
+            elif costly(x) and self.c._free_locals(x):
+                return True
+        return False
 
     def lead(self, ra: R.Action) -> tuple[str | None, bool]:
         """The part of a guard before anything that reads the parameters, as the flow asks it

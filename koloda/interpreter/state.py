@@ -191,31 +191,39 @@ class State:
 
     # ------------------------------------------------------------ card movement
     def move(self, card: int, dest: int, who: int | None, face_up: bool = True, under: bool = False) -> None:
-        src = self.loc[card]
-        known = before = self.known[card]
+        # the hottest function of play: the state's lists are read once into locals
+        loc, known_of, zones, layout = self.loc, self.known, self.zones, self.layout
+        src = loc[card]
+        known = before = known_of[card]
+        dirt = self.flow.zone_dirt
         if src >= 0:
-            self.own(src).remove(card)
+            cards = zones[src] if not self.shared >> src & 1 else self.own(src)
+            if cards[-1] == card:       # the top card (a draw, a deal): no search
+                cards.pop()
+            else:
+                cards.remove(card)
             if self.stands[card] is not None:
                 self.stands[card] = None
-            if not self.zones[src] and src in self.layout.zone_slot:
-                self.slot_kind[self.layout.zone_slot[src]] = None       # an emptied meld frees its slot
+            if not cards and src in layout.zone_slot:
+                self.slot_kind[layout.zone_slot[src]] = None       # an emptied meld frees its slot
             # those who knew the card and could see it go know where it went
-            known &= self.layout.watchers[src] if self.face[card] else self._knew_face_down(card, who)
+            known &= layout.watchers[src] if self.face[card] else self._knew_face_down(card, who)
             if self.shown:      # shown to some players in this action: they watch it go
-                known |= self.shown.get(card, 0) & self.known[card]
-        dirt = self.flow.zone_dirt
-        self.dirty |= (dirt[dest] | dirt[src]) if src >= 0 else dirt[dest]
-        cards = self.own(dest)
+                known |= self.shown.get(card, 0) & known_of[card]
+            self.dirty |= dirt[dest] | dirt[src]
+        else:
+            self.dirty |= dirt[dest]
+        cards = zones[dest] if not self.shared >> dest & 1 else self.own(dest)
         if under:
             cards.insert(0, card)
         else:
             cards.append(card)
-        self.loc[card] = dest
+        loc[card] = dest
         self.by[card] = who
         self.face[card] = face_up
-        self.known[card] = known | (self.layout.watchers[dest] if face_up and not under else 0)
+        known_of[card] = known = known | (layout.watchers[dest] if face_up and not under else 0)
         if self.facts:
-            self.facts = facts_after_move(self.facts, self.game.cards, card, src, dest, before, self.known[card])
+            self.facts = facts_after_move(self.facts, self.game.cards, card, src, dest, before, known)
 
     def turn_over(self, card: int, face_up: bool) -> None:
         """`turn c face up/down`: the card stays where it lies. Turned up, those who see its zone see it;
@@ -358,7 +366,8 @@ class State:
         return self._listed
 
     def apply_action(self, action: int) -> None:
-        if action not in self.legal_actions():
+        listed = self._listed       # set only while the state is not over and has not changed
+        if action not in (listed if listed is not None else self.legal_actions()):
             raise IllegalAction(f"action {action} ({self.game.action_to_string(action)}) is not legal now")
         self.history.append((self.current, action))
         self.moves += 1
