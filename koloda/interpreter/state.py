@@ -225,6 +225,38 @@ class State:
         if self.facts:
             self.facts = facts_after_move(self.facts, self.game.cards, card, src, dest, before, known)
 
+    def move_zone(self, src: int, dest: int, who: int | None, face_up: bool = True, under: bool = False) -> None:
+        """`move ZONE to ...`: every card of `src`, noted for the table if `src` is public, each moved as
+        `move` does, in one pass (a trick taken, a pile turned over)."""
+        cards = list(self.zones[src])
+        if not cards:
+            return
+        face, by = self.face, self.by
+        if self.layout.public[src]:     # as note_leaving notes them: one record, the whole zone
+            self.moved += ((src, dest, [c if face[c] else None for c in cards],
+                            [by[c] if face[c] else None for c in cards], True),)
+        if under or src == dest or self.facts or self.shown:
+            for c in (reversed(cards) if under else cards):      # under: the cards keep their order
+                self.move(c, dest, who, face_up, under)
+            return
+        self.own(src).clear()
+        layout, loc, known_of, stands = self.layout, self.loc, self.known, self.stands
+        if src in layout.zone_slot:
+            self.slot_kind[layout.zone_slot[src]] = None       # an emptied meld frees its slot
+        seen_leaving, arriving = layout.watchers[src], layout.watchers[dest] if face_up else 0
+        pile = self.own(dest)
+        for c in cards:
+            if stands[c] is not None:
+                stands[c] = None
+            known = known_of[c] & seen_leaving if face[c] else self._knew_face_down(c, who)
+            pile.append(c)
+            loc[c] = dest
+            by[c] = who
+            face[c] = face_up
+            known_of[c] = known | arriving
+        dirt = self.flow.zone_dirt
+        self.dirty |= dirt[dest] | dirt[src]
+
     def turn_over(self, card: int, face_up: bool) -> None:
         """`turn c face up/down`: the card stays where it lies. Turned up, those who see its zone see it;
         turned down, those who knew it still do."""
@@ -329,11 +361,39 @@ class State:
         if needed > len(pile):
             raise RuleRuntimeError(f"dealing {count} cards to each of {self.n} players needs {needed} cards, "
                                    f"but only {len(pile)} are left to deal", span)
-        d = self.direction
-        first = (self.dealer + d) % self.n
+        n, d = self.n, self.direction
+        first = (self.dealer + d) % n
+        dests = [family_base + (first + k * d) % n for k in range(n)]
+        pile = self.own(source)     # this state's own list, which the moves take the cards from
+        if self.facts or self.shown or source in dests:
+            for _ in range(count):
+                for dest in dests:
+                    self.move(pile[-1], dest, None)
+            return
+        if count == 0:
+            return
+        # as `move` does it, card by card, with the lists read once
+        layout, loc, by, face, known_of, stands = self.layout, self.loc, self.by, self.face, self.known, self.stands
+        seen_leaving = layout.watchers[source]
+        hands = [(dest, self.own(dest), layout.watchers[dest]) for dest in dests]
         for _ in range(count):
-            for k in range(self.n):
-                self.move(pile[-1], family_base + (first + k * d) % self.n, None)
+            for dest, hand, arriving in hands:
+                card = pile.pop()
+                if stands[card] is not None:
+                    stands[card] = None
+                known = known_of[card] & seen_leaving if face[card] else 0     # face down: no mover knew it
+                hand.append(card)
+                loc[card] = dest
+                by[card] = None
+                face[card] = True
+                known_of[card] = known | arriving
+        if not pile and source in layout.zone_slot:
+            self.slot_kind[layout.zone_slot[source]] = None
+        dirt = self.flow.zone_dirt
+        dirty = dirt[source]
+        for dest in dests:
+            dirty |= dirt[dest]
+        self.dirty |= dirty
 
     def gather(self, dest: int) -> None:
         self.dirty = ALL
