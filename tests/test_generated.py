@@ -196,6 +196,30 @@ def test_a_failure_is_told_as_the_closures_tell_it(tmp_path, monkeypatch, case):
     assert fast[-1][0] == "RuleRuntimeError", fast[-1]
 
 
+# `any`/`all` over the players is written out player by player: the same values, the same failures
+OVER_PLAYERS = [
+    dict(guard="any(p.t < value(c) for p in players if p != me)", effect="my t += 1"),
+    dict(guard="all(p.t == 0 or value(c) > 5 for p in players)", effect="my t += 1"),
+    dict(guard="not any(p.t > x for p in players)", effect="my t += 2"),
+    dict(ends="any(p.t > 3 for p in players)", effect="my t += 1"),
+    dict(ends="all(p.hand.size > 0 for p in players if p != who)", effect="who = me"),
+    dict(ends="any(p.t > y for p in players if p.t > 2)", effect="my t += 1"),
+]
+
+
+@pytest.mark.parametrize("case", OVER_PLAYERS, ids=lambda c: next(iter(c.values())))
+def test_any_and_all_over_the_players_are_written_out(tmp_path, monkeypatch, case):
+    parts = dict(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal="10")
+    parts.update(case)
+    path = tmp_path / "players.yaml"
+    path.write_text(GAME.format(**parts), encoding="utf-8")
+    source = koloda.load(str(path)).generated.source
+    assert " or " in source or " and " in source
+    assert "in range(s.n)" not in source, "no loop over the players is left"
+    fast, slow = both(monkeypatch, str(path), seed=3, moves=400)
+    assert fast == slow
+
+
 def test_the_game_stopped_for_taking_too_long_names_the_action(tmp_path, monkeypatch):
     from koloda.interpreter import flow
     path = tmp_path / "slow.yaml"
