@@ -215,3 +215,14 @@ def test_a_deal_and_a_whole_zone_moved_are_card_by_card_moves(peklo):
         for k in range(4):
             other.move(other.zones[stock][-1], hand + (other.dealer + 1 + k) % 4, None)
     assert one.to_json() == other.to_json() and one.dirty == other.dirty
+
+
+def test_a_shuffle_puts_the_cards_where_pythons_shuffle_does():
+    from koloda.interpreter.state import shuffled
+    for size in (0, 1, 2, 3, 32, 52, 108, 1000):
+        for seed in range(5):
+            ours, theirs = list(range(size)), list(range(size))
+            rng, other = random.Random(seed), random.Random(seed)
+            shuffled(rng, ours)
+            other.shuffle(theirs)
+            assert ours == theirs and rng.random() == other.random(), (size, seed)

@@ -65,6 +65,18 @@ class Table(Protocol):
 Moved = tuple[int, int, list[int | None], list[int | None], bool]
 
 
+def shuffled(rng: random.Random, cards: list[int]) -> None:
+    """`rng.shuffle(cards)`, the same order from the same generator, with `Random._randbelow` written
+    out: Python's own shuffle calls it once per card, and a deal shuffles the whole deck."""
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 TERMINAL = -4
 CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck order
 
@@ -326,12 +338,13 @@ class State:
         cards = self.own(zone)
         self.dirty |= self.flow.zone_dirt[zone]
         watchers = self.layout.watchers[zone]
+        known = self.known
         for c in cards:        # after a shuffle only those who see the zone know where a card is
-            self.known[c] &= watchers
+            known[c] &= watchers
         if self.orders:
             cards[:] = self._order_for(zone, self.orders.pop(0))[::-1]    # given top first; the end is the top
             return
-        self.rng().shuffle(cards)
+        shuffled(self.rng(), cards)
 
     def _order_for(self, zone: int, wanted: list[int]) -> list[int]:
         """The zone's cards in the given order, matched by name (copies of a card are alike, and
