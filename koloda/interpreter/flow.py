@@ -221,10 +221,12 @@ class Flow:
             self._events(s)
 
     def _events(self, s: State) -> None:
-        for _ in range(EVENT_LIMIT):
-            for event in self.events:
+        fired, events = 0, self.events
+        while fired < EVENT_LIMIT:
+            for event in events:
                 if event.when(s, {}):
                     event.run(s, {})
+                    fired += 1
                     break
             else:
                 return

@@ -303,8 +303,8 @@ class ExprGen(AttrGen):
         return Frag(f"{n.func}({value.text} {loop}{where})", deps, safe, True, True)
 
     def unrolled(self, n: R.Aggregate, scope: Scope) -> Frag:
-        """`any`/`all` over the players, written out player by player (a table has as many players
-        all match long): `or`s and `and`s that stop where `any`/`all` stop, without a generator's cost."""
+        """`any`/`all` over the players, written out player by player (a loaded game's table keeps its
+        number of players): `or`s and `and`s that stop where `any`/`all` stop, without a generator's cost."""
         local = self.m.local(n.var)
         saved = self._inside_cell
         self._inside_cell = False      # an element is worked out once per player
