@@ -220,6 +220,43 @@ def test_any_and_all_over_the_players_are_written_out(tmp_path, monkeypatch, cas
     assert fast == slow
 
 
+# a card that fits is played; with none that fits, a card is drawn: the listing learns `any` from its loop
+FITS = """\
+game: fits
+players: 2
+deck: standard52
+zones:
+  stock: {{visible: nobody}}
+  hand: {{each: player}}
+  pile: {{visible: all}}
+vars:
+  x: {{start: 0}}
+define:
+  fits(card c): c.suit == pile.top.suit or c.rank == pile.top.rank
+deal: [gather into stock, shuffle stock, deal 5 to each hand, move stock.top to pile]
+phases:
+  main:
+    actions:
+{actions}
+deal ends: any(p.hand.size == 0 for p in players) or x > 80
+match: {{ends: "deal_number >= 3", score: "p.hand.size"}}
+"""
+PLAY = '      play: {with: c in my hand, if: "fits(c) and x >= 0", do: [move c to pile, x += 1]}\n'
+DRAW = '      draw: {if: "stock.size > 0 and not any(fits(c) for c in my hand)", do: [move stock.top to my hand]}\n' \
+       '      pass: {if: "stock.size == 0 and not any(fits(d) for d in my hand)", do: [x += 1]}\n'
+
+
+@pytest.mark.parametrize("actions", [PLAY + DRAW, DRAW + PLAY], ids=["play first", "draw first"])
+def test_a_listing_learns_whether_any_card_fits_from_its_loop(tmp_path, monkeypatch, actions):
+    path = tmp_path / "fits.yaml"
+    path.write_text(FITS.format(actions=actions), encoding="utf-8")
+    source = koloda.load(str(path)).generated.source
+    assert source.count(".append(True)") == 1, "`any` over the loop's cards, by the same name, is answered by the loop"
+    for seed in (1, 2):
+        fast, slow = both(monkeypatch, str(path), seed=seed, moves=300)
+        assert fast == slow
+
+
 def test_the_game_stopped_for_taking_too_long_names_the_action(tmp_path, monkeypatch):
     from koloda.interpreter import flow
     path = tmp_path / "slow.yaml"

@@ -40,6 +40,7 @@ from koloda.interpreter.compile import _chain
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
 from koloda.interpreter.gen_effects import EffectGen
+from koloda.interpreter.gen_expr import _logic
 from koloda.interpreter.gen_frag import Frag, costly, truth
 from koloda.interpreter.gen_runtime import RUNTIME
 from koloda.interpreter.gen_source import Function, Module
@@ -180,9 +181,12 @@ class Generator(EffectGen):
         self.fn = Function(self.m, name, "s, found, deadline", pure=True)
         self.listing, self.hoisting, self.memo = True, True, False
         self.share = True
+        self.loops: list[_Loop] = []
         for i, (ra, action) in enumerate(actions):
             self.fn.emit(f"# action {self.m.literal(ra.name)}", 1)
             self.action(i, ra, action)
+        for loop in reversed(self.loops):       # from the end, so that the places of earlier lines hold
+            self.answer_any(loop)
         self.m.add(self.fn.text())
         self.share = False
         return name
@@ -268,8 +272,31 @@ class Generator(EffectGen):
             emit(found, indent)
             return
         guard = self.root(ra.guard, scope) if not ra.params else self.gen(ra.guard, scope)
+        if len(ra.params) == 1 and code == local and unique:       # one zone's cards, each once
+            parts = _chain(ra.guard, R.And)
+            first = self.gen(parts[0], scope).text
+            rest = _logic([self.gen(part, scope) for part in parts[1:]], "and").text if len(parts) > 1 else None
+            self.loops.append(_Loop(len(self.fn.lines), indent, local, domain.text, first, rest, found))
         emit(f"if {truth(guard.text)}:", indent)
         emit(found, indent + 1)
+
+    def answer_any(self, loop: "_Loop") -> None:
+        """A listing that loops over a zone's cards with a guard `P(c) and ...` and asks, in another
+        action's guard, `any(P(c) for c in` the same zone`)` (play a card that fits; draw if none
+        fits) learns the answer from the loop: true at the first card for which P holds, false if
+        the loop ends without one. The cell that keeps it is filled once, whichever comes first."""
+        found = self.fn.cells.get(f"any({loop.first} for {loop.local} in {loop.domain})")
+        if found is None or found[1]:
+            return
+        cell, pad = found[0], "    " * loop.indent
+        lines = [f"{pad}if {truth(loop.first)}:", f"{pad}    if not {cell}:", f"{pad}        {cell}.append(True)"]
+        if loop.rest is None:
+            lines.append(f"{pad}    {loop.found}")
+        else:
+            lines += [f"{pad}    if {truth(loop.rest)}:", f"{pad}        {loop.found}"]
+        after = "    " * (loop.indent - 1)
+        lines += [f"{after}if not {cell}:", f"{after}    {cell}.append(False)"]
+        self.fn.lines[loop.line:loop.line + 2] = lines
 
 
     def heavy_each(self, n: R.Node) -> bool:
@@ -298,6 +325,20 @@ class Generator(EffectGen):
             return None, False
         texts = [self.root(part, {}).text for part in parts[:k]]
         return (texts[0] if k == 1 else f"({' and '.join(texts)})"), k == len(parts)
+
+
+@dataclass
+class _Loop:
+    """A listing's loop over one zone's cards (Generator.answer_any): the line of its guard, that line's
+    indent, the loop's name, the zone, the guard's first part and the rest (None: no more), and the
+    line that lists the move."""
+    line: int
+    indent: int
+    local: str
+    domain: str
+    first: str
+    rest: str | None
+    found: str
 
 
 def _setter(obj: Any, attr: str) -> Callable[[Any], None]:
