@@ -317,8 +317,26 @@ def test_a_condition_reading_the_turn_is_asked_every_time(tmp_path):
     path.write_text(GAME.format(guard="true", effect="x += 0", ends="me == dealer and pile.size > 3",
                                 when="false", score="p.t", deal=5), encoding="utf-8")
     game = koloda.load(str(path))
-    assert game.rules.phases[0].ends not in game.watch.bits
+    (_, turn), (_, pile) = game.watch.parts[game.rules.phases[0].ends]
+    assert turn == 0 and pile != 0, "the part that reads the turn has no bit: it is asked every time"
     assert [e.when for e in game.rules.events][0] in game.watch.bits
+
+
+def test_each_part_of_a_condition_has_its_bit():
+    game = koloda.load("pony")
+    stock, pile = game.layout.zone_base["stock"], game.layout.zone_base["pile"]
+    (when,) = [e.when for e in game.rules.events]          # stock.size == 0 and pile.size > 1
+    (_, stock_bit), (_, pile_bit) = game.watch.parts[when]
+    assert [z for z, dirt in enumerate(game.watch.zone_dirt) if dirt & stock_bit] == [stock]
+    assert [z for z, dirt in enumerate(game.watch.zone_dirt) if dirt & pile_bit] == [pile]
+    s = game.new_initial_state(4)
+    while s.step != "turn" or len(s.zones[pile]) < 3:
+        plays = [a for a in s.legal_actions() if s.action_to_string(a).startswith("play")]
+        s.apply_action(plays[0] if plays else s.legal_actions()[-1])
+    assert not s.dirty & stock_bit, "found false while the stock holds cards, and not asked again"
+    plays = [a for a in s.legal_actions() if s.action_to_string(a).startswith("play")] or s.legal_actions()
+    s.apply_action(plays[0])
+    assert not s.dirty & stock_bit
 
 
 def test_a_state_changed_by_hand_asks_every_condition_again():

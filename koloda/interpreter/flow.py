@@ -95,6 +95,8 @@ class Event:
     name: str
     when: Fn
     run: Fn
+    # the bits of the parts of `when` (watch.py): while one of them is clear, `when` is false (0: asked every time)
+    mask: int = 0
 
 
 class Flow:
@@ -105,6 +107,7 @@ class Flow:
                  next_dealer: Fn | None = None, turn_cap: Fn | None = None, cap_ends_match: bool = True):
         self.phases = phases
         self.events = events
+        self._event_masks = [e.mask for e in events]
         self.setup = setup
         self.deal = deal
         self.deal_ends = deal_ends
@@ -338,8 +341,12 @@ class Flow:
                 action.run(s, self.codec.decode(action_id, s)[1])
         finally:
             s.actor = None
-        if self.events:
-            self._events(s)
+        if self.events:     # asked only if some event's `when:` can hold (watch.py)
+            dirty = s.dirty
+            for mask in self._event_masks:
+                if dirty & mask == mask:
+                    self._events(s)
+                    break
         deal_ends = self.deal_ends
         if s.deal_over or (deal_ends is not None and deal_ends(s, {})):
             s.asked = None
@@ -413,8 +420,12 @@ class Flow:
         s.turn_no += 1
         s.deal_turns += 1
         phase.after_turn(s, {})
-        if self.events:
-            self._events(s)
+        if self.events:     # asked only if some event's `when:` can hold (watch.py)
+            dirty = s.dirty
+            for mask in self._event_masks:
+                if dirty & mask == mask:
+                    self._events(s)
+                    break
         deal_ends = self.deal_ends
         if s.deal_over or (deal_ends is not None and deal_ends(s, {})):
             self._end_deal(s)

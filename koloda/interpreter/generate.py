@@ -140,27 +140,38 @@ class Generator(EffectGen):
     # ------------------------------------------------------------ conditions
     def condition(self, node: R.Expr, closure: Callable, params: tuple[str, ...] = ()) -> str:
         """A function (s, b) giving the value of an expression, or its closure's (and its error) if it fails.
-        A watched condition (watch.py) is asked only while its bit is set, and clears it when false."""
+        A watched condition (watch.py) is asked only while the bits of its parts are set, and a part
+        found false clears its bit."""
         name = self.m.name("cond")
         self.fn = Function(self.m, name, "s, b", pure=True)
         self.listing, self.hoisting, self.memo = False, True, False
-        bit = self.watch.bits.get(node)
-        if bit is not None:
-            self.fn.emit(f"if not s.dirty & {bit}:", 1)
+        parts = self.watch.parts.get(node)
+        if parts is not None:
+            mask = self.watch.bits[node]
+            self.fn.emit(f"if s.dirty & {mask} != {mask}:", 1)
             self.fn.emit("return False", 2)
         scope = {}
         for p in params:
             local = self.m.local(p)
             self.fn.emit(f"{local} = b[{self.m.literal(p)}]", 1)
             scope[p] = Frag(local, frozenset({local}), True, True)
-        value = self.root(node, scope)
-        self.fn.emit("try:", 1)
-        self.fn.emit(f"{'_t0 =' if bit is not None else 'return'} {value.text}", 2)
+        if parts is None:
+            value = self.root(node, scope)
+            self.fn.emit("try:", 1)
+            self.fn.emit(f"return {value.text}", 2)
+        else:           # part by part, as `and` goes: the part found false clears its bit
+            values = [(self.root(part, scope).text, bit) for part, bit in parts]
+            self.fn.emit("try:", 1)
+            for k, (text, bit) in enumerate(values):
+                self.fn.emit(f"_t0 = {text}", 2)
+                if bit or k < len(values) - 1:
+                    self.fn.emit("if not _t0:", 2)
+                    if bit:
+                        self.fn.emit(f"s.dirty &= {~bit}", 3)
+                    self.fn.emit("return _t0", 3)
         self.fn.emit("except Exception:", 1)
         self.fn.emit(f"return {self.m.const(closure, 'k')}(s, b)", 2)
-        if bit is not None:
-            self.fn.emit("if not _t0:", 1)
-            self.fn.emit(f"s.dirty &= {~bit}", 2)
+        if parts is not None:
             self.fn.emit("return _t0", 1)
         self.m.add(self.fn.text())
         return name
