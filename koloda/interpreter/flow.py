@@ -239,31 +239,27 @@ class Flow:
     # ------------------------------------------------------------ decisions
     def legal(self, s: State) -> list[int]:
         s.listing = stamp = next(_LISTINGS)      # parts of guards worked out once per listing are stale now
+        phase = self.phases[s.phase]
+        found: list[int] = []
         try:
-            found = self._list(s)
+            self._deadline = deadline = _perf() + DECISION_SECONDS
+            fast = phase.listings.get(s.step)
+            if fast is not None:
+                try:
+                    fast(s, found, deadline)
+                except SlowListing as slow:
+                    raise self._too_long(phase.steps[s.step][slow.index]) from None
+                except Exception:                 # the closures tell what failed, and where
+                    found = self._listed(s, phase.steps[s.step])
+            else:
+                found = self._listed(s, phase.steps[s.step])
         finally:
             # after the listing no stamp is the state's: what was kept for it is never used on a changed state
             s.listing = -stamp
         if not found:
             raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
-                                   f"`{self.phases[s.phase].name}`: the rules must always offer a move (a pass, a draw)")
+                                   f"`{phase.name}`: the rules must always offer a move (a pass, a draw)")
         found.sort()
-        return found
-
-    def _list(self, s: State) -> list[int]:
-        phase = self.phases[s.phase]
-        self._deadline = deadline = _perf() + DECISION_SECONDS
-        fast = phase.listings.get(s.step)
-        found: list[int] = []
-        if fast is not None:
-            try:
-                fast(s, found, deadline)
-            except SlowListing as slow:
-                raise self._too_long(phase.steps[s.step][slow.index]) from None
-            except Exception:                 # the closures tell what failed, and where
-                found = self._listed(s, phase.steps[s.step])
-        else:
-            found = self._listed(s, phase.steps[s.step])
         return found
 
     def _listed(self, s: State, actions: list[Action]) -> list[int]:

@@ -309,7 +309,6 @@ class Generator(EffectGen):
         lines += [f"{after}if not {cell}:", f"{after}    {cell}.append(False)"]
         self.fn.lines[loop.line:loop.line + 2] = lines
 
-
     def heavy_each(self, n: R.Node) -> bool:
         """Whether working a guard out for one value of the parameters may cost much: a loop or a costly
         built-in that reads a local name (one that reads none is worked out once per listing), or a call
