@@ -196,6 +196,67 @@ def test_a_failure_is_told_as_the_closures_tell_it(tmp_path, monkeypatch, case):
     assert fast[-1][0] == "RuleRuntimeError", fast[-1]
 
 
+# `any`/`all` over the players is written out player by player: the same values, the same failures
+OVER_PLAYERS = [
+    dict(guard="any(p.t < value(c) for p in players if p != me)", effect="my t += 1"),
+    dict(guard="all(p.t == 0 or value(c) > 5 for p in players)", effect="my t += 1"),
+    dict(guard="not any(p.t > x for p in players)", effect="my t += 2"),
+    dict(ends="any(p.t > 3 for p in players)", effect="my t += 1"),
+    dict(ends="all(p.hand.size > 0 for p in players if p != who)", effect="who = me"),
+    dict(ends="any(p.t > y for p in players if p.t > 2)", effect="my t += 1"),
+]
+
+
+@pytest.mark.parametrize("case", OVER_PLAYERS, ids=lambda c: next(iter(c.values())))
+def test_any_and_all_over_the_players_are_written_out(tmp_path, monkeypatch, case):
+    parts = dict(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal="10")
+    parts.update(case)
+    path = tmp_path / "players.yaml"
+    path.write_text(GAME.format(**parts), encoding="utf-8")
+    source = koloda.load(str(path)).generated.source
+    assert " or " in source or " and " in source
+    assert "in range(s.n)" not in source, "no loop over the players is left"
+    fast, slow = both(monkeypatch, str(path), seed=3, moves=400)
+    assert fast == slow
+
+
+# a card that fits is played; with none that fits, a card is drawn: the listing learns `any` from its loop
+FITS = """\
+game: fits
+players: 2
+deck: standard52
+zones:
+  stock: {{visible: nobody}}
+  hand: {{each: player}}
+  pile: {{visible: all}}
+vars:
+  x: {{start: 0}}
+define:
+  fits(card c): c.suit == pile.top.suit or c.rank == pile.top.rank
+deal: [gather into stock, shuffle stock, deal 5 to each hand, move stock.top to pile]
+phases:
+  main:
+    actions:
+{actions}
+deal ends: any(p.hand.size == 0 for p in players) or x > 80
+match: {{ends: "deal_number >= 3", score: "p.hand.size"}}
+"""
+PLAY = '      play: {with: c in my hand, if: "fits(c) and x >= 0", do: [move c to pile, x += 1]}\n'
+DRAW = '      draw: {if: "stock.size > 0 and not any(fits(c) for c in my hand)", do: [move stock.top to my hand]}\n' \
+       '      pass: {if: "stock.size == 0 and not any(fits(d) for d in my hand)", do: [x += 1]}\n'
+
+
+@pytest.mark.parametrize("actions", [PLAY + DRAW, DRAW + PLAY], ids=["play first", "draw first"])
+def test_a_listing_learns_whether_any_card_fits_from_its_loop(tmp_path, monkeypatch, actions):
+    path = tmp_path / "fits.yaml"
+    path.write_text(FITS.format(actions=actions), encoding="utf-8")
+    source = koloda.load(str(path)).generated.source
+    assert source.count(".append(True)") == 1, "`any` over the loop's cards, by the same name, is answered by the loop"
+    for seed in (1, 2):
+        fast, slow = both(monkeypatch, str(path), seed=seed, moves=300)
+        assert fast == slow
+
+
 def test_the_game_stopped_for_taking_too_long_names_the_action(tmp_path, monkeypatch):
     from koloda.interpreter import flow
     path = tmp_path / "slow.yaml"
@@ -256,8 +317,26 @@ def test_a_condition_reading_the_turn_is_asked_every_time(tmp_path):
     path.write_text(GAME.format(guard="true", effect="x += 0", ends="me == dealer and pile.size > 3",
                                 when="false", score="p.t", deal=5), encoding="utf-8")
     game = koloda.load(str(path))
-    assert game.rules.phases[0].ends not in game.watch.bits
+    (_, turn), (_, pile) = game.watch.parts[game.rules.phases[0].ends]
+    assert turn == 0 and pile != 0, "the part that reads the turn has no bit: it is asked every time"
     assert [e.when for e in game.rules.events][0] in game.watch.bits
+
+
+def test_each_part_of_a_condition_has_its_bit():
+    game = koloda.load("pony")
+    stock, pile = game.layout.zone_base["stock"], game.layout.zone_base["pile"]
+    (when,) = [e.when for e in game.rules.events]          # stock.size == 0 and pile.size > 1
+    (_, stock_bit), (_, pile_bit) = game.watch.parts[when]
+    assert [z for z, dirt in enumerate(game.watch.zone_dirt) if dirt & stock_bit] == [stock]
+    assert [z for z, dirt in enumerate(game.watch.zone_dirt) if dirt & pile_bit] == [pile]
+    s = game.new_initial_state(4)
+    while s.step != "turn" or len(s.zones[pile]) < 3:
+        plays = [a for a in s.legal_actions() if s.action_to_string(a).startswith("play")]
+        s.apply_action(plays[0] if plays else s.legal_actions()[-1])
+    assert not s.dirty & stock_bit, "found false while the stock holds cards, and not asked again"
+    plays = [a for a in s.legal_actions() if s.action_to_string(a).startswith("play")] or s.legal_actions()
+    s.apply_action(plays[0])
+    assert not s.dirty & stock_bit
 
 
 def test_a_state_changed_by_hand_asks_every_condition_again():

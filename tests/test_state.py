@@ -174,3 +174,55 @@ def test_current_player_and_legal_for_others(pony):
     assert s.current_player() == s.current
     assert s.legal_actions((s.current + 1) % s.n) == []
     assert s.legal_actions(s.current)
+
+
+def test_a_deal_from_a_stock_shared_with_a_clone_deals_its_top_cards(pony):
+    s = pony.new_initial_state(seed=1)
+    stock, hand = pony.layout.zone_base["stock"], pony.layout.zone_base["hand"]
+    c = s.clone()                         # the clone shares the stock's list until it changes it
+    top4 = s.zones[stock][-4:]
+    c.deal(2, hand, stock, NOWHERE)
+    assert len(c.zones[stock]) == len(s.zones[stock]) - 4
+    dealt = c.zones[hand + s.current][5:] + c.zones[hand + 1 - s.current][5:]
+    assert sorted(dealt) == sorted(top4)
+    assert [len(c.zones[hand + p]) for p in range(2)] == [7, 7]
+    assert all(c.loc[x] in (hand, hand + 1) for x in top4) and all(s.loc[x] == stock for x in top4)
+
+
+def card_by_card(s, cards, dest, who):
+    """What moving a whole zone was before it was done in one pass: noted, then moved card by card."""
+    s.note_leaving(cards, dest)
+    for x in cards:
+        s.move(x, dest, who)
+
+
+def test_a_deal_and_a_whole_zone_moved_are_card_by_card_moves(peklo):
+    s = peklo.new_initial_state(seed=5)
+    while s.phase == 0 or len(s.zones[peklo.layout.zone_base["trick"]]) < 2:
+        s.apply_action(s.legal_actions()[-1])
+    trick, won = peklo.layout.zone_base["trick"], peklo.layout.zone_base["won"]
+    one, other = s.clone(), s.clone()
+    one.moved = other.moved = ()
+    one.move_zone(trick, won + 2, 2)
+    card_by_card(other, list(s.zones[trick]), won + 2, 2)
+    assert one.to_json() == other.to_json() and one.dirty == other.dirty
+    assert one.moved and not one.zones[trick]
+    stock, hand = peklo.layout.zone_base["stock"], peklo.layout.zone_base["hand"]
+    s.gather(stock)
+    one, other = s.clone(), s.clone()
+    one.deal(3, hand, stock, NOWHERE)
+    for _ in range(3):
+        for k in range(4):
+            other.move(other.zones[stock][-1], hand + (other.dealer + 1 + k) % 4, None)
+    assert one.to_json() == other.to_json() and one.dirty == other.dirty
+
+
+def test_a_shuffle_puts_the_cards_where_pythons_shuffle_does():
+    from koloda.interpreter.state import shuffled
+    for size in (0, 1, 2, 3, 32, 52, 108, 1000):
+        for seed in range(5):
+            ours, theirs = list(range(size)), list(range(size))
+            rng, other = random.Random(seed), random.Random(seed)
+            shuffled(rng, ours)
+            other.shuffle(theirs)
+            assert ours == theirs and rng.random() == other.random(), (size, seed)

@@ -71,10 +71,9 @@ class EffectCompiler(ControlEffects):
             target = dest(s, b)
             x = what(s, b)
             if kind == ZONE:
-                cards = list(s.zones[x])
-                if public[x] and cards:
-                    s.note_leaving(cards, target)
-            elif is_list(kind):
+                s.move_zone(x, target, s.actor, face_up, under)
+                return
+            if is_list(kind):
                 cards = list(x)
                 loc = s.loc
                 leaving = [c for c in cards if loc[c] >= 0 and public[loc[c]]]

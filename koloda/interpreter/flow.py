@@ -95,6 +95,8 @@ class Event:
     name: str
     when: Fn
     run: Fn
+    # the bits of the parts of `when` (watch.py): while one of them is clear, `when` is false (0: asked every time)
+    mask: int = 0
 
 
 class Flow:
@@ -105,6 +107,7 @@ class Flow:
                  next_dealer: Fn | None = None, turn_cap: Fn | None = None, cap_ends_match: bool = True):
         self.phases = phases
         self.events = events
+        self._event_masks = [e.mask for e in events]
         self.setup = setup
         self.deal = deal
         self.deal_ends = deal_ends
@@ -221,10 +224,12 @@ class Flow:
             self._events(s)
 
     def _events(self, s: State) -> None:
-        for _ in range(EVENT_LIMIT):
-            for event in self.events:
+        fired, events = 0, self.events
+        while fired < EVENT_LIMIT:
+            for event in events:
                 if event.when(s, {}):
                     event.run(s, {})
+                    fired += 1
                     break
             else:
                 return
@@ -233,32 +238,28 @@ class Flow:
 
     # ------------------------------------------------------------ decisions
     def legal(self, s: State) -> list[int]:
-        s.listing = next(_LISTINGS)      # parts of guards worked out once per listing are stale now
+        s.listing = stamp = next(_LISTINGS)      # parts of guards worked out once per listing are stale now
+        phase = self.phases[s.phase]
+        found: list[int] = []
         try:
-            found = self._list(s)
+            self._deadline = deadline = _perf() + DECISION_SECONDS
+            fast = phase.listings.get(s.step)
+            if fast is not None:
+                try:
+                    fast(s, found, deadline)
+                except SlowListing as slow:
+                    raise self._too_long(phase.steps[s.step][slow.index]) from None
+                except Exception:                 # the closures tell what failed, and where
+                    found = self._listed(s, phase.steps[s.step])
+            else:
+                found = self._listed(s, phase.steps[s.step])
         finally:
             # after the listing no stamp is the state's: what was kept for it is never used on a changed state
-            s.listing = -s.listing
+            s.listing = -stamp
         if not found:
             raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
-                                   f"`{self.phases[s.phase].name}`: the rules must always offer a move (a pass, a draw)")
+                                   f"`{phase.name}`: the rules must always offer a move (a pass, a draw)")
         found.sort()
-        return found
-
-    def _list(self, s: State) -> list[int]:
-        phase = self.phases[s.phase]
-        self._deadline = deadline = _perf() + DECISION_SECONDS
-        fast = phase.listings.get(s.step)
-        found: list[int] = []
-        if fast is not None:
-            try:
-                fast(s, found, deadline)
-            except SlowListing as slow:
-                raise self._too_long(phase.steps[s.step][slow.index]) from None
-            except Exception:                 # the closures tell what failed, and where
-                found = self._listed(s, phase.steps[s.step])
-        else:
-            found = self._listed(s, phase.steps[s.step])
         return found
 
     def _listed(self, s: State, actions: list[Action]) -> list[int]:
@@ -320,9 +321,10 @@ class Flow:
         b.pop(param.var, None)
 
     def apply(self, s: State, action_id: int) -> None:
-        action = self.actions[bisect_right(self._offsets, action_id) - 1]      # as the codec finds it
+        offsets = self._offsets
+        index = bisect_right(offsets, action_id) - 1      # as the codec finds the action
+        action = self.actions[index]
         run_code = action.run_code
-        b = self.codec.decode(action_id, s)[1] if run_code is None else {}
         s.goto = None
         s.actor = s.current
         if s.waiting and s.waiting[-1][4] is not None:       # a decision in an open window
@@ -330,14 +332,19 @@ class Flow:
             note_decision(entry, self.windows[entry[0]], action.name)
         try:
             if run_code is not None:
-                run_code(s, action_id - action.offset)
+                run_code(s, action_id - offsets[index])
             else:
-                action.run(s, b)
+                action.run(s, self.codec.decode(action_id, s)[1])
         finally:
             s.actor = None
-        if self.events:
-            self._events(s)
-        if s.deal_over or (self.deal_ends is not None and self.deal_ends(s, {})):
+        if self.events:     # asked only if some event's `when:` can hold (watch.py)
+            dirty = s.dirty
+            for mask in self._event_masks:
+                if dirty & mask == mask:
+                    self._events(s)
+                    break
+        deal_ends = self.deal_ends
+        if s.deal_over or (deal_ends is not None and deal_ends(s, {})):
             s.asked = None
             self._end_deal(s)
             return
@@ -355,13 +362,17 @@ class Flow:
                 s.waiting.append([s.current, back, list(players[1:]), step, None])
                 s.current, s.step, s.goto = players[0], step, None
                 return
-        if s.goto is not None and s.goto != END_TURN:
-            s.step = s.goto
+        goto = s.goto
+        if goto is not None:
             s.goto = None
-            if not self._window_closes(s):
-                return
-        s.goto = None
-        self._resume(s)
+            if goto != END_TURN:
+                s.step = goto
+                if not self._window_closes(s):
+                    return
+        if s.waiting:
+            self._resume(s)
+        else:
+            self._end_turn(s)
 
     def _only_passes(self, s: State, passing: str) -> bool:
         """True if the player to move may only take the action `passing` (a window's pass)."""
@@ -405,14 +416,20 @@ class Flow:
         s.turn_no += 1
         s.deal_turns += 1
         phase.after_turn(s, {})
-        if self.events:
-            self._events(s)
-        if s.deal_over or (self.deal_ends is not None and self.deal_ends(s, {})):
+        if self.events:     # asked only if some event's `when:` can hold (watch.py)
+            dirty = s.dirty
+            for mask in self._event_masks:
+                if dirty & mask == mask:
+                    self._events(s)
+                    break
+        deal_ends = self.deal_ends
+        if s.deal_over or (deal_ends is not None and deal_ends(s, {})):
             self._end_deal(s)
             return
         if self.turn_cap is not None and self._capped(s):
             return
-        if (phase.once and s.turns >= s.n) or (phase.ends is not None and phase.ends(s, {})):
+        ends = phase.ends
+        if (phase.once and s.turns >= s.n) or (ends is not None and ends(s, {})):
             if s.phase + 1 >= len(self.phases) or self._start_phase(s, s.phase + 1):
                 self._end_deal(s)
             return
@@ -420,8 +437,11 @@ class Flow:
             raise RuleRuntimeError(f"phase `{phase.name}` has gone on for {s.turns} turns in deal {s.deal_number} "
                                    "without ending, so the game was stopped: its `ends:` (or `deal ends`) may "
                                    "never become true")
-        player = s.next_player if s.next_player is not None else (s.current + s.direction) % s.n
-        s.next_player = None
+        player = s.next_player
+        if player is None:
+            player = (s.current + s.direction) % s.n
+        else:
+            s.next_player = None
         skips = s.skips
         if skips[player] > 0:
             for _ in range(4 * s.n):

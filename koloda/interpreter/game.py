@@ -21,7 +21,7 @@ from koloda.interpreter.cardtext import Given, givens, orders_from, parse_deck, 
 from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.compile import Compiler
 from koloda.interpreter.env import Fn
-from koloda.interpreter.errors import PositionError
+from koloda.interpreter.errors import PositionError, located
 from koloda.interpreter.flow import Action, Event, Flow, Param, Phase
 from koloda.interpreter.generate import generate
 from koloda.interpreter.layout import Grid, Layout
@@ -241,8 +241,11 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
 
     def watching(node: R.Expr) -> Fn:
         """A condition the flow asks after moves: asked again only when what it reads changed, if it can tell."""
-        bit = w.bits.get(node)
-        return c.located(node) if bit is None else watched(c.located(node), bit)
+        parts = w.parts.get(node)
+        if parts is None:
+            return c.located(node)
+        # each part fails as the whole condition does: at its place
+        return watched([(located(c.expr(part), node.span, "this failed"), bit) for part, bit in parts])
 
     def condition(node: R.Expr | None) -> Fn | None:
         return watching(node) if node is not None else None
@@ -263,7 +266,7 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
         phases.append(Phase(ph.name, c.located(ph.first) if ph.first else None, ph.once,
                             condition(ph.ends), c.effects(ph.start), c.effects(ph.after_turn), steps,
                             next(iter(steps)), when=optional(ph.when)))
-    events = [Event(e.name, watching(e.when), c.effects(e.effects)) for e in rules.events]
+    events = [Event(e.name, watching(e.when), c.effects(e.effects), w.bits.get(e.when, 0)) for e in rules.events]
     starts = [(layout.var_base[name], len(layout.owners(v)), c.located(start) if start is not None else None)
               for (name, v), start in zip(rules.spec.vars.items(), rules.var_starts.values())]
     size = len(layout.var_names)

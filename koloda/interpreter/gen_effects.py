@@ -127,10 +127,9 @@ class EffectGen(ExprGen):
         flags = f"{not e.face_down}, {e.under}"
         kind = e.what.type
         if kind == ZONE:
-            emit(f"_cards = list({self.fn.state('_Z')}[{what}])", indent)
-            emit(f"if {public}[{what}] and _cards:", indent)
-            emit(f"s.note_leaving(_cards, {dest})", indent + 1)
-        elif is_list(kind):
+            emit(f"s.move_zone({what}, {dest}, s.actor, {flags})", indent)
+            return
+        if is_list(kind):
             emit(f"_cards = list({what})", indent)
             emit("_loc = s.loc", indent)
             emit(f"_leaving = [_c for _c in _cards if _loc[_c] >= 0 and {public}[_loc[_c]]]", indent)

@@ -29,6 +29,8 @@ MAX_DEPTH = 40      # nodes inside one another in one generated expression; deep
 _ARITH = {"+", "-", "*", "//", "%"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _COSTLY = (R.Aggregate, R.ListComp, R.BuiltinCall, R.UserCall)
+# `any`/`all` over the players is written out player by player up to this many players
+UNROLLED_PLAYERS = 8
 
 
 class ExprGen(AttrGen):
@@ -292,10 +294,41 @@ class ExprGen(AttrGen):
         (compile.py `_decide`); melds listed a group at a time for it are left to the closure."""
         if any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
             raise NotGenerated
+        if isinstance(n.iterable, R.StateValue) and n.iterable.name == "players" \
+                and self.c.layout.num_players <= UNROLLED_PLAYERS:
+            return self.unrolled(n, scope)
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
         return Frag(f"{n.func}({value.text} {loop}{where})", deps, safe, True, True)
+
+    def unrolled(self, n: R.Aggregate, scope: Scope) -> Frag:
+        """`any`/`all` over the players, written out player by player (a loaded game's table keeps its
+        number of players): `or`s and `and`s that stop where `any`/`all` stop, without a generator's cost."""
+        local = self.m.local(n.var)
+        saved = self._inside_cell
+        self._inside_cell = False      # an element is worked out once per player
+        parts: list[Frag] = []
+        try:
+            for p in range(self.c.layout.num_players):
+                inner = dict(scope)
+                inner[n.var] = Frag(str(p), frozenset({local}), True, True)
+                test = self.gen(n.cond, inner) if n.cond is not None else None
+                value = self.gen(n.elem, inner)
+                if test is None:
+                    parts.append(value)
+                elif n.func == "any":
+                    parts.append(Frag(f"({test.text} and {value.text})", test.deps | value.deps,
+                                      test.safe and value.safe, True, test.boolean and value.boolean))
+                else:
+                    parts.append(Frag(f"(not {test.text} or {value.text})", test.deps | value.deps,
+                                      test.safe and value.safe, True, value.boolean))
+        finally:
+            self._inside_cell = saved
+        text = f" {'or' if n.func == 'any' else 'and'} ".join(p.text for p in parts) \
+            or ("False" if n.func == "any" else "True")
+        text = f"({text})" if all(p.boolean for p in parts) else f"bool({text})"
+        return Frag(text, deps_of(parts) - {local}, all(p.safe for p in parts), True, True)
 
     def _ListComp(self, n: R.ListComp, scope: Scope) -> Frag:
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)

@@ -40,7 +40,8 @@ from koloda.interpreter.compile import _chain
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
 from koloda.interpreter.gen_effects import EffectGen
-from koloda.interpreter.gen_frag import Frag, truth
+from koloda.interpreter.gen_expr import _logic
+from koloda.interpreter.gen_frag import Frag, costly, truth
 from koloda.interpreter.gen_runtime import RUNTIME
 from koloda.interpreter.gen_source import Function, Module
 from koloda.interpreter.watch import Watch
@@ -139,27 +140,38 @@ class Generator(EffectGen):
     # ------------------------------------------------------------ conditions
     def condition(self, node: R.Expr, closure: Callable, params: tuple[str, ...] = ()) -> str:
         """A function (s, b) giving the value of an expression, or its closure's (and its error) if it fails.
-        A watched condition (watch.py) is asked only while its bit is set, and clears it when false."""
+        A watched condition (watch.py) is asked only while the bits of its parts are set, and a part
+        found false clears its bit."""
         name = self.m.name("cond")
         self.fn = Function(self.m, name, "s, b", pure=True)
         self.listing, self.hoisting, self.memo = False, True, False
-        bit = self.watch.bits.get(node)
-        if bit is not None:
-            self.fn.emit(f"if not s.dirty & {bit}:", 1)
+        parts = self.watch.parts.get(node)
+        if parts is not None:
+            mask = self.watch.bits[node]
+            self.fn.emit(f"if s.dirty & {mask} != {mask}:", 1)
             self.fn.emit("return False", 2)
         scope = {}
         for p in params:
             local = self.m.local(p)
             self.fn.emit(f"{local} = b[{self.m.literal(p)}]", 1)
             scope[p] = Frag(local, frozenset({local}), True, True)
-        value = self.root(node, scope)
-        self.fn.emit("try:", 1)
-        self.fn.emit(f"{'_t0 =' if bit is not None else 'return'} {value.text}", 2)
+        if parts is None:
+            value = self.root(node, scope)
+            self.fn.emit("try:", 1)
+            self.fn.emit(f"return {value.text}", 2)
+        else:           # part by part, as `and` goes: the part found false clears its bit
+            values = [(self.root(part, scope).text, bit) for part, bit in parts]
+            self.fn.emit("try:", 1)
+            for k, (text, bit) in enumerate(values):
+                self.fn.emit(f"_t0 = {text}", 2)
+                if bit or k < len(values) - 1:
+                    self.fn.emit("if not _t0:", 2)
+                    if bit:
+                        self.fn.emit(f"s.dirty &= {~bit}", 3)
+                    self.fn.emit("return _t0", 3)
         self.fn.emit("except Exception:", 1)
         self.fn.emit(f"return {self.m.const(closure, 'k')}(s, b)", 2)
-        if bit is not None:
-            self.fn.emit("if not _t0:", 1)
-            self.fn.emit(f"s.dirty &= {~bit}", 2)
+        if parts is not None:
             self.fn.emit("return _t0", 1)
         self.m.add(self.fn.text())
         return name
@@ -180,9 +192,12 @@ class Generator(EffectGen):
         self.fn = Function(self.m, name, "s, found, deadline", pure=True)
         self.listing, self.hoisting, self.memo = True, True, False
         self.share = True
+        self.loops: list[_Loop] = []
         for i, (ra, action) in enumerate(actions):
             self.fn.emit(f"# action {self.m.literal(ra.name)}", 1)
             self.action(i, ra, action)
+        for loop in reversed(self.loops):       # from the end, so that the places of earlier lines hold
+            self.answer_any(loop)
         self.m.add(self.fn.text())
         self.share = False
         return name
@@ -196,6 +211,14 @@ class Generator(EffectGen):
         if lead is not None:          # while the part before the parameters is false, nothing is listed
             emit(f"if {truth(lead)}:", indent)
             indent += 1
+        # The deadline is looked at for each value of the first parameter where the values may be many
+        # (a range) or each may cost much (more parameters, a guard that loops for each value); one zone's
+        # cards under a guard that does not loop cost little however many there are: it is looked at once.
+        each = len(ra.params) > 1 or (bool(ra.params) and ra.params[0].domain.type != ZONE) \
+            or (ra.guard is not None and self.heavy_each(ra.guard))
+        if ra.params and not each:
+            emit("if _perf() > deadline:", indent)
+            emit(f"raise _Slow({i})", indent + 1)
         for k, (rp, param) in enumerate(zip(ra.params, action.params)):
             in_zone = rp.domain.type == ZONE
             # a range, or the players, gives each whole number once, and never none
@@ -221,7 +244,7 @@ class Generator(EffectGen):
             if not (in_zone or counted):
                 emit(f"if {local} is None:", indent)
                 emit("continue", indent + 1)
-            if k == 0:
+            if k == 0 and each:
                 emit("if _perf() > deadline:", indent)
                 emit(f"raise _Slow({i})", indent + 1)
             if not unique:
@@ -260,9 +283,43 @@ class Generator(EffectGen):
             emit(found, indent)
             return
         guard = self.root(ra.guard, scope) if not ra.params else self.gen(ra.guard, scope)
+        if len(ra.params) == 1 and code == local and unique:       # one zone's cards, each once
+            parts = _chain(ra.guard, R.And)
+            first = self.gen(parts[0], scope).text
+            rest = _logic([self.gen(part, scope) for part in parts[1:]], "and").text if len(parts) > 1 else None
+            self.loops.append(_Loop(len(self.fn.lines), indent, local, domain.text, first, rest, found))
         emit(f"if {truth(guard.text)}:", indent)
         emit(found, indent + 1)
 
+    def answer_any(self, loop: "_Loop") -> None:
+        """A listing that loops over a zone's cards with a guard `P(c) and ...` and asks, in another
+        action's guard, `any(P(c) for c in` the same zone`)` (play a card that fits; draw if none
+        fits) learns the answer from the loop: true at the first card for which P holds, false if
+        the loop ends without one. The cell that keeps it is filled once, whichever comes first."""
+        found = self.fn.cells.get(f"any({loop.first} for {loop.local} in {loop.domain})")
+        if found is None or found[1]:
+            return
+        cell, pad = found[0], "    " * loop.indent
+        lines = [f"{pad}if {truth(loop.first)}:", f"{pad}    if not {cell}:", f"{pad}        {cell}.append(True)"]
+        if loop.rest is None:
+            lines.append(f"{pad}    {loop.found}")
+        else:
+            lines += [f"{pad}    if {truth(loop.rest)}:", f"{pad}        {loop.found}"]
+        after = "    " * (loop.indent - 1)
+        lines += [f"{after}if not {cell}:", f"{after}    {cell}.append(False)"]
+        self.fn.lines[loop.line:loop.line + 2] = lines
+
+    def heavy_each(self, n: R.Node) -> bool:
+        """Whether working a guard out for one value of the parameters may cost much: a loop or a costly
+        built-in that reads a local name (one that reads none is worked out once per listing), or a call
+        that is not inlined."""
+        for x in R.walk(n):
+            if isinstance(x, R.UserCall):
+                if not self.inlines(x) or self.heavy_each(self.c.rules.functions[x.name].body):
+                    return True
+            elif costly(x) and self.c._free_locals(x):
+                return True
+        return False
 
     def lead(self, ra: R.Action) -> tuple[str | None, bool]:
         """The part of a guard before anything that reads the parameters, as the flow asks it
@@ -278,6 +335,20 @@ class Generator(EffectGen):
             return None, False
         texts = [self.root(part, {}).text for part in parts[:k]]
         return (texts[0] if k == 1 else f"({' and '.join(texts)})"), k == len(parts)
+
+
+@dataclass
+class _Loop:
+    """A listing's loop over one zone's cards (Generator.answer_any): the line of its guard, that line's
+    indent, the loop's name, the zone, the guard's first part and the rest (None: no more), and the
+    line that lists the move."""
+    line: int
+    indent: int
+    local: str
+    domain: str
+    first: str
+    rest: str | None
+    found: str
 
 
 def _setter(obj: Any, attr: str) -> Callable[[Any], None]:

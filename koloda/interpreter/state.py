@@ -65,6 +65,18 @@ class Table(Protocol):
 Moved = tuple[int, int, list[int | None], list[int | None], bool]
 
 
+def shuffled(rng: random.Random, cards: list[int]) -> None:
+    """`rng.shuffle(cards)`, the same order from the same generator, with `Random._randbelow` written
+    out: Python's own shuffle calls it once per card, and a deal shuffles the whole deck."""
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 TERMINAL = -4
 CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck order
 
@@ -191,31 +203,71 @@ class State:
 
     # ------------------------------------------------------------ card movement
     def move(self, card: int, dest: int, who: int | None, face_up: bool = True, under: bool = False) -> None:
-        src = self.loc[card]
-        known = before = self.known[card]
+        # the hottest function of play: the state's lists are read once into locals
+        loc, known_of, zones, layout = self.loc, self.known, self.zones, self.layout
+        src = loc[card]
+        known = before = known_of[card]
+        dirt = self.flow.zone_dirt
         if src >= 0:
-            self.own(src).remove(card)
+            cards = zones[src] if not self.shared >> src & 1 else self.own(src)
+            if cards[-1] == card:       # the top card (a draw, a deal): no search
+                cards.pop()
+            else:
+                cards.remove(card)
             if self.stands[card] is not None:
                 self.stands[card] = None
-            if not self.zones[src] and src in self.layout.zone_slot:
-                self.slot_kind[self.layout.zone_slot[src]] = None       # an emptied meld frees its slot
+            if not cards and src in layout.zone_slot:
+                self.slot_kind[layout.zone_slot[src]] = None       # an emptied meld frees its slot
             # those who knew the card and could see it go know where it went
-            known &= self.layout.watchers[src] if self.face[card] else self._knew_face_down(card, who)
+            known &= layout.watchers[src] if self.face[card] else self._knew_face_down(card, who)
             if self.shown:      # shown to some players in this action: they watch it go
-                known |= self.shown.get(card, 0) & self.known[card]
-        dirt = self.flow.zone_dirt
-        self.dirty |= (dirt[dest] | dirt[src]) if src >= 0 else dirt[dest]
-        cards = self.own(dest)
+                known |= self.shown.get(card, 0) & known_of[card]
+            self.dirty |= dirt[dest] | dirt[src]
+        else:
+            self.dirty |= dirt[dest]
+        cards = zones[dest] if not self.shared >> dest & 1 else self.own(dest)
         if under:
             cards.insert(0, card)
         else:
             cards.append(card)
-        self.loc[card] = dest
+        loc[card] = dest
         self.by[card] = who
         self.face[card] = face_up
-        self.known[card] = known | (self.layout.watchers[dest] if face_up and not under else 0)
+        known_of[card] = known = known | (layout.watchers[dest] if face_up and not under else 0)
         if self.facts:
-            self.facts = facts_after_move(self.facts, self.game.cards, card, src, dest, before, self.known[card])
+            self.facts = facts_after_move(self.facts, self.game.cards, card, src, dest, before, known)
+
+    def move_zone(self, src: int, dest: int, who: int | None, face_up: bool = True, under: bool = False) -> None:
+        """`move ZONE to ...`: every card of `src`, noted for the table if `src` is public, each moved as
+        `move` does, in one pass (a trick taken, a pile turned over)."""
+        cards = list(self.zones[src])
+        if not cards:
+            return
+        face, by = self.face, self.by
+        if self.layout.public[src]:     # as note_leaving notes them: one record, the whole zone
+            self.moved += ((src, dest, [c if face[c] else None for c in cards],
+                            [by[c] if face[c] else None for c in cards], True),)
+        if under or src == dest or self.facts or self.shown:
+            for c in (reversed(cards) if under else cards):      # under: the cards keep their order
+                self.move(c, dest, who, face_up, under)
+            return
+        self.own(src).clear()
+        layout, loc, known_of, stands = self.layout, self.loc, self.known, self.stands
+        if src in layout.zone_slot:
+            self.slot_kind[layout.zone_slot[src]] = None       # an emptied meld frees its slot
+        seen_leaving, arriving = layout.watchers[src], layout.watchers[dest] if face_up else 0
+        pile = self.own(dest)
+        for c in cards:
+            if stands[c] is not None:
+                stands[c] = None
+            known = known_of[c] & seen_leaving if face[c] else self._knew_face_down(c, who)
+            pile.append(c)
+            loc[c] = dest
+            by[c] = who
+            face[c] = face_up
+            known_of[c] = known | arriving
+        dirt = self.flow.zone_dirt
+        self.dirty |= dirt[dest] | dirt[src]
 
     def turn_over(self, card: int, face_up: bool) -> None:
         """`turn c face up/down`: the card stays where it lies. Turned up, those who see its zone see it;
@@ -286,12 +338,13 @@ class State:
         cards = self.own(zone)
         self.dirty |= self.flow.zone_dirt[zone]
         watchers = self.layout.watchers[zone]
+        known = self.known
         for c in cards:        # after a shuffle only those who see the zone know where a card is
-            self.known[c] &= watchers
+            known[c] &= watchers
         if self.orders:
             cards[:] = self._order_for(zone, self.orders.pop(0))[::-1]    # given top first; the end is the top
             return
-        self.rng().shuffle(cards)
+        shuffled(self.rng(), cards)
 
     def _order_for(self, zone: int, wanted: list[int]) -> list[int]:
         """The zone's cards in the given order, matched by name (copies of a card are alike, and
@@ -321,11 +374,39 @@ class State:
         if needed > len(pile):
             raise RuleRuntimeError(f"dealing {count} cards to each of {self.n} players needs {needed} cards, "
                                    f"but only {len(pile)} are left to deal", span)
-        d = self.direction
-        first = (self.dealer + d) % self.n
+        n, d = self.n, self.direction
+        first = (self.dealer + d) % n
+        dests = [family_base + (first + k * d) % n for k in range(n)]
+        pile = self.own(source)     # this state's own list, which the moves take the cards from
+        if self.facts or self.shown or source in dests:
+            for _ in range(count):
+                for dest in dests:
+                    self.move(pile[-1], dest, None)
+            return
+        if count == 0:
+            return
+        # as `move` does it, card by card, with the lists read once
+        layout, loc, by, face, known_of, stands = self.layout, self.loc, self.by, self.face, self.known, self.stands
+        seen_leaving = layout.watchers[source]
+        hands = [(dest, self.own(dest), layout.watchers[dest]) for dest in dests]
         for _ in range(count):
-            for k in range(self.n):
-                self.move(pile[-1], family_base + (first + k * d) % self.n, None)
+            for dest, hand, arriving in hands:
+                card = pile.pop()
+                if stands[card] is not None:
+                    stands[card] = None
+                known = known_of[card] & seen_leaving if face[card] else 0     # face down: no mover knew it
+                hand.append(card)
+                loc[card] = dest
+                by[card] = None
+                face[card] = True
+                known_of[card] = known | arriving
+        if not pile and source in layout.zone_slot:
+            self.slot_kind[layout.zone_slot[source]] = None
+        dirt = self.flow.zone_dirt
+        dirty = dirt[source]
+        for dest in dests:
+            dirty |= dirt[dest]
+        self.dirty |= dirty
 
     def gather(self, dest: int) -> None:
         self.dirty = ALL
@@ -358,7 +439,8 @@ class State:
         return self._listed
 
     def apply_action(self, action: int) -> None:
-        if action not in self.legal_actions():
+        listed = self._listed       # set only while the state is not over and has not changed
+        if action not in (listed if listed is not None else self.legal_actions()):
             raise IllegalAction(f"action {action} ({self.game.action_to_string(action)}) is not legal now")
         self.history.append((self.current, action))
         self.moves += 1

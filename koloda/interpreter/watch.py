@@ -9,6 +9,11 @@ in or out of a zone, a shuffle, an assignment set the bits of what they
 touch; a condition found false clears its bit, and while its bit is clear it
 is false without being asked. A condition that reads anything else (whose
 turn it is, the melds, who played a card) is asked every time.
+
+A condition `a and b and ...` has a bit for each of its parts: it is false
+while any one part found false has not been touched since (`stock.size == 0
+and pile.size > 1` stays false while the stock is not, however often the pile
+changes), and a part that reads something else is asked every time.
 """
 from __future__ import annotations
 
@@ -35,9 +40,13 @@ class _ReadsMore(Exception):
     """The condition reads something the state does not mark when it changes."""
 
 
+Part = tuple[R.Expr, int]      # a part of a condition `a and b ...`, and its bit (0: it is asked every time)
+
+
 @dataclass
 class Watch:
-    bits: dict[R.Expr, int] = field(default_factory=dict)        # condition -> its bit
+    bits: dict[R.Expr, int] = field(default_factory=dict)        # condition -> the bits of its parts
+    parts: dict[R.Expr, list[Part]] = field(default_factory=dict)     # condition -> its parts, in order
     zone_dirt: list[int] = field(default_factory=list)           # zone -> bits of the conditions reading it
     var_dirt: dict[str, int] = field(default_factory=dict)       # variable -> bits of the conditions reading it
 
@@ -48,28 +57,51 @@ def watch(rules: R.Rules, layout: Layout) -> Watch:
     if rules.deal_ends is not None:
         conditions.append(rules.deal_ends)
     reader = _Reader(rules, layout)
+    count = 0
     for node in conditions:
-        try:
-            zones, variables = reader.reads(node)
-        except _ReadsMore:
-            continue
-        bit = 1 << len(found.bits)
-        found.bits[node] = bit
-        for z in zones:
-            found.zone_dirt[z] |= bit
-        for name in variables:
-            found.var_dirt[name] = found.var_dirt.get(name, 0) | bit
+        parts: list[Part] = []
+        for part in conjuncts(node):
+            try:
+                zones, variables = reader.reads(part)
+            except _ReadsMore:
+                parts.append((part, 0))
+                continue
+            bit = 1 << count
+            count += 1
+            parts.append((part, bit))
+            for z in zones:
+                found.zone_dirt[z] |= bit
+            for name in variables:
+                found.var_dirt[name] = found.var_dirt.get(name, 0) | bit
+        mask = 0
+        for _, bit in parts:
+            mask |= bit
+        if mask:
+            found.bits[node], found.parts[node] = mask, parts
     return found
 
 
-def watched(check: Callable[[Any, dict], Any], bit: int) -> Callable[[Any, dict], Any]:
-    """A condition asked only while its bit is set; found false, it clears the bit."""
+def conjuncts(n: R.Expr) -> list[R.Expr]:
+    """`a and b and c` as [a, b, c]."""
+    return conjuncts(n.left) + conjuncts(n.right) if isinstance(n, R.And) else [n]
+
+
+def watched(checks: list[tuple[Callable[[Any, dict], Any], int]]) -> Callable[[Any, dict], Any]:
+    """A condition `a and b ...` (each part's check, and its bit or 0) asked only while the bit of every
+    part that has one is set; a part found false clears its bit. The value is what `and` gives."""
+    mask = 0
+    for _, bit in checks:
+        mask |= bit
+
     def cached(s: Any, b: dict) -> Any:
-        if not s.dirty & bit:
+        if s.dirty & mask != mask:
             return False
-        value = check(s, b)
-        if not value:
-            s.dirty &= ~bit
+        value: Any = True
+        for check, bit in checks:
+            value = check(s, b)
+            if not value:
+                s.dirty &= ~bit
+                return value
         return value
     return cached
 
