@@ -337,12 +337,7 @@ class Flow:
                 action.run(s, self.codec.decode(action_id, s)[1])
         finally:
             s.actor = None
-        if self.events:     # asked only if some event's `when:` can hold (watch.py)
-            dirty = s.dirty
-            for mask in self._event_masks:
-                if dirty & mask == mask:
-                    self._events(s)
-                    break
+        self._events_that_may_hold(s)
         deal_ends = self.deal_ends
         if s.deal_over or (deal_ends is not None and deal_ends(s, {})):
             s.asked = None
@@ -410,18 +405,22 @@ class Flow:
             # the asker said `end turn`: their turn (or their own answer) is over too
         self._end_turn(s)
 
+    def _events_that_may_hold(self, s: State) -> None:
+        """The events, asked only if some event's `when:` can hold after what changed (watch.py)."""
+        if self.events:
+            dirty = s.dirty
+            for mask in self._event_masks:
+                if dirty & mask == mask:
+                    self._events(s)
+                    break
+
     def _end_turn(self, s: State) -> None:
         phase = self.phases[s.phase]
         s.turns += 1
         s.turn_no += 1
         s.deal_turns += 1
         phase.after_turn(s, {})
-        if self.events:     # asked only if some event's `when:` can hold (watch.py)
-            dirty = s.dirty
-            for mask in self._event_masks:
-                if dirty & mask == mask:
-                    self._events(s)
-                    break
+        self._events_that_may_hold(s)
         deal_ends = self.deal_ends
         if s.deal_over or (deal_ends is not None and deal_ends(s, {})):
             self._end_deal(s)
