@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import BinaryIO, Callable
 
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
@@ -28,3 +29,24 @@ def trusted(st: os.stat_result) -> bool:
     if not hasattr(os, "getuid"):
         return True
     return st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def write_entry(path: Path, write: Callable[[BinaryIO], object]) -> bool:
+    """Write a cached thing beside its place and rename it into it, so that a reader never meets half
+    of one, readable and writable by the owner alone. A cache that cannot be written only costs the
+    next start its time: False, with nothing left behind, where it could not be."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+        os.fchmod(fd, FILE_MODE)              # a file left by an earlier process keeps its mode otherwise
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(temporary, path)
+        return True
+    except Exception:        # noqa: BLE001 — unwritable, full, or a value that cannot be written
+        try:
+            temporary.unlink()
+        except OSError:
+            pass
+        return False

@@ -15,14 +15,13 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import lark
 from lark import Lark
 
-from koloda.dsl.cachedir import FOLDER_MODE, cache_dir, trusted
+from koloda.dsl.cachedir import FOLDER_MODE, cache_dir, trusted, write_entry
 
 __all__ = ["cache_dir", "cache_key", "cache_file", "cached_parser", "FOLDER_MODE"]
 
@@ -61,21 +60,8 @@ def _read(path: Path, key: str) -> Lark | None:
 
 
 def _write(path: Path, key: str, parser: Lark) -> None:
-    """Write the tables beside their place and rename them into it, so a reader never meets half a file."""
-    temporary = None
-    try:
-        path.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=".parser-", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key.encode("ascii") + b"\n")
-            parser.save(f)
-        os.replace(temporary, path)
-        temporary = None
-    except Exception:        # noqa: BLE001 — a cache that cannot be written only costs the next start its time
-        pass
-    finally:
-        if temporary is not None:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
+    """The tables after a line of their key, written so that a reader never meets half a file."""
+    def tables(f: BinaryIO) -> None:
+        f.write(key.encode("ascii") + b"\n")
+        parser.save(f)
+    write_entry(path, tables)

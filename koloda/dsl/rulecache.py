@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from koloda.dsl.cachedir import FILE_MODE, FOLDER_MODE, cache_dir, trusted
+from koloda.dsl.cachedir import cache_dir, trusted, write_entry
 from koloda.dsl.paths import Reads, display_name, reference
 
 # The kinds of entry, each in its own folder: a file's checked rules (Spec and resolved rules), and
@@ -107,7 +107,6 @@ def store(path: Path, reads: Reads, checked: Any, kind: str = CHECKED) -> None:
     """Keep `checked`, what was made of `path` by reading the files `reads` tells, for `lookup`."""
     if not reads.files or reads.files[0][0] != path:
         return
-    temporary = None
     try:
         where = entry_path(path, reads.files[0][2].encode("utf-8"), kind)
         if where is None:
@@ -115,24 +114,10 @@ def store(path: Path, reads: Reads, checked: Any, kind: str = CHECKED) -> None:
         files = [(p, shown, _digest(text.encode("utf-8"))) for p, shown, text in reads.files]
         buffer = io.BytesIO()
         _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump((files, reads.references, checked))
-        payload = buffer.getvalue()
-        where.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
-        temporary = where.with_name(f".{where.name}.{os.getpid()}.tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
-        os.fchmod(fd, FILE_MODE)              # a file left by an earlier process keeps its mode otherwise
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-        os.replace(temporary, where)          # a reader never meets half an entry
-        temporary = None
-        _prune(where.parent)
+        if write_entry(where, lambda f: f.write(buffer.getvalue())):
+            _prune(where.parent)
     except Exception:        # noqa: BLE001 — what cannot be kept only costs the next load its time
         pass
-    finally:
-        if temporary is not None:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
 
 
 class _Pickler(pickle.Pickler):

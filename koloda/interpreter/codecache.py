@@ -28,10 +28,7 @@ import warnings
 from pathlib import Path
 from types import CodeType
 
-from koloda.dsl.cachedir import cache_dir
-
-FOLDER_MODE = 0o700
-FILE_MODE = 0o600
+from koloda.dsl.cachedir import cache_dir, trusted, write_entry
 
 
 def enabled() -> bool:
@@ -63,8 +60,7 @@ def _compile(source: str, filename: str) -> CodeType:
 def _read(path: Path) -> CodeType | None:
     try:
         with open(path, "rb") as f:
-            info = os.fstat(f.fileno())
-            if info.st_mode & 0o022 or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
+            if not trusted(os.fstat(f.fileno())):
                 return None                  # someone else could have written it
             code = marshal.loads(f.read())
     except (OSError, ValueError, EOFError, TypeError):
@@ -73,15 +69,4 @@ def _read(path: Path) -> CodeType | None:
 
 
 def _write(path: Path, code: CodeType) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
-        with os.fdopen(fd, "wb") as f:
-            f.write(marshal.dumps(code))
-        os.replace(temporary, path)
-    except (OSError, ValueError):
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
+    write_entry(path, lambda f: f.write(marshal.dumps(code)))
