@@ -444,20 +444,15 @@ def reduce(name: str, items: Fn, span: Span) -> Fn:
     """A reduction over a list (or a comprehension's items)."""
     if name == "count":
         return lambda s, b: len(items(s, b))
-    if name == "sum":
+    if name in ("sum", "product"):
+        add_up = sum if name == "sum" else prod
+
         def total(s, b):
             values = items(s, b)
             if None in values:
-                raise RuleRuntimeError("`sum` over a list that holds none", span)
-            return sum(values)
+                raise RuleRuntimeError(f"`{name}` over a list that holds none", span)
+            return add_up(values)
         return total
-    if name == "product":
-        def multiplied(s, b):
-            values = items(s, b)
-            if None in values:
-                raise RuleRuntimeError("`product` over a list that holds none", span)
-            return prod(values)
-        return multiplied
     if name == "any":
         return lambda s, b: any(items(s, b))
     if name == "all":
