@@ -88,5 +88,26 @@ def test_what_a_listing_kept_of_the_table_is_not_used_after_it():
     assert s.listing <= 0          # no stamp of a listing is left on the state
     slot = table_meld(s, "5H 6H 7H", 1)
     eight = game.cards.parse("8H")[0]
-    occupied = [(k, game.layout.slot_zone[k]) for k, kind in enumerate(s.slot_kind) if kind is not None]
-    assert [p.target for p in game.melds.layoffs(s, [eight], occupied)] == [slot]
+    assert [p.target for p in game.melds.layoffs(s, [eight])] == [slot]
+
+
+def test_the_table_is_kept_on_the_state_until_a_meld_changes():
+    """The melds on the table are worked out once and kept while no meld changes: a play by the rules
+    (a new meld, a layoff) makes them anew, and a clone keeps what the table was when it was made."""
+    game = koloda.load("kunkin")
+    s = game.new_initial_state(seed=2)
+    melds = game.melds
+    slot = table_meld(s, "5H 6H 7H", 1)
+    first = melds.on_table(s)
+    assert [(k, laid.ranks) for k, laid, _ in first] == [(slot, (5, 6, 7))]
+    s.legal_actions()
+    assert melds.on_table(s) is first              # nothing changed: the same list
+    before = s.clone()
+    eight = game.cards.parse("8H")[0]
+    (plan,) = melds.layoffs(s, [eight])
+    s.meld(plan, 1)                                # as an effect does it: no forget()
+    assert [laid.ranks for _, laid, _ in melds.on_table(s)] == [(5, 6, 7, 8)]
+    assert [laid.ranks for _, laid, _ in melds.on_table(before)] == [(5, 6, 7)]
+    nine = game.cards.parse("9H")[0]
+    assert [p.cards for p in melds.layoffs(before, [eight, nine])] == [(eight,)]
+    assert {p.cards for p in melds.layoffs(s, [eight, nine])} == {(nine,)}

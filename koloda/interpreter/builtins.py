@@ -513,7 +513,7 @@ def _meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn
         meld_owner_of = layout.meld_owner_of
         return lambda s, b: melds.melds_in(cards(s, b), meld_owner_of(s.current))
     if n.name == "layoffs":
-        return lambda s, b: melds.layoffs(s, cards(s, b), occupied(s))
+        return lambda s, b: melds.layoffs(s, cards(s, b))
     if n.name == "swaps":
         return lambda s, b: melds.swaps(s, cards(s, b), occupied(s))
     rest = args[2:] if after else args[1:]         # `keep` and `enough`, each may be left out

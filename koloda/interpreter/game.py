@@ -60,6 +60,8 @@ class Game:
         self.compiler = compiler = Compiler(self.layout, self.cards, options, rules, self.melds, self.patterns,
                                             self.deck_of_card)
         self.watch = watch(rules, self.layout)
+        if self.melds is not None:
+            self.melds.table_bit = self.watch.table_bit
         compiler.var_dirt = self.watch.var_dirt
         self.flow = _flow(compiler, rules, self.codec, self.layout, self.cards, self.watch)
         # bots and simulation reports ask it at every decision: generated with the flow, where it can be

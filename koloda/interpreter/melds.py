@@ -71,7 +71,7 @@ class MeldRules:
         self._listed_size = cached
         self._laid: OrderedDict[tuple, Laid] = OrderedDict()
         self._layoffs: OrderedDict[tuple, list[Plan]] = OrderedDict()
-        self._table_at: tuple[int, list[tuple[int, Laid, int]]] = (0, [])
+        self.table_bit = 0       # the bit of `State.dirty` that a change to the melds on the table sets
         self._fit_masks: dict[Laid, int] = {}
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
         wild_mask = sum(1 << c for c in wild)
@@ -264,12 +264,12 @@ class MeldRules:
         """The points a card adds to a meld: its own value, or for a wild card the value of what it stands for."""
         return self.cards.values[card] if code is None else self.rank_value[identity_parts(code)[0]]
 
-    def layoffs(self, state, cards, slots) -> list[Plan]:
-        """Every single card of `cards` that can be added to one of the melds in `slots`."""
+    def layoffs(self, state, cards) -> list[Plan]:
+        """Every single card of `cards` that can be added to one of the melds on the table."""
         found: dict[int, Plan] = {}
         mask = mask_of(cards)
         listed: list[Plan] = []
-        for slot, laid, fit in self._on_table(state, slots):
+        for slot, laid, fit in self.on_table(state):
             part = mask & fit
             if not part:
                 continue
@@ -292,17 +292,19 @@ class MeldRules:
             return sorted(listed)
         return [found[k] for k in sorted(found)]
 
-    def _on_table(self, state, slots) -> list[tuple[int, Laid, int]]:
-        """The melds in `slots` (every meld on the table, as the built-ins ask) and the cards that might
-        go on each: the same for the whole of one listing of the moves, while the state is stamped."""
-        if state.listing > 0 and self._table_at[0] == state.listing:
-            return self._table_at[1]
+    def on_table(self, state) -> list[tuple[int, Laid, int]]:
+        """Every meld on the table, by slot, and the mask of the cards that can each be laid off on it:
+        kept on the state until a meld changes (a move in or out of a slot sets its bit of `dirty`)."""
+        found = state.table
+        if found is not None and not state.dirty & self.table_bit:
+            return found
         found = []
-        for slot, _ in slots:
-            laid = self.laid(state, slot)
-            found.append((slot, laid, self.fit_mask(laid)))
-        if state.listing > 0:
-            self._table_at = (state.listing, found)
+        for slot, kind in enumerate(state.slot_kind):
+            if kind is not None:
+                laid = self.laid(state, slot)
+                found.append((slot, laid, self.fit_mask(laid)))
+        state.table = found
+        state.dirty &= ~self.table_bit
         return found
 
     def fits(self, laid: Laid, cards) -> list[tuple[int, int | None, bool]]:

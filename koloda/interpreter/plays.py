@@ -129,13 +129,14 @@ class NamedMelds:
                 break
         return best
 
-    def one_at_least(self, mask: int, room: int, within: int, floor: int) -> int:
+    def one_at_least(self, mask: int, room: int, within: int, floor: int) -> tuple[int, bool]:
         """The points of one play of the cards in `mask` worth `floor` or more that takes at most
         `room` cards, found by going down the plays of `within` (a hand that holds them all) from the
-        richest, among the groups the part lists as the whole does; 0 where there is none such (the
-        part may still have one: `of` says)."""
+        richest, among the groups the part lists as the whole does; 0 where there is none such. The
+        second value says whether those were all the part's plays (no group of the part is listed
+        otherwise): then 0 means `of(mask, within)` has none such either."""
         if not within or within == mask or mask & ~within:
-            return 0
+            return 0, False
         groups = self._groups(within)
         guard = self.counts.guard
         spare = -1
@@ -147,8 +148,8 @@ class NamedMelds:
                 if spare < 0:
                     spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
                 if (spare - need) & guard == guard:
-                    return points
-        return 0
+                    return points, True
+        return 0, not others and not self.whole
 
     def _may_relist(self, mask: int, within: int) -> int:
         """A mask of the indices of the whole's groups that `_relisted` may list afresh for the part:

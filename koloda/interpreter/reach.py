@@ -44,7 +44,6 @@ class Reach:
         self.cached = cached
         self._best: OrderedDict[Hashable, tuple[int, bool]] = OrderedDict()
         self._extensions: OrderedDict[Hashable, tuple[Play, ...]] = OrderedDict()
-        self._table_at: tuple[int, list[tuple[int, Laid]]] = (0, [])
         # the least goal a search found out of reach, by the key of `_best`
         self._short: OrderedDict[Hashable, int] = OrderedDict()
         self._ceiling: float | None = None    # set by a search that found its goal out of reach at once
@@ -85,7 +84,7 @@ class Reach:
         of the hand the plan is made from (its melds are listed once for all plans)."""
         rules = self.rules
         table = []
-        for slot, laid in self._table(state):
+        for slot, laid, _ in rules.on_table(state):
             if plan.type != NEW and slot == plan.target:
                 laid = rules.laid_after(laid, plan)
             table.append(laid)
@@ -123,15 +122,6 @@ class Reach:
         self._remember(self._short, key, out if short is None else min(short, out))
         return False
 
-    def _table(self, state) -> list[tuple[int, Laid]]:
-        """The melds on the table, by slot: the same for every plan of one listing of the moves."""
-        if state.listing > 0 and self._table_at[0] == state.listing:
-            return self._table_at[1]
-        found = [(slot, self.rules.laid(state, slot)) for slot, kind in enumerate(state.slot_kind) if kind is not None]
-        if state.listing > 0:
-            self._table_at = (state.listing, found)
-        return found
-
     def best(self, cards, keep: int, table: tuple[Laid, ...], enough: int | None = None, whole: int = 0) -> int:
         if enough is not None and enough <= 0:
             return enough
@@ -155,12 +145,13 @@ class Reach:
                 enough: int | None, whole: int, decide: bool = False) -> tuple[int, bool]:
         """The most points found, and False if the search stopped at `enough` before the end; with
         `decide`, it stops as soon as it is sure `enough` cannot be reached (and the most is not known)."""
+        every = False
         if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
-            alone = self.plays.one_at_least(mask, room, whole, enough)
+            alone, every = self.plays.one_at_least(mask, room, whole, enough)
             if alone >= enough:
                 return alone, False
         listed = self.plays.of(mask, whole)
-        if enough is not None:       # (the cards of a play above may be listed otherwise in the part)
+        if enough is not None and not every:      # (some plays of the part are not among the whole's)
             alone = max([p[1] for p in listed if len(p[0]) <= room], default=0)
             if alone >= enough:
                 return alone, False

@@ -86,7 +86,7 @@ class State:
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
                  "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty", "shared",
-                 "said", "shown", "facts", "direction", "deal_turns", "capped")
+                 "said", "shown", "facts", "direction", "deal_turns", "capped", "table")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -140,6 +140,8 @@ class State:
         # bits of the conditions the flow must ask again (koloda/interpreter/watch.py): set by what changes
         # the zones and variables they read, cleared when one is found false
         self.dirty = ALL
+        # the melds on the table as MeldRules.on_table made them, while the table bit of `dirty` is clear
+        self.table: list | None = None
         # what the rules told players (koloda/interpreter/knowledge.py): messages (`say`), cards shown
         # during the current action (`reveal`), and facts about zones' cards (`tell`)
         self.said: tuple[Said, ...] = ()
@@ -170,7 +172,7 @@ class State:
         c.stands, c.turn_no, c.last_meld = self.stands[:], self.turn_no, self.last_meld
         c.moved = self.moved
         c._listed = None if self._listed is None else self._listed[:]
-        c.dirty = self.dirty
+        c.dirty, c.table = self.dirty, self.table        # (the table's list is never changed in place)
         c.said, c.facts = self.said, self.facts         # never changed in place
         c.shown = dict(self.shown) if self.shown else {}
         return c

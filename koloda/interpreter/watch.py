@@ -49,6 +49,9 @@ class Watch:
     parts: dict[R.Expr, list[Part]] = field(default_factory=dict)     # condition -> its parts, in order
     zone_dirt: list[int] = field(default_factory=list)           # zone -> bits of the conditions reading it
     var_dirt: dict[str, int] = field(default_factory=dict)       # variable -> bits of the conditions reading it
+    # a bit no condition has, set by every change to a meld on the table: whoever keeps what the melds
+    # on the table are (MeldRules.on_table) clears it and knows them unchanged while it stays clear
+    table_bit: int = 0
 
 
 def watch(rules: R.Rules, layout: Layout) -> Watch:
@@ -78,6 +81,10 @@ def watch(rules: R.Rules, layout: Layout) -> Watch:
             mask |= bit
         if mask:
             found.bits[node], found.parts[node] = mask, parts
+    if layout.slot_zone:
+        found.table_bit = 1 << count
+        for z in layout.slot_zone:
+            found.zone_dirt[z] |= found.table_bit
     return found
 
 
