@@ -358,26 +358,30 @@ class MeldRules:
     def swaps(self, state, cards, slots) -> list[Plan]:
         """A card of `cards` that is what a wild card on the table stands for: it takes the wild card's place."""
         found: dict[int, Plan] = {}
+        natural: list[int] | None = None       # the hand's natural cards, one of each name: listed once
+        ranks, suits = self.cards.ranks, self.cards.suits
         for slot, zone in slots:
             for w in state.zones[zone]:
                 code = state.stands[w]
                 if code is None:
                     continue
+                if natural is None:
+                    natural = [c for c in self.one_of_each(cards) if c not in self.wild]
                 rank, suit = identity_parts(code)
-                for c in self.one_of_each(cards):
-                    if c in self.wild:
-                        continue
-                    if self.cards.ranks[c] == rank and (suit is None or self.cards.suits[c] == suit):
+                for c in natural:
+                    if ranks[c] == rank and (suit is None or suits[c] == suit):
                         p = self.plan(state.slot_kind[slot], SWAP, [c], [], slot, taken=w)
                         found.setdefault(int(p), p)
         return [found[k] for k in sorted(found)]
 
     def one_of_each(self, cards) -> list[int]:
         """Copies of a card make the same play: keep the first of each name."""
+        names = self.cards.names
         seen: dict[str, int] = {}
         for c in sorted(set(cards)):
-            seen.setdefault(self.cards.names[c], c)
-        return sorted(seen.values())
+            if names[c] not in seen:
+                seen[names[c]] = c
+        return list(seen.values())        # (in the order of the ids: the first of each name comes first)
 
     def _joker_for(self, state, slot: int, card: int) -> int | None:
         zone = state.layout.slot_zone[slot]
