@@ -73,6 +73,7 @@ class MeldRules:
         self._layoffs: OrderedDict[tuple, list[Plan]] = OrderedDict()
         self.table_bit = 0       # the bit of `State.dirty` that a change to the melds on the table sets
         self._fit_masks: dict[Laid, int] = {}
+        self._new_laid: dict[int, Laid] = {}      # the meld a new-meld plan makes, by the plan's code
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
         wild_mask = sum(1 << c for c in wild)
         self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
@@ -243,11 +244,19 @@ class MeldRules:
 
     def laid_after(self, laid: Laid | None, plan: Plan) -> Laid:
         """The meld a plan makes (`laid` None) or leaves (`laid`: its target) on the table."""
-        stands = dict(plan.wild)
         if laid is None or plan.type == NEW:
-            ranks = tuple(identity_parts(stands[c])[0] if c in stands else self.cards.ranks[c] for c in plan.cards)
-            suits = tuple(identity_parts(stands[c])[1] if c in stands else self.cards.suits[c] for c in plan.cards)
-            return Laid(plan.kind, ranks, suits, len(plan.cards) - len(stands))
+            # the same meld is asked about at each listing while its cards stay in the hand
+            code = int(plan)
+            found = self._new_laid.get(code)
+            if found is None:
+                if len(self._new_laid) >= self._listed_size:
+                    self._new_laid.clear()
+                stands = dict(plan.wild)
+                ranks = tuple(identity_parts(stands[c])[0] if c in stands else self.cards.ranks[c] for c in plan.cards)
+                suits = tuple(identity_parts(stands[c])[1] if c in stands else self.cards.suits[c] for c in plan.cards)
+                found = self._new_laid[code] = Laid(plan.kind, ranks, suits, len(plan.cards) - len(stands))
+            return found
+        stands = dict(plan.wild)
         if plan.type == SWAP:              # a natural card takes a wild card's place: the meld stands for the same
             return laid._replace(naturals=laid.naturals + 1)
         card = plan.cards[0]
