@@ -468,10 +468,10 @@ def reduce(name: str, items: Fn, span: Span) -> Fn:
     return extreme
 
 
-def _card_set(listed: Fn, zone: bool = False) -> Fn:
-    """The cards of a list, each once, lowest first; `zone`: the list is a zone's, whose cards are
-    already each there once."""
-    if zone:
+def _card_set(c: Context, node: R.Expr, env: Env) -> Fn:
+    """The cards of a list, each once, lowest first (a zone's cards are each there once already)."""
+    listed = c.sequence(node, env)
+    if node.type == ZONE:
         return lambda s, b: sorted(listed(s, b))
 
     def cards(s, b):                 # a card named twice is still one card
@@ -487,7 +487,7 @@ def meld_stream(c: Context, n: R.BuiltinCall, env: Env, card: Fn | None = None) 
     that passes over every meld without that card: those of other groups are not made."""
     melds, meld_owner_of = c.melds, c.layout.meld_owner_of
     assert melds is not None, "the checker lets meld functions through only where melds are declared"
-    cards = _card_set(c.sequence(n.args[0], env), n.args[0].type == ZONE)
+    cards = _card_set(c, n.args[0], env)
     if card is None:
         return lambda s, b: melds.each_meld(cards(s, b), meld_owner_of(s.current))
     every = melds.each_meld
@@ -510,7 +510,7 @@ def _meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn
     assert melds is not None and reach is not None, \
         "the checker lets meld functions through only where melds are declared"
     after = n.name == "best_points_after"
-    cards = _card_set(c.sequence(n.args[1 if after else 0], env), n.args[1 if after else 0].type == ZONE)
+    cards = _card_set(c, n.args[1 if after else 0], env)
     slot_zone = layout.slot_zone
 
     def occupied(s):
@@ -554,7 +554,7 @@ def reach_test(c: Context, test: R.Compare, env: Env, plain: Fn) -> Fn:
     reach = c.reach
     assert reach is not None, "the checker lets meld functions through only where melds are declared"
     after = n.name == "best_points_after"
-    cards = _card_set(c.sequence(n.args[1 if after else 0], env), n.args[1 if after else 0].type == ZONE)
+    cards = _card_set(c, n.args[1 if after else 0], env)
     plan = c.expr(n.args[0], env) if after else None
     keep, enough = c.expr(n.args[-2], env), c.expr(n.args[-1], env)
     span, name = n.span, n.name

@@ -124,7 +124,7 @@ class NewMelds:
         if found is None:
             if len(self._grouped) >= self._grouped_size:
                 self._grouped.clear()
-            found = self._grouped[mask] = tuple(self.groups(bits(mask), ordered=True))
+            found = self._grouped[mask] = tuple(self.groups(bits(mask)))
         return found
 
     def groups_with(self, mask: int, card: int) -> list[Group]:
@@ -151,16 +151,15 @@ class NewMelds:
                     out.append((ki, tuple(sorted(held.values())), spare))
         return out
 
-    def groups(self, cards: Iterable[int], ordered: bool = False) -> list[Group]:
+    def groups(self, cards: Iterable[int]) -> list[Group]:
         """The groups the melds of `cards` fall in: one kind, and the natural cards of one rank (a set)
         or one suit (a run), with the wild cards. A group's melds depend on its cards only, and a
-        hand's groups are mostly those of the hand before it, so each is worked out once (`group`).
-        `ordered`: the cards come lowest first, each once (as `bits` gives them)."""
+        hand's groups are mostly those of the hand before it, so each is worked out once (`group`)."""
         wild, ranks, suits = self.wild, self.ranks, self.suits
         wilds: list[int] = []
         by_rank: dict[int, list[int]] = {}
         by_suit: list[dict[int, int]] = [{}, {}, {}, {}]
-        for c in (cards if ordered else sorted(cards)):
+        for c in sorted(cards):
             if c in wild:
                 wilds.append(c)
                 continue
