@@ -92,7 +92,9 @@ class NamedMelds:
             self._hands.move_to_end(mask)
             return found
         if within and within != mask and not mask & ~within and not self.whole:
-            found = self._part(mask, within)
+            groups = self._groups(within)
+            found = self._part(mask, within, groups,
+                               self._counts_of(within) - self.counts.of(within & ~mask) | self.counts.guard)
         else:
             found = tuple([p for _, plays, _ in self._groups(mask) for p in plays])
         return remember(self._hands, mask, found, self.cached)
@@ -129,27 +131,31 @@ class NamedMelds:
                 break
         return best
 
-    def one_at_least(self, mask: int, room: int, within: int, floor: int) -> tuple[int, bool]:
-        """The points of one play of the cards in `mask` worth `floor` or more that takes at most
-        `room` cards, found by going down the plays of `within` (a hand that holds them all) from the
-        richest, among the groups the part lists as the whole does; 0 where there is none such. The
-        second value says whether those were all the part's plays (no group of the part is listed
-        otherwise): then 0 means `of(mask, within)` has none such either."""
-        if not within or within == mask or mask & ~within:
-            return 0, False
-        groups = self._groups(within)
-        guard = self.counts.guard
-        spare = -1
-        others = self._may_relist(mask, within)
-        for points, size, need, index in self._ranked(within, groups):
-            if points < floor:
-                break
-            if size <= room and not others >> index & 1:
-                if spare < 0:
-                    spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
-                if (spare - need) & guard == guard:
-                    return points, True
-        return 0, not others and not self.whole
+    def one_or_part(self, mask: int, room: int, within: int, floor: int) -> tuple[int, Plays | None]:
+        """The points of one play of the cards in `mask` worth `floor` or more that takes at most `room`
+        cards, found by going down the plays of `within` (a hand that holds them all) from the richest;
+        where there is none such, the richest play of the part that takes at most `room` cards and the
+        part's plays (`of(mask, within)`). The whole's groups, counts and lost cards are looked up once
+        for both questions, and the part is listed only when no one play is enough."""
+        found = self._hands.get(mask)
+        if found is None and within and within != mask and not mask & ~within and not self.whole:
+            groups = self._groups(within)
+            guard = self.counts.guard
+            spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
+            others = self._may_relist(mask, within)
+            for points, size, need, index in self._ranked(within, groups):
+                if points < floor:
+                    break
+                if size <= room and not others >> index & 1 and (spare - need) & guard == guard:
+                    return points, None
+            found = remember(self._hands, mask, self._part(mask, within, groups, spare), self.cached)
+            if not others:         # every play of the part was walked above: none is worth `floor`
+                return 0, found
+        elif found is None:
+            found = self.of(mask, within)
+        else:
+            self._hands.move_to_end(mask)
+        return max([p[1] for p in found if len(p[0]) <= room], default=0), found
 
     def _may_relist(self, mask: int, within: int) -> int:
         """A mask of the indices of the whole's groups that `_relisted` may list afresh for the part:
@@ -223,12 +229,11 @@ class NamedMelds:
                     out[i] = self.group_plays(part) if held else ()
         return out
 
-    def _part(self, mask: int, within: int) -> Plays:
+    def _part(self, mask: int, within: int, groups: Grouped, spare: int) -> Plays:
+        """The plays of a part of `within`: `spare` is the part's counts with the guard bits set."""
         gone = within & ~mask
-        groups = self._groups(within)
         relisted = self._relisted(mask, within, groups)
         guard = self.counts.guard
-        spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
         out: list[Play] = []
         for i, (group, plays, cards) in enumerate(groups):
             if i in relisted:

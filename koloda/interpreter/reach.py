@@ -145,16 +145,13 @@ class Reach:
                 enough: int | None, whole: int, decide: bool = False) -> tuple[int, bool]:
         """The most points found, and False if the search stopped at `enough` before the end; with
         `decide`, it stops as soon as it is sure `enough` cannot be reached (and the most is not known)."""
-        every = False
         if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
-            alone, every = self.plays.one_at_least(mask, room, whole, enough)
-            if alone >= enough:
+            alone, part = self.plays.one_or_part(mask, room, whole, enough)
+            if alone >= enough or part is None:
                 return alone, False
-        listed = self.plays.of(mask, whole)
-        if enough is not None and not every:      # (some plays of the part are not among the whole's)
-            alone = max([p[1] for p in listed if len(p[0]) <= room], default=0)
-            if alone >= enough:
-                return alone, False
+            listed = part
+        else:
+            listed = self.plays.of(mask, whole)
         extensions = [(n, points, i, need) for i, laid in enumerate(table)
                       for n, points, _, need in self._extensions_of(laid, mask)]
         name_of, unit, guard = self.name_of, self.unit, self.guard
