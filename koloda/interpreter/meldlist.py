@@ -102,13 +102,17 @@ class NewMelds:
         # have been used since
         self.group = lru_cache(maxsize=groups)(self._group)
         # a hand's groups are asked for by its listing, its plays and the searches over its parts
-        self._grouped: dict[int, tuple[Group, ...]] = {}
+        self._grouped: dict[int, tuple[tuple[Group, ...], tuple[int, ...]]] = {}
         self._grouped_size = groups
         # the natural cards (in some suit, not wild) of each rank and of each suit, as masks
         natural = [c for c in range(cards.size) if c not in self.wild and self.suits[c] is not None]
         self._of_rank = {r: mask_of(c for c in natural if self.ranks[c] == r) for r in {self.ranks[c] for c in natural}}
         self._of_suit = [mask_of(c for c in natural if self.suits[c] == s) for s in range(4)]
         self._wild_mask = mask_of(self.wild)
+        self._rank_masks = [self._of_rank[r] for r in sorted(self._of_rank)]
+        # no suit holds two copies of a card: a suit's cards in a hand are a run group's as they are
+        self._single = all(len({self.ranks[c] for c in bits(m)}) == len(bits(m)) for m in self._of_suit)
+        self._id_tuples: dict[int, tuple[int, ...]] = {}
 
     def listing(self, cards: Iterable[int]) -> list[Record]:
         """Every valid new meld of `cards` (ids, each once), in the order of their codes."""
@@ -120,11 +124,15 @@ class NewMelds:
 
     def groups_of(self, mask: int) -> tuple[Group, ...]:
         """`groups` of the cards in `mask`, kept (a bounded number of hands)."""
+        return self.grouped(mask)[0]
+
+    def grouped(self, mask: int) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        """`groups_of(mask)`, and the mask of each group's cards."""
         found = self._grouped.get(mask)
         if found is None:
             if len(self._grouped) >= self._grouped_size:
                 self._grouped.clear()
-            found = self._grouped[mask] = tuple(self.groups(bits(mask)))
+            found = self._grouped[mask] = self._groups_and_masks(mask)
         return found
 
     def groups_with(self, mask: int, card: int) -> list[Group]:
@@ -155,26 +163,54 @@ class NewMelds:
         """The groups the melds of `cards` fall in: one kind, and the natural cards of one rank (a set)
         or one suit (a run), with the wild cards. A group's melds depend on its cards only, and a
         hand's groups are mostly those of the hand before it, so each is worked out once (`group`)."""
-        wild, ranks, suits = self.wild, self.ranks, self.suits
-        wilds: list[int] = []
-        by_rank: dict[int, list[int]] = {}
-        by_suit: list[dict[int, int]] = [{}, {}, {}, {}]
-        for c in sorted(cards):
-            if c in wild:
-                wilds.append(c)
-                continue
-            suit = suits[c]
-            if suit is not None:        # a card of no suit that is not wild is in no meld
-                by_rank.setdefault(ranks[c], []).append(c)
-                by_suit[suit].setdefault(ranks[c], c)       # runs take the first copy of a card
-        spare = tuple(wilds)
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        return list(self._groups_and_masks(mask)[0])
+
+    def _groups_and_masks(self, mask: int) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        wilds = mask & self._wild_mask
+        spare = self._ids(wilds) if wilds else ()
+        known = self._id_tuples.get
         out: list[Group] = []
+        masks: list[int] = []
         for ki, kind in enumerate(self.kinds):
             if kind.of == "rank":
-                out += [(ki, tuple(by_rank[rank]), spare) for rank in sorted(by_rank)]
+                for of_rank in self._rank_masks:         # (by rank)
+                    held = mask & of_rank
+                    if held:
+                        out.append((ki, known(held) or self._ids(held), spare))
+                        masks.append(held | wilds)
             else:
-                out += [(ki, tuple(held.values()), spare) for held in by_suit if held]   # (lowest first, as met)
-        return out
+                for of_suit in self._of_suit:
+                    held = mask & of_suit
+                    if not held:
+                        continue
+                    if self._single:
+                        out.append((ki, known(held) or self._ids(held), spare))
+                        masks.append(held | wilds)
+                    else:
+                        firsts = self._firsts(held)
+                        out.append((ki, firsts, spare))
+                        masks.append(mask_of(firsts) | wilds)
+        return tuple(out), tuple(masks)
+
+    def _ids(self, mask: int) -> tuple[int, ...]:
+        """The ids of a mask, lowest first: the same few masks (the cards of a rank or of a suit in a
+        hand) come back hand after hand."""
+        found = self._id_tuples.get(mask)
+        if found is None:
+            if len(self._id_tuples) >= self._grouped_size:
+                self._id_tuples.clear()
+            found = self._id_tuples[mask] = tuple(bits(mask))
+        return found
+
+    def _firsts(self, mask: int) -> tuple[int, ...]:
+        """The first copy (lowest id) of each card in `mask`, lowest first: runs take one of each."""
+        held: dict[int, int] = {}
+        for c in bits(mask):
+            held.setdefault(self.ranks[c], c)
+        return tuple(held.values())
 
     def _group(self, key: Group) -> tuple[Record, ...]:
         # kept as a tuple of tuples of ints, which the garbage collector stops tracking: a full

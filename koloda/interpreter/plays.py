@@ -62,6 +62,7 @@ class NamedMelds:
         self.new = new
         self.counts = counts
         self.cached = cached
+        self.unit_of = [counts.unit[name] for name in counts.name_of]      # card id -> its name's unit
         # set kinds that take the first copies of a rank: their groups depend on the copies held
         self.by_copies = {ki for ki, k in enumerate(new.kinds)
                           if k.of == "rank" and (k.suits == "any" or k.repeat_from is not None)}
@@ -105,8 +106,9 @@ class NamedMelds:
         if found is not None:
             self._grouped.move_to_end(mask)
             return found
-        found = tuple([(group, self.group_plays(group), mask_of(group[1] + group[2]))
-                       for group in self.new.groups_of(mask)])
+        groups, masks = self.new.grouped(mask)
+        plays = self.group_plays
+        found = tuple([(group, plays(group), cards) for group, cards in zip(groups, masks)])
         return remember(self._grouped, mask, found, self.cached // 4)
 
     def richest(self, mask: int, room: int, within: int = 0, floor: int = 0) -> int:
@@ -252,9 +254,14 @@ class NamedMelds:
         if found is not None:
             self._named.move_to_end(key)
             return found
-        out: dict[tuple[Names, int], Play] = {}
+        # what a meld takes from a hand (its packed counts) says which names it holds: melds that differ
+        # only in a copy or a wild card taken are one play, found without sorting their names
+        unit_of = self.unit_of
+        out: dict[tuple[int, int], Play] = {}
         for _, _, meld, _, points in self.new.group(group):
-            n = tuple(sorted([name_of[c] for c in meld]))
-            if (n, points) not in out:
-                out[n, points] = (n, points, -1, self.counts.need(n))
+            need = 0
+            for c in meld:
+                need += unit_of[c]
+            if (need, points) not in out:
+                out[need, points] = (tuple(sorted([name_of[c] for c in meld])), points, -1, need)
         return remember(self._named, key, tuple(out.values()), self.cached)
