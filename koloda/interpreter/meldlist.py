@@ -149,13 +149,16 @@ class NewMelds:
         rank = self.ranks[card]
         out: list[Group] = []
         for ki, kind in enumerate(self.kinds):
+            least = kind.min - len(spare)       # as `groups`: a group too small for a meld is left out
             if kind.of == "rank":
-                out.append((ki, tuple(bits(mask & self._of_rank[rank])), spare))
+                same = tuple(bits(mask & self._of_rank[rank]))
+                if len(same) >= least:
+                    out.append((ki, same, spare))
             else:
                 held: dict[int, int] = {}
                 for c in bits(mask & self._of_suit[suit]):
                     held.setdefault(self.ranks[c], c)       # runs take the first copy of a card
-                if held.get(rank) == card:
+                if held.get(rank) == card and len(held) >= least:
                     out.append((ki, tuple(sorted(held.values())), spare))
         return out
 
@@ -169,30 +172,35 @@ class NewMelds:
         return list(self._groups_and_masks(mask)[0])
 
     def _groups_and_masks(self, mask: int) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        """The groups of the cards in `mask` that hold enough cards for a meld of their kind (most
+        ranks of a hand have too few for a set), and the mask of each one's cards."""
         wilds = mask & self._wild_mask
         spare = self._ids(wilds) if wilds else ()
+        extra = len(spare)
         known = self._id_tuples.get
         out: list[Group] = []
         masks: list[int] = []
         for ki, kind in enumerate(self.kinds):
+            least = kind.min - extra          # the natural cards a group needs at least
             if kind.of == "rank":
                 for of_rank in self._rank_masks:         # (by rank)
                     held = mask & of_rank
-                    if held:
+                    if held and held.bit_count() >= least:
                         out.append((ki, known(held) or self._ids(held), spare))
                         masks.append(held | wilds)
             else:
                 for of_suit in self._of_suit:
                     held = mask & of_suit
-                    if not held:
+                    if not held or held.bit_count() < least:
                         continue
                     if self._single:
                         out.append((ki, known(held) or self._ids(held), spare))
                         masks.append(held | wilds)
                     else:
                         firsts = self._firsts(held)
-                        out.append((ki, firsts, spare))
-                        masks.append(mask_of(firsts) | wilds)
+                        if len(firsts) >= least:
+                            out.append((ki, firsts, spare))
+                            masks.append(mask_of(firsts) | wilds)
         return tuple(out), tuple(masks)
 
     def _ids(self, mask: int) -> tuple[int, ...]:
