@@ -74,6 +74,7 @@ class MeldRules:
         self.table_bit = 0       # the bit of `State.dirty` that a change to the melds on the table sets
         self._fit_masks: dict[Laid, int] = {}
         self._new_laid: dict[int, Laid] = {}      # the meld a new-meld plan makes, by the plan's code
+        self._swap_plans: dict[tuple[int, int, int, int], Plan] = {}
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
         wild_mask = sum(1 << c for c in wild)
         self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
@@ -379,9 +380,20 @@ class MeldRules:
                 rank, suit = identity_parts(code)
                 for c in natural:
                     if ranks[c] == rank and (suit is None or suits[c] == suit):
-                        p = self.plan(state.slot_kind[slot], SWAP, [c], [], slot, taken=w)
+                        p = self._swap_plan(state.slot_kind[slot], c, slot, w)
                         found.setdefault(int(p), p)
         return [found[k] for k in sorted(found)]
+
+    def _swap_plan(self, kind: int, card: int, slot: int, wild: int) -> Plan:
+        """The plan of `card` taking the place of `wild` in the meld in `slot`: the same swap is offered
+        at every listing while the card stays in the hand and the wild card on the table."""
+        key = (kind, card, slot, wild)
+        found = self._swap_plans.get(key)
+        if found is None:
+            if len(self._swap_plans) >= self._listed_size:
+                self._swap_plans.clear()
+            found = self._swap_plans[key] = self.plan(kind, SWAP, [card], [], slot, taken=wild)
+        return found
 
     def one_of_each(self, cards) -> list[int]:
         """Copies of a card make the same play: keep the first of each name."""
