@@ -7,9 +7,9 @@ be judged by on a machine whose timings spread by several per cent from run to r
 For each tree the script runs, under `valgrind --tool=callgrind`, a Python that loads the game and plays
 `--games` seeded random games (game `i` with the engine's seed `S + i` and moves chosen by
 `random.Random(S + i)`), and once more with no game; it prints the difference, the instructions of the
-play alone, in millions. `PYTHONHASHSEED` is fixed, so a tree gives the same count run after run. Run a
-tree once before counting it: the first load of changed rules compiles their generated code and keeps it
-in the cache, and only the run with no game would pay for that.
+play alone, in millions. `PYTHONHASHSEED` is fixed, so a tree gives the same count run after run. Each
+count is preceded by a load outside valgrind, so that the generated code of the rules is in the cache for
+both runs (the first load of changed rules compiles it, which would otherwise fall in one run only).
 
 Needs valgrind (`apt-get install valgrind`); each count runs about fifty times slower than Python alone.
 """
@@ -45,6 +45,9 @@ def count(tree: str, game: str, seed: int, games: int) -> int:
             f.write(PLAY)
         # run from a file in an empty folder: `python -c` would import koloda from the current directory
         env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), PYTHONHASHSEED="0")
+        # a load outside the count first: the first load of changed rules compiles their generated code
+        # and keeps it in the cache, which only one of the two counted runs would pay for
+        subprocess.run([sys.executable, script, game, str(seed), "0"], env=env, capture_output=True, cwd=folder)
         run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                               sys.executable, script, game, str(seed), str(games)],
                              env=env, capture_output=True, text=True, cwd=folder)
