@@ -2,22 +2,19 @@
 A stand-in `valgrind` on PATH prints a count that grows with the number of games, as callgrind's does."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import stat
 from pathlib import Path
 
 import pytest
 
+from tests.benchscripts import bench_script
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("instructions", ROOT / "bench" / "instructions.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("instructions")
 
 
 def _fake_valgrind(folder: Path, load: int, per_game: int) -> None:

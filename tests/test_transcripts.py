@@ -2,24 +2,20 @@
 texts, scores and returns (tests/golden/transcripts.json; bench/transcripts.py writes it)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
 import koloda
+from tests.benchscripts import bench_script
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = json.loads((ROOT / "tests" / "golden" / "transcripts.json").read_text())
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("transcripts", ROOT / "bench" / "transcripts.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("transcripts")
 
 
 def test_every_shipped_game_is_recorded():

@@ -1,0 +1,17 @@
+"""The scripts of bench/ as modules, for the tests of the ones the suite checks (they are not a package)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def bench_script(name: str) -> ModuleType:
+    """bench/NAME.py, loaded afresh."""
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
