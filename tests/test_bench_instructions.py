@@ -3,6 +3,7 @@ A stand-in `valgrind` on PATH prints a count that grows with the number of games
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -29,6 +30,7 @@ def test_the_count_is_the_play_less_the_load(tmp_path, monkeypatch, capsys):
     _fake_valgrind(tmp_path, 900_000_000, 250_000_000)
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     bench = _bench()
+    monkeypatch.setattr(bench.sys, "executable", shutil.which("true"))     # the load before each count
     assert bench.main(["kunkin", "--games", "4", "--against", str(ROOT)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("kunkin: 4 random games from seed 200")
@@ -48,5 +50,6 @@ def test_a_run_that_fails_is_reported(tmp_path, monkeypatch):
     tool.chmod(tool.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     bench = _bench()
+    monkeypatch.setattr(bench.sys, "executable", shutil.which("true"))
     with pytest.raises(SystemExit, match="the run failed(.|\n)*no such game"):
         bench.main(["nonesuch", "--games", "1"])
