@@ -1,4 +1,5 @@
-"""Bounded caches: an OrderedDict that forgets the entry used least recently.
+"""Bounded caches: an OrderedDict that forgets the entry used least recently, or a plain dict
+emptied when full.
 
 The meld listings, plans and searches of a game are kept to be asked again (the same hands come
 back in the same decision and the next), but never more than a fixed number of each, so that a
@@ -29,4 +30,14 @@ def remember(cache: OrderedDict, key: Hashable, value: V, size: int) -> V:
     if len(cache) > size:
         for old in list(islice(cache, max(1, size // 16))):
             del cache[old]
+    return value
+
+
+def fill(cache: dict, key: Hashable, value: V, size: int) -> V:
+    """Keep `value` under `key`, emptying the cache first when it holds `size` entries: for values
+    quick to make again, asked for on hot paths, where keeping the order of use would cost more than
+    the entries kept would save."""
+    if len(cache) >= size:
+        cache.clear()
+    cache[key] = value
     return value

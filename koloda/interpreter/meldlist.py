@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from koloda.dsl.model import MeldKind
+from koloda.interpreter.bounded import fill
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.meldwhole import whole_only
 
@@ -130,9 +131,7 @@ class NewMelds:
         """`groups_of(mask)`, and the mask of each group's cards."""
         found = self._grouped.get(mask)
         if found is None:
-            if len(self._grouped) >= self._grouped_size:
-                self._grouped.clear()
-            found = self._grouped[mask] = self._groups_and_masks(mask)
+            found = fill(self._grouped, mask, self._groups_and_masks(mask), self._grouped_size)
         return found
 
     def groups_with(self, mask: int, card: int) -> list[Group]:
@@ -208,9 +207,7 @@ class NewMelds:
         hand) come back hand after hand."""
         found = self._id_tuples.get(mask)
         if found is None:
-            if len(self._id_tuples) >= self._grouped_size:
-                self._id_tuples.clear()
-            found = self._id_tuples[mask] = tuple(bits(mask))
+            found = fill(self._id_tuples, mask, tuple(bits(mask)), self._grouped_size)
         return found
 
     def _firsts(self, mask: int) -> tuple[int, ...]:

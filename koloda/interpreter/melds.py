@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from koloda.dsl.model import MeldKind
-from koloda.interpreter.bounded import remember
+from koloda.interpreter.bounded import fill, remember
 from koloda.interpreter.meldlist import (IDENTITIES, NO_SUIT, Group, NewMelds, Record, bits, distinct_suits, identity,
                                          identity_parts, mask_of, run_sequences, wild_ok)
 
@@ -237,10 +237,9 @@ class MeldRules:
         """The mask of the cards that can each be laid off on `laid` as it is: whether one fits
         depends on that card alone, so a hand's layoffs onto a meld are among its cards in this mask."""
         found = self._fit_masks.get(laid)
-        if found is None:
-            if len(self._fit_masks) >= self._listed_size:      # bounded: a long match meets many melds
-                self._fit_masks.clear()
-            found = self._fit_masks[laid] = mask_of({c for c, _, _ in self.fits(laid, bits(self.fitting(laid)))})
+        if found is None:           # bounded: a long match meets many melds
+            found = fill(self._fit_masks, laid, mask_of({c for c, _, _ in self.fits(laid, bits(self.fitting(laid)))}),
+                         self._listed_size)
         return found
 
     def laid_after(self, laid: Laid | None, plan: Plan) -> Laid:
@@ -250,12 +249,11 @@ class MeldRules:
             code = int(plan)
             found = self._new_laid.get(code)
             if found is None:
-                if len(self._new_laid) >= self._listed_size:
-                    self._new_laid.clear()
                 stands = dict(plan.wild)
                 ranks = tuple(identity_parts(stands[c])[0] if c in stands else self.cards.ranks[c] for c in plan.cards)
                 suits = tuple(identity_parts(stands[c])[1] if c in stands else self.cards.suits[c] for c in plan.cards)
-                found = self._new_laid[code] = Laid(plan.kind, ranks, suits, len(plan.cards) - len(stands))
+                found = fill(self._new_laid, code, Laid(plan.kind, ranks, suits, len(plan.cards) - len(stands)),
+                             self._listed_size)
             return found
         stands = dict(plan.wild)
         if plan.type == SWAP:              # a natural card takes a wild card's place: the meld stands for the same
@@ -390,9 +388,7 @@ class MeldRules:
         key = (kind, card, slot, wild)
         found = self._swap_plans.get(key)
         if found is None:
-            if len(self._swap_plans) >= self._listed_size:
-                self._swap_plans.clear()
-            found = self._swap_plans[key] = self.plan(kind, SWAP, [card], [], slot, taken=wild)
+            found = fill(self._swap_plans, key, self.plan(kind, SWAP, [card], [], slot, taken=wild), self._listed_size)
         return found
 
     def one_of_each(self, cards) -> list[int]:

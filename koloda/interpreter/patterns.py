@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import cast
 from koloda.dsl.model import Pattern
+from koloda.interpreter.bounded import fill
 
 
 class PatternRules:
@@ -53,10 +54,7 @@ class PatternRules:
                             sorted(counts.items(), key=lambda rc: (-rc[1], -self._strength(rc[0]))))
             result = (index, tie)
             break
-        if len(self._cache) > 100000:
-            self._cache.clear()
-        self._cache[key] = result
-        return result
+        return fill(self._cache, key, result, 100001)
 
     def _run_top(self, ranks: set[int]) -> tuple[int, int] | None:
         """(strength of the top card, length) of the longest run of consecutive ranks; the ace

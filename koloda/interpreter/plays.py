@@ -93,9 +93,7 @@ class NamedMelds:
             self._hands.move_to_end(mask)
             return found
         if within and within != mask and not mask & ~within and not self.whole:
-            groups = self._groups(within)
-            found = self._part(mask, within, groups,
-                               self._counts_of(within) - self.counts.of(within & ~mask) | self.counts.guard)
+            found = self._part(mask, within, self._groups(within), self._spare(mask, within))
         else:
             found = tuple([p for _, plays, _ in self._groups(mask) for p in plays])
         return remember(self._hands, mask, found, self.cached)
@@ -121,7 +119,7 @@ class NamedMelds:
         groups = self._groups(within)
         relisted = self._relisted(mask, within, groups)
         guard = self.counts.guard
-        spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
+        spare = self._spare(mask, within)
         best = 0
         for plays in relisted.values():
             best = max(best, max((p[1] for p in plays if len(p[0]) <= room), default=0))
@@ -143,7 +141,7 @@ class NamedMelds:
         if found is None and within and within != mask and not mask & ~within and not self.whole:
             groups = self._groups(within)
             guard = self.counts.guard
-            spare = self._counts_of(within) - self.counts.of(within & ~mask) | guard
+            spare = self._spare(mask, within)
             others = self._may_relist(mask, within)
             for points, size, need, index in self._ranked(within, groups):
                 if points < floor:
@@ -184,6 +182,11 @@ class NamedMelds:
         else:
             self._touch.move_to_end(within)
         return found
+
+    def _spare(self, mask: int, within: int) -> int:
+        """The counts of the cards in `mask`, a part of `within`, with the guard bits set: a play the part
+        holds leaves every guard bit set when its counts are taken away."""
+        return self._counts_of(within) - self.counts.of(within & ~mask) | self.counts.guard
 
     def _counts_of(self, within: int) -> int:
         found = self._counts.get(within)
