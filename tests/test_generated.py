@@ -382,3 +382,52 @@ match: {{ends: "deal_number >= 2"}}
     assert done is not None and done.fallbacks > 0
     fast, slow = both(monkeypatch, str(path), moves=50)
     assert fast == slow and fast[-1][0] is True
+
+
+# a plan's cards asked about item after item: read once before the loop when the plan is not the loop's own
+HOISTED = """\
+game: hoisted
+players: 2
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  hand: {each: player}
+  pile: {visible: all}
+  table: {each: player, melds: true}
+melds:
+  run: {of: suit, min: 3}
+  set: {of: rank, min: 3}
+vars:
+  x: {start: 0}
+phases:
+  main:
+    actions:
+      meld:
+        with: m in melds_in(my hand)
+        if: "count([c for c in my hand if c not in m.cards]) >= x and all(c in m.cards for c in m.cards)"
+        do: [meld m]
+      discard:
+        with: d in my hand
+        if: "count([m for m in melds_in(my hand) if d in m.cards]) < 3"
+        do: [move d to pile, x += 1]
+      draw:
+        if: stock.size > 0
+        do: [move stock.top to my hand]
+deal: [gather into stock, shuffle stock, deal 9 to each hand]
+deal ends: any(p.hand.size == 0 for p in players) or stock.size == 0 or x > 60
+match: {ends: "deal_number >= 2", score: "p.hand.size"}
+"""
+
+
+def test_a_plans_cards_are_read_once_before_a_loop_that_does_not_change_the_plan(tmp_path, monkeypatch):
+    path = tmp_path / "hoisted.yaml"
+    path.write_text(HOISTED, encoding="utf-8")
+    source = koloda.load(str(path)).generated.source
+    # `m` is the same for every card of the hand: its cards are taken once, before the loop
+    assert "not in _plan_cards(v_m)" not in source
+    assert source.count("in [_plan_cards(v_m)] for v_c in") == 2
+    # `m` is the loop's own: its cards are taken item by item
+    assert "(v_d in _plan_cards(v_m))" in source
+    for seed in (1, 2, 3):
+        fast, slow = both(monkeypatch, str(path), seed=seed, moves=300)
+        assert fast == slow

@@ -54,6 +54,9 @@ class ExprGen(AttrGen):
         self._in_iterable = 0
         self._depth = 0
         self._functions: dict[tuple[str, bool], str] = {}
+        # per comprehension being generated, innermost last: its local, and the parts of its condition and
+        # element that do not read it, worked out once before its loop ((name, text) pairs)
+        self._loops: list[tuple[str, list[tuple[str, str]]]] = []
         self.fallbacks = 0              # nodes left to the closures (for tests and the debug view)
 
     # ------------------------------------------------------------ entry points
@@ -258,14 +261,33 @@ class ExprGen(AttrGen):
                           or (isinstance(iterable, R.StateValue) and iterable.name in ("players", "others")))
         saved = self._inside_cell
         self._inside_cell = False      # an element is worked out once per item
+        hoisted: list[tuple[str, str]] = []
+        self._loops.append((local, hoisted))
         try:
             test = self.gen(cond, inner) if cond is not None else None
             value = self.gen(elem, inner) if elem is not None else None
         finally:
             self._inside_cell = saved
+            self._loops.pop()
         deps = items.deps | ((test.deps if test else NOTHING) | (value.deps if value else NOTHING)) - {local}
         safe = items.safe and (test is None or test.safe) and (value is None or value.safe)
-        return f"for {local} in {items.text}", test, value, deps, safe
+        # `for t in [x]` binds t once: Python makes it an assignment (the items are then worked out after x,
+        # which cannot fail and changes nothing)
+        before = "".join(f"for {name} in [{text}] " for name, text in hoisted)
+        return f"{before}for {local} in {items.text}", test, value, deps, safe
+
+    def loop_invariant(self, text: str, deps: frozenset[str]) -> str:
+        """`text`, which cannot fail and changes nothing, worked out once before the innermost comprehension
+        being generated when it does not read that comprehension's local (else where it stands)."""
+        if not self._loops or self._loops[-1][0] in deps or ":=" in text:     # (no `:=` in a loop's items)
+            return text
+        local, hoisted = self._loops[-1]
+        for name, known in hoisted:
+            if known == text:
+                return name
+        name = self.fn.temp()
+        hoisted.append((name, text))
+        return name
 
     def _Aggregate(self, n: R.Aggregate, scope: Scope) -> Frag:
         if n.func in ("any", "all"):
@@ -383,7 +405,9 @@ class ExprGen(AttrGen):
         if isinstance(n.container, R.PlanAttr) and n.container.name == "cards":
             plan = self.gen(n.container.obj, scope)
             # `c in m.cards`: the plan's own cards, not a copy (as compile.py reads it; none fails alike)
-            return Frag(f"({item.text} {'not in' if n.negated else 'in'} _plan_cards({plan.text}))",
+            cards = self.loop_invariant(f"_plan_cards({plan.text})", plan.deps) if plan.safe else \
+                f"_plan_cards({plan.text})"
+            return Frag(f"({item.text} {'not in' if n.negated else 'in'} {cards})",
                         item.deps | plan.deps, False, True)
         container = self.gen(n.container, scope)
         deps = item.deps | container.deps

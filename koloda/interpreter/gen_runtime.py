@@ -112,7 +112,7 @@ def _reach_after(reach: Any, s: Any, keep: Any, plan: Any, cards: Any, need: Any
         raise ValueError("none")
     held = set(cards)
     held.discard(None)
-    return reach.reaches_after(s, plan, sorted(held), keep, need)
+    return reach.reaches_after(s, plan, held, keep, need)
 
 
 def _fail() -> None:

@@ -74,6 +74,7 @@ class MeldRules:
         self.table_bit = 0       # the bit of `State.dirty` that a change to the melds on the table sets
         self._fit_masks: dict[Laid, int] = {}
         self._new_laid: dict[int, Laid] = {}      # the meld a new-meld plan makes, by the plan's code
+        self._new_laid_fit: dict[int, tuple[Laid, int]] = {}
         self._swap_plans: dict[tuple[int, int, int, int], Plan] = {}
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
         wild_mask = sum(1 << c for c in wild)
@@ -240,6 +241,16 @@ class MeldRules:
         if found is None:           # bounded: a long match meets many melds
             found = fill(self._fit_masks, laid, mask_of({c for c, _, _ in self.fits(laid, bits(self.fitting(laid)))}),
                          self._listed_size)
+        return found
+
+    def new_laid(self, plan: Plan) -> tuple[Laid, int]:
+        """The meld a new-meld plan makes, and its `fit_mask`: asked at each listing while its cards stay in
+        the hand, so kept by the plan's code."""
+        code = int(plan)
+        found = self._new_laid_fit.get(code)
+        if found is None:
+            laid = self.laid_after(None, plan)
+            found = fill(self._new_laid_fit, code, (laid, self.fit_mask(laid)), self._listed_size)
         return found
 
     def laid_after(self, laid: Laid | None, plan: Plan) -> Laid:

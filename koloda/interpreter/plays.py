@@ -84,6 +84,7 @@ class NamedMelds:
         self._ranks: OrderedDict[int, tuple[tuple[int, int, int, int], ...]] = OrderedDict()
         self._counts: OrderedDict[int, int] = OrderedDict()
         self._touch: OrderedDict[int, list[tuple[int, int, bool]]] = OrderedDict()
+        self._last_whole: tuple[int, Grouped, tuple[tuple[int, int, int, int], ...], int] = (0, (), (), 0)
 
     def of(self, mask: int, within: int = 0) -> Plays:
         """The plays of the cards in `mask`; `within`, if given, a hand that holds them all, whose
@@ -139,11 +140,17 @@ class NamedMelds:
         for both questions, and the part is listed only when no one play is enough."""
         found = self._hands.get(mask)
         if found is None and within and within != mask and not mask & ~within and not self.whole:
-            groups = self._groups(within)
+            last = self._last_whole       # the plays of one listing are asked about with the same whole
+            if last[0] == within:
+                _, groups, ranked, total = last
+            else:
+                groups = self._groups(within)
+                ranked, total = self._ranked(within, groups), self._counts_of(within)
+                self._last_whole = (within, groups, ranked, total)
             guard = self.counts.guard
-            spare = self._spare(mask, within)
+            spare = total - self.counts.of(within & ~mask) | guard      # as `_spare`
             others = self._may_relist(mask, within)
-            for points, size, need, index in self._ranked(within, groups):
+            for points, size, need, index in ranked:
                 if points < floor:
                     break
                 if size <= room and not others >> index & 1 and (spare - need) & guard == guard:

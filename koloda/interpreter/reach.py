@@ -70,14 +70,37 @@ class Reach:
         """`best_points(cards, keep, enough) >= enough`."""
         if enough <= 0:
             return True
-        return self._reaches(cards, keep, (), enough, 0)
+        ids = sorted(set(cards))
+        return self._reaches(ids, mask_of(ids), len(ids) - keep, (), enough, 0)
 
     def reaches_after(self, state, plan: Plan, cards, keep: int, enough: int) -> bool:
-        """`best_after(state, plan, cards, keep, enough) >= enough`."""
+        """`best_after(state, plan, cards, keep, enough) >= enough`; `cards` are card ids (none is none)."""
         if enough <= 0:
             return True
-        table, whole = self._after(state, plan)
-        return self._reaches(cards, keep, table, enough, whole)
+        ids = sorted(cards)
+        mask = mask_of(ids)
+        room = len(ids) - keep
+        if room <= 0:
+            return False
+        # the melds on the table once the plan is made, those alone that a card of `mask` can go on (only
+        # they matter: the same answer serves another table), as `_after` and `_fits_any` find them
+        rules = self.rules
+        table = []
+        new = plan.type == NEW
+        for slot, laid, fit in rules.on_table(state):
+            if not new and slot == plan.target:
+                laid = rules.laid_after(laid, plan)
+                fit = rules.fit_mask(laid)
+            if mask & fit:
+                table.append(laid)
+        if new:
+            laid, fit = rules.new_laid(plan)
+            if mask & fit:
+                table.append(laid)
+        whole = 0
+        for c in plan.cards:
+            whole |= 1 << c
+        return self._reaches(ids, mask, room, tuple(table), enough, whole)
 
     def _after(self, state, plan: Plan) -> tuple[tuple[Laid, ...], int]:
         """The melds on the table once `plan` is made (its own new meld among them), and the mask
@@ -95,13 +118,11 @@ class Reach:
             whole |= 1 << c
         return tuple(table), whole
 
-    def _reaches(self, cards, keep: int, table: tuple[Laid, ...], enough: int, whole: int) -> bool:
-        cards = sorted(set(cards))
-        room = len(cards) - keep
+    def _reaches(self, ids: list[int], mask: int, room: int, table: tuple[Laid, ...], enough: int, whole: int) -> bool:
+        """Can the cards `ids` (lowest first; `mask`), `room` of them at most, add `enough`? `table`: the melds
+        on the table that one of them can go on."""
         if room <= 0:
             return False
-        mask = mask_of(cards)
-        table = tuple(laid for laid in table if self._fits_any(laid, mask))
         key = (mask, room, table)
         found = self._best.get(key)
         if found is not None and (found[1] or found[0] >= enough):
@@ -111,7 +132,7 @@ class Reach:
         if short is not None and short <= enough:
             return False
         self._ceiling = None
-        found = self._search(cards, mask, room, table, enough, whole | mask, decide=True)
+        found = self._search(ids, mask, room, table, enough, whole | mask, decide=True)
         if found[0] >= enough or found[0] > 0:      # what was found is reached by any smaller need too
             if found[0] >= enough or found[0] > self._best.get(key, (0, False))[0]:
                 self._remember(self._best, key, (found[0], False))
