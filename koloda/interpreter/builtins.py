@@ -511,17 +511,13 @@ def _meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn
         "the checker lets meld functions through only where melds are declared"
     after = n.name == "best_points_after"
     cards = _card_set(c, n.args[1 if after else 0], env)
-    slot_zone = layout.slot_zone
-
-    def occupied(s):
-        return [(k, slot_zone[k]) for k, kind in enumerate(s.slot_kind) if kind is not None]
     if n.name == "melds_in":
         meld_owner_of = layout.meld_owner_of
         return lambda s, b: melds.melds_in(cards(s, b), meld_owner_of(s.current))
     if n.name == "layoffs":
         return lambda s, b: melds.layoffs(s, cards(s, b))
     if n.name == "swaps":
-        return lambda s, b: melds.swaps(s, cards(s, b), occupied(s))
+        return lambda s, b: melds.swaps(s, cards(s, b))
     rest = args[2:] if after else args[1:]         # `keep` and `enough`, each may be left out
     keep = rest[0] if rest else c.constant(0)
     enough = rest[1] if len(rest) > 1 else c.constant(None)

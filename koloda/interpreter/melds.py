@@ -76,6 +76,7 @@ class MeldRules:
         self._new_laid: dict[int, Laid] = {}      # the meld a new-meld plan makes, by the plan's code
         self._new_laid_fit: dict[int, tuple[Laid, int]] = {}
         self._swap_plans: dict[tuple[int, int, int, int], Plan] = {}
+        self._wilds_of: tuple[list | None, list] = (None, [])
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
         wild_mask = sum(1 << c for c in wild)
         self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
@@ -284,8 +285,9 @@ class MeldRules:
         return self.cards.values[card] if code is None else self.rank_value[identity_parts(code)[0]]
 
     def layoffs(self, state, cards) -> list[Plan]:
-        """Every single card of `cards` that can be added to one of the melds on the table."""
-        found: dict[int, Plan] = {}
+        """Every single card of `cards` that can be added to one of the melds on the table, in the order of
+        their codes (no two are alike: a layoff's code holds its card, its meld's slot, the end it goes on
+        and what a wild card stands for)."""
         mask = mask_of(cards)
         listed: list[Plan] = []
         for slot, laid, fit in self.on_table(state):
@@ -300,16 +302,9 @@ class MeldRules:
                 remember(self._layoffs, key, plans, self._listed_size)
             else:
                 self._layoffs.move_to_end(key)
-            if not listed:
-                listed = plans
-                continue
-            if not found:
-                found = {int(p): p for p in listed}
-            for p in plans:
-                found.setdefault(int(p), p)
-        if not found:
-            return sorted(listed)
-        return [found[k] for k in sorted(found)]
+            listed += plans
+        listed.sort()
+        return listed
 
     def on_table(self, state) -> list[tuple[int, Laid, int]]:
         """Every meld on the table, by slot, and the mask of the cards that can each be laid off on it:
@@ -374,24 +369,38 @@ class MeldRules:
                     break
         return sorted(set(ends))
 
-    def swaps(self, state, cards, slots) -> list[Plan]:
+    def swaps(self, state, cards) -> list[Plan]:
         """A card of `cards` that is what a wild card on the table stands for: it takes the wild card's place."""
+        wilds = self._table_wilds(state)
+        if not wilds:
+            return []
         found: dict[int, Plan] = {}
-        natural: list[int] | None = None       # the hand's natural cards, one of each name: listed once
+        natural = [c for c in self.one_of_each(cards) if c not in self.wild]   # one of each name
         ranks, suits = self.cards.ranks, self.cards.suits
-        for slot, zone in slots:
-            for w in state.zones[zone]:
-                code = state.stands[w]
-                if code is None:
-                    continue
-                if natural is None:
-                    natural = [c for c in self.one_of_each(cards) if c not in self.wild]
-                rank, suit = identity_parts(code)
-                for c in natural:
-                    if ranks[c] == rank and (suit is None or suits[c] == suit):
-                        p = self._swap_plan(state.slot_kind[slot], c, slot, w)
-                        found.setdefault(int(p), p)
+        for slot, kind, w, rank, suit in wilds:
+            for c in natural:
+                if ranks[c] == rank and (suit is None or suits[c] == suit):
+                    p = self._swap_plan(kind, c, slot, w)
+                    found.setdefault(int(p), p)
         return [found[k] for k in sorted(found)]
+
+    def _table_wilds(self, state) -> list[tuple[int, int, int, int, int | None]]:
+        """The wild cards in the melds on the table: (slot, the meld's kind, the card, the rank and suit it
+        stands for), worked out once for each listing of the table (`on_table`)."""
+        table = self.on_table(state)
+        last = self._wilds_of
+        if last[0] is table:         # (held here, the list cannot be another one at the same address)
+            return last[1]
+        out = []
+        slot_zone, zones, stands = state.layout.slot_zone, state.zones, state.stands
+        for slot, _, _ in table:
+            for w in zones[slot_zone[slot]]:
+                code = stands[w]
+                if code is not None:
+                    rank, suit = identity_parts(code)
+                    out.append((slot, state.slot_kind[slot], w, rank, suit))
+        self._wilds_of = (table, out)
+        return out
 
     def _swap_plan(self, kind: int, card: int, slot: int, wild: int) -> Plan:
         """The plan of `card` taking the place of `wild` in the meld in `slot`: the same swap is offered
