@@ -263,6 +263,16 @@ def test_an_opened_player_swaps_a_joker_for_the_card_it_stands_for():
     assert s.stands[joker] is None, "a joker back in hand stands for nothing"
 
 
+def test_a_joker_put_on_the_table_may_be_swapped_at_once():
+    g = load()
+    s = position(g, "6S 9D", vars={("opened", 0): True}, table=[("8H 9H 10H", 1)])
+    assert not any(t.startswith("swap") for t in legal(s)), "no joker on the table yet"
+    table_meld(s, "5S JK=6S 7S", 1, where="stock")
+    assert [t for t in legal(s) if t.startswith("swap")] == ["swap 6♠ for the joker in meld 2"]
+    act(s, "swap 6♠ for the joker in meld 2")
+    assert not any(t.startswith("swap") for t in legal(s)), "the joker is back in hand"
+
+
 def test_a_player_who_has_not_opened_cannot_swap():
     g = load()
     s = position(g, "6S 6H 9D", table=[("5S JK=6S 7S", 1)])
