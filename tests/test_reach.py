@@ -99,15 +99,15 @@ def test_the_table_is_kept_on_the_state_until_a_meld_changes():
     melds = game.melds
     slot = table_meld(s, "5H 6H 7H", 1)
     first = melds.on_table(s)
-    assert [(k, laid.ranks) for k, laid, _ in first] == [(slot, (5, 6, 7))]
+    assert [(k, laid[1]) for k, laid, _ in first] == [(slot, (5, 6, 7))]
     s.legal_actions()
     assert melds.on_table(s) is first              # nothing changed: the same list
     before = s.clone()
     eight = game.cards.parse("8H")[0]
     (plan,) = melds.layoffs(s, [eight])
     s.meld(plan, 1)                                # as an effect does it: no forget()
-    assert [laid.ranks for _, laid, _ in melds.on_table(s)] == [(5, 6, 7, 8)]
-    assert [laid.ranks for _, laid, _ in melds.on_table(before)] == [(5, 6, 7)]
+    assert [laid[1] for _, laid, _ in melds.on_table(s)] == [(5, 6, 7, 8)]
+    assert [laid[1] for _, laid, _ in melds.on_table(before)] == [(5, 6, 7)]
     nine = game.cards.parse("9H")[0]
     assert [p.cards for p in melds.layoffs(before, [eight, nine])] == [(eight,)]
     assert {p.cards for p in melds.layoffs(s, [eight, nine])} == {(nine,)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import lru_cache
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from typing import Final, Iterable, Iterator, Sequence
 
 from koloda.dsl.model import MeldKind
 from koloda.interpreter.bounded import fill, remember
@@ -35,15 +35,17 @@ class Plan(int):
     taken: int | None                # the wild card a swap takes back
 
 
-class Laid(NamedTuple):
-    """A meld on the table as the rules of adding to it see it: what each card stands for.
-
-    Worked out from a meld slot of the state, or from a plan not yet carried out, so that the
-    same rules say what fits a meld that is really there and one a search only imagines."""
-    kind: int
-    ranks: tuple[int, ...]             # table order (a run low end first)
-    suits: tuple[int | None, ...]      # None: a wild card standing for any suit
-    naturals: int
+# A meld on the table as the rules of adding to it see it: what each card stands for, worked out from a
+# meld slot of the state, or from a plan not yet carried out, so that the same rules say what fits a meld
+# that is really there and one a search only imagines. A plain tuple, (kind, ranks in table order (a run
+# low end first), suits (None: a wild card standing for any suit), natural cards), which the garbage
+# collector stops tracking (a named tuple it tracks for ever, and every key and tuple that holds one):
+# the searches keep thousands of them in their caches.
+Laid = tuple[int, tuple[int, ...], tuple["int | None", ...], int]
+KIND: Final = 0
+RANKS: Final = 1
+SUITS: Final = 2
+NATURALS: Final = 3
 
 
 class MeldRules:
@@ -224,16 +226,16 @@ class MeldRules:
             self._laid.move_to_end(key)
             return found
         naturals = sum(1 for c in cards if state.stands[c] is None)
-        found = Laid(state.slot_kind[slot], tuple(self.meld_ranks(state, zone)), tuple(self.meld_suits(state, zone)),
-                     naturals)
+        found = (state.slot_kind[slot], tuple(self.meld_ranks(state, zone)), tuple(self.meld_suits(state, zone)),
+                 naturals)
         return remember(self._laid, key, found, self._listed_size)
 
     def fitting(self, laid: Laid) -> int:
         """The mask of the cards that might be added to `laid`: the wild ones, and those of its rank
         (a set) or suit (a run)."""
-        if self.kinds[laid.kind].of == "rank":
-            return self._fitting[laid.ranks[0]]
-        return self._fitting[15 + next(s for s in laid.suits if s is not None)]
+        if self.kinds[laid[KIND]].of == "rank":
+            return self._fitting[laid[RANKS][0]]
+        return self._fitting[15 + next(s for s in laid[SUITS] if s is not None)]
 
     def fit_mask(self, laid: Laid) -> int:
         """The mask of the cards that can each be laid off on `laid` as it is: whether one fits
@@ -264,12 +266,12 @@ class MeldRules:
                 stands = dict(plan.wild)
                 ranks = tuple(identity_parts(stands[c])[0] if c in stands else self.cards.ranks[c] for c in plan.cards)
                 suits = tuple(identity_parts(stands[c])[1] if c in stands else self.cards.suits[c] for c in plan.cards)
-                found = fill(self._new_laid, code, Laid(plan.kind, ranks, suits, len(plan.cards) - len(stands)),
+                found = fill(self._new_laid, code, (plan.kind, ranks, suits, len(plan.cards) - len(stands)),
                              self._listed_size)
             return found
         stands = dict(plan.wild)
         if plan.type == SWAP:              # a natural card takes a wild card's place: the meld stands for the same
-            return laid._replace(naturals=laid.naturals + 1)
+            return laid[KIND], laid[RANKS], laid[SUITS], laid[NATURALS] + 1
         card = plan.cards[0]
         return self.extended(laid, card, stands.get(card), plan.at_start)
 
@@ -277,8 +279,8 @@ class MeldRules:
         """`laid` with one more card: a natural one (`code` None) or a wild one standing for `code`."""
         rank, suit = identity_parts(code) if code is not None else (self.cards.ranks[card], self.cards.suits[card])
         if at_start:
-            return Laid(laid.kind, (rank,) + laid.ranks, (suit,) + laid.suits, laid.naturals + (code is None))
-        return Laid(laid.kind, laid.ranks + (rank,), laid.suits + (suit,), laid.naturals + (code is None))
+            return laid[KIND], (rank,) + laid[RANKS], (suit,) + laid[SUITS], laid[NATURALS] + (code is None)
+        return laid[KIND], laid[RANKS] + (rank,), laid[SUITS] + (suit,), laid[NATURALS] + (code is None)
 
     def worth(self, card: int, code: int | None) -> int:
         """The points a card adds to a meld: its own value, or for a wild card the value of what it stands for."""
@@ -297,7 +299,7 @@ class MeldRules:
             key = (slot, laid, part)
             plans = self._layoffs.get(key)
             if plans is None:
-                plans = [self.plan(laid.kind, LAYOFF, [card], [] if code is None else [(card, code)], slot, at_start)
+                plans = [self.plan(laid[KIND], LAYOFF, [card], [] if code is None else [(card, code)], slot, at_start)
                          for card, code, at_start in self.fits(laid, self.one_of_each(bits(part)))]
                 remember(self._layoffs, key, plans, self._listed_size)
             else:
@@ -323,19 +325,19 @@ class MeldRules:
 
     def fits(self, laid: Laid, cards) -> list[tuple[int, int | None, bool]]:
         """The cards that extend `laid` by one: (card, the identity a wild card takes or None, at the low end?)."""
-        kind = self.kinds[laid.kind]
-        size = len(laid.ranks)
+        kind = self.kinds[laid[KIND]]
+        size = len(laid[RANKS])
         if kind.max is not None and size >= kind.max:
             return []
-        wilds_in = size - laid.naturals
+        wilds_in = size - laid[NATURALS]
         out: list[tuple[int, int | None, bool]] = []
         if kind.of == "rank":
-            rank = laid.ranks[0]
+            rank = laid[RANKS][0]
             distinct = self.distinct(kind, size + 1)
-            suits = {s for s in laid.suits if s is not None}
+            suits = {s for s in laid[SUITS] if s is not None}
             for c in cards:
                 if c in self.wild:
-                    if wild_ok(kind, laid.naturals, wilds_in + 1):
+                    if wild_ok(kind, laid[NATURALS], wilds_in + 1):
                         options = [s for s in range(4) if s not in suits] if distinct else [None]
                         out.extend((c, identity(rank, s), False) for s in options)
                 elif self.cards.ranks[c] == rank and (not distinct or self.cards.suits[c] not in suits):
@@ -343,11 +345,11 @@ class MeldRules:
             return out
         if size >= self._max_len(kind):
             return []
-        suit = next(s for s in laid.suits if s is not None)
-        for at_start, rank in self._run_ends(kind, list(laid.ranks)):
+        suit = next(s for s in laid[SUITS] if s is not None)
+        for at_start, rank in self._run_ends(kind, list(laid[RANKS])):
             for c in cards:
                 if c in self.wild:
-                    if wild_ok(kind, laid.naturals, wilds_in + 1):
+                    if wild_ok(kind, laid[NATURALS], wilds_in + 1):
                         out.append((c, identity(rank, suit), at_start))
                 elif self.cards.ranks[c] == rank and self.cards.suits[c] == suit:
                     out.append((c, None, at_start))

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Hashable, TypeVar
 
-from koloda.interpreter.melds import NEW, Laid, MeldRules, Plan
+from koloda.interpreter.melds import KIND, NATURALS, NEW, RANKS, SUITS, Laid, MeldRules, Plan
 from koloda.interpreter.bounded import remember
 from koloda.interpreter.meldlist import bits, mask_of
 from koloda.interpreter.plays import Counts, NamedMelds, Names, Play
@@ -324,7 +324,7 @@ class Reach:
 
     def _shape(self, laid: Laid) -> tuple:
         """What decides what else fits a meld: a set's cards in any order, a run's in table order."""
-        if self.rules.kinds[laid.kind].of == "rank":
-            cards = sorted((r, -1 if s is None else s) for r, s in zip(laid.ranks, laid.suits))
-            return laid.kind, tuple(cards), laid.naturals
+        if self.rules.kinds[laid[KIND]].of == "rank":
+            cards = sorted((r, -1 if s is None else s) for r, s in zip(laid[RANKS], laid[SUITS]))
+            return laid[KIND], tuple(cards), laid[NATURALS]
         return laid
