@@ -413,6 +413,10 @@ phases:
       draw:
         if: stock.size > 0
         do: [move stock.top to my hand]
+      boast:
+        with: e in my hand
+        if: "any(e in m.cards and m.size > 3 for m in melds_in(my hand)) and not all(m.size == 3 for m in melds_in(my hand))"
+        do: [x += 1]
 deal: [gather into stock, shuffle stock, deal 9 to each hand]
 deal ends: any(p.hand.size == 0 for p in players) or stock.size == 0 or x > 60
 match: {ends: "deal_number >= 2", score: "p.hand.size"}
@@ -428,6 +432,9 @@ def test_a_plans_cards_are_read_once_before_a_loop_that_does_not_change_the_plan
     assert source.count("in [_plan_cards(v_m)] for v_c in") == 2
     # `m` is the loop's own: its cards are taken item by item
     assert "(v_d in _plan_cards(v_m))" in source
+    # `any` and `all` over melds are generated, with the melds made a group at a time by the closures' stream
+    assert "any(" in source and "all(" in source
+    assert source.count("for v_m in _k") >= 3 and "{'e': v_e}" in source
     for seed in (1, 2, 3):
         fast, slow = both(monkeypatch, str(path), seed=seed, moves=300)
         assert fast == slow

@@ -248,13 +248,16 @@ class ExprGen(AttrGen):
 
     # ------------------------------------------------------------ lists
     def comprehension(self, var: str, iterable: R.Expr, cond: R.Expr | None, elem: R.Expr | None,
-                      scope: Scope) -> tuple[str, Frag | None, Frag | None, frozenset[str], bool]:
-        """`for v in items if cond` as text, with the element's and the condition's frags."""
-        self._in_iterable += 1
-        try:
-            items = self.sequence(iterable, scope)
-        finally:
-            self._in_iterable -= 1
+                      scope: Scope, items: Frag | None = None
+                      ) -> tuple[str, Frag | None, Frag | None, frozenset[str], bool]:
+        """`for v in items if cond` as text, with the element's and the condition's frags (`items`: the
+        iterable's text, made already)."""
+        if items is None:
+            self._in_iterable += 1
+            try:
+                items = self.sequence(iterable, scope)
+            finally:
+                self._in_iterable -= 1
         local = self.m.local(var)
         inner = dict(scope)
         inner[var] = Frag(local, frozenset({local}), True, iterable.type == ZONE
@@ -313,9 +316,13 @@ class ExprGen(AttrGen):
 
     def decide(self, n: R.Aggregate, scope: Scope) -> Frag:
         """`any`/`all` over a comprehension stops at the first value that decides it, as the closure does
-        (compile.py `_decide`); melds listed a group at a time for it are left to the closure."""
+        (compile.py `_decide`); melds are listed for it a group at a time by the closures' stream."""
         if any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
-            raise NotGenerated
+            items = self.stream(n, scope)
+            loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope, items)
+            assert value is not None
+            where = f" if {test.text}" if test is not None else ""
+            return Frag(f"{n.func}({value.text} {loop}{where})", deps, False, True, True)
         if isinstance(n.iterable, R.StateValue) and n.iterable.name == "players" \
                 and self.c.layout.num_players <= UNROLLED_PLAYERS:
             return self.unrolled(n, scope)
@@ -323,6 +330,31 @@ class ExprGen(AttrGen):
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
         return Frag(f"{n.func}({value.text} {loop}{where})", deps, safe, True, True)
+
+    def stream(self, n: R.Aggregate, scope: Scope) -> Frag:
+        """The items of `any`/`all` over a list with melds in it, as the closures make them (compile.py
+        `stream`): the melds a group at a time, and for `any(c in m.cards and …)` only the groups that
+        hold `c`. Called with the local names the list and the card read."""
+        env = Env(hoisting=self.listing)
+        card = self.c._held_card(n, env)
+        stream = self.c.stream(n.iterable, env, card)
+        names = self.c._free_locals(n.iterable)
+        if card is not None:
+            first = n.cond if n.cond is not None else n.elem
+            while isinstance(first, R.And):
+                first = first.left
+            assert isinstance(first, R.Contains)
+            names = names | self.c._free_locals(first.item)
+        deps: frozenset[str] = NOTHING
+        pairs = []
+        for name in sorted(names - {n.var}):
+            f = scope.get(name)
+            if f is None:
+                raise NotGenerated
+            pairs.append(f"{self.m.literal(name)}: {f.text}")
+            deps |= f.deps
+        self.fallbacks += 1
+        return Frag(f"{self.m.const(stream, 'k')}(s, {{{', '.join(pairs)}}})", deps)
 
     def unrolled(self, n: R.Aggregate, scope: Scope) -> Frag:
         """`any`/`all` over the players, written out player by player (a loaded game's table keeps its
