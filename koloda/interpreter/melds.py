@@ -122,7 +122,7 @@ class MeldRules:
             digits, d = divmod(digits, IDENTITIES)
             if d:
                 wild.append((w, d - 1))
-        chosen = [c for c in range(self.n) if mask >> c & 1]
+        chosen = bits(mask)
         taken = None
         if type_ == NEW and self.kinds[kind].of == "suit":
             chosen = self._run_order(chosen, dict(wild), kind)
