@@ -78,6 +78,7 @@ class MeldRules:
         self._new_laid: dict[int, Laid] = {}      # the meld a new-meld plan makes, by the plan's code
         self._new_laid_fit: dict[int, tuple[Laid, int]] = {}
         self._swap_plans: dict[tuple[int, int, int, int], Plan] = {}
+        self._of_rank = [k.of == "rank" for k in kinds]      # by kind: a set (else a run)
         self._wilds_of: tuple[list | None, list] = (None, [])
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
         wild_mask = sum(1 << c for c in wild)
@@ -233,9 +234,10 @@ class MeldRules:
     def fitting(self, laid: Laid) -> int:
         """The mask of the cards that might be added to `laid`: the wild ones, and those of its rank
         (a set) or suit (a run)."""
-        if self.kinds[laid[KIND]].of == "rank":
+        if self._of_rank[laid[KIND]]:
             return self._fitting[laid[RANKS][0]]
-        return self._fitting[15 + next(s for s in laid[SUITS] if s is not None)]
+        suit = laid[SUITS][0]          # a run's first card, or else its first natural one, names its suit
+        return self._fitting[15 + (suit if suit is not None else next(s for s in laid[SUITS] if s is not None))]
 
     def fit_mask(self, laid: Laid) -> int:
         """The mask of the cards that can each be laid off on `laid` as it is: whether one fits
@@ -249,24 +251,22 @@ class MeldRules:
     def new_laid(self, plan: Plan) -> tuple[Laid, int]:
         """The meld a new-meld plan makes, and its `fit_mask`: asked at each listing while its cards stay in
         the hand, so kept by the plan's code."""
-        code = int(plan)
-        found = self._new_laid_fit.get(code)
+        found = self._new_laid_fit.get(plan)        # (a plan is looked up as the int it is, without making one)
         if found is None:
             laid = self.laid_after(None, plan)
-            found = fill(self._new_laid_fit, code, (laid, self.fit_mask(laid)), self._listed_size)
+            found = fill(self._new_laid_fit, int(plan), (laid, self.fit_mask(laid)), self._listed_size)
         return found
 
     def laid_after(self, laid: Laid | None, plan: Plan) -> Laid:
         """The meld a plan makes (`laid` None) or leaves (`laid`: its target) on the table."""
         if laid is None or plan.type == NEW:
             # the same meld is asked about at each listing while its cards stay in the hand
-            code = int(plan)
-            found = self._new_laid.get(code)
+            found = self._new_laid.get(plan)     # (looked up as the int it is)
             if found is None:
                 stands = dict(plan.wild)
                 ranks = tuple(identity_parts(stands[c])[0] if c in stands else self.cards.ranks[c] for c in plan.cards)
                 suits = tuple(identity_parts(stands[c])[1] if c in stands else self.cards.suits[c] for c in plan.cards)
-                found = fill(self._new_laid, code, (plan.kind, ranks, suits, len(plan.cards) - len(stands)),
+                found = fill(self._new_laid, int(plan), (plan.kind, ranks, suits, len(plan.cards) - len(stands)),
                              self._listed_size)
             return found
         stands = dict(plan.wild)
