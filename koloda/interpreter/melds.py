@@ -79,6 +79,7 @@ class MeldRules:
         self._new_laid_fit: dict[int, tuple[Laid, int]] = {}
         self._swap_plans: dict[tuple[int, int, int, int], Plan] = {}
         self._of_rank = [k.of == "rank" for k in kinds]      # by kind: a set (else a run)
+        self._ends: dict[tuple[str, tuple[int, ...]], list[tuple[bool, int]]] = {}
         self._wilds_of: tuple[list | None, list] = (None, [])
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
         wild_mask = sum(1 << c for c in wild)
@@ -346,7 +347,7 @@ class MeldRules:
         if size >= self._max_len(kind):
             return []
         suit = next(s for s in laid[SUITS] if s is not None)
-        for at_start, rank in self._run_ends(kind, list(laid[RANKS])):
+        for at_start, rank in self._ends_of(kind, laid[RANKS]):
             for c in cards:
                 if c in self.wild:
                     if wild_ok(kind, laid[NATURALS], wilds_in + 1):
@@ -354,6 +355,15 @@ class MeldRules:
                 elif self.cards.ranks[c] == rank and self.cards.suits[c] == suit:
                     out.append((c, None, at_start))
         return out
+
+    def _ends_of(self, kind: MeldKind, ranks: tuple[int, ...]) -> list[tuple[bool, int]]:
+        """`_run_ends`, kept by the run's ranks: the same runs on the table (and those a search imagines
+        one card longer) are asked about listing after listing."""
+        key = (kind.name, ranks)
+        found = self._ends.get(key)
+        if found is None:
+            found = fill(self._ends, key, self._run_ends(kind, list(ranks)), self._listed_size)
+        return found
 
     def _run_ends(self, kind: MeldKind, ranks: list[int]) -> list[tuple[bool, int]]:
         """(at the low end?, rank) for each rank that would extend this run."""
