@@ -79,6 +79,7 @@ class MeldRules:
         self._new_laid_fit: dict[int, tuple[Laid, int]] = {}
         self._swap_plans: dict[tuple[int, int, int, int], Plan] = {}
         self._of_rank = [k.of == "rank" for k in kinds]      # by kind: a set (else a run)
+        self._longest = [self._max_len(k) for k in kinds]     # by kind: the most cards of a run
         self._ends: dict[tuple[str, tuple[int, ...]], list[tuple[bool, int]]] = {}
         self._wilds_of: tuple[list | None, list] = (None, [])
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
@@ -344,9 +345,11 @@ class MeldRules:
                 elif self.cards.ranks[c] == rank and (not distinct or self.cards.suits[c] not in suits):
                     out.append((c, None, False))
             return out
-        if size >= self._max_len(kind):
+        if size >= self._longest[laid[KIND]]:
             return []
-        suit = next(s for s in laid[SUITS] if s is not None)
+        suit = laid[SUITS][0]        # a run's first card names its suit, unless it is a wild card of any suit
+        if suit is None:
+            suit = next(s for s in laid[SUITS] if s is not None)
         for at_start, rank in self._ends_of(kind, laid[RANKS]):
             for c in cards:
                 if c in self.wild:
