@@ -302,7 +302,7 @@ class MeldRules:
             plans = self._layoffs.get(key)
             if plans is None:
                 plans = [self.plan(laid[KIND], LAYOFF, [card], [] if code is None else [(card, code)], slot, at_start)
-                         for card, code, at_start in self.fits(laid, self.one_of_each(bits(part)))]
+                         for card, code, at_start in self.fits(laid, self.firsts(bits(part)))]
                 remember(self._layoffs, key, plans, self._listed_size)
             else:
                 self._layoffs.move_to_end(key)
@@ -428,11 +428,14 @@ class MeldRules:
 
     def one_of_each(self, cards) -> list[int]:
         """Copies of a card make the same play: keep the first of each name."""
+        return self.firsts(sorted(set(cards)))
+
+    def firsts(self, cards: list[int]) -> list[int]:
+        """`one_of_each` of card ids given once each, lowest first (as a mask's bits are)."""
         names = self.cards.names
         seen: dict[str, int] = {}
-        for c in sorted(set(cards)):
-            if names[c] not in seen:
-                seen[names[c]] = c
+        for c in cards:
+            seen.setdefault(names[c], c)
         return list(seen.values())        # (in the order of the ids: the first of each name comes first)
 
     def _joker_for(self, state, slot: int, card: int) -> int | None:

@@ -305,7 +305,7 @@ class Reach:
         while frontier and looked < self.states:
             after: list[tuple[Laid, tuple[int, ...], int]] = []
             for meld, used, points in frontier:
-                for card, code, at_start in rules.fits(meld, rules.one_of_each(c for c in cards if c not in used)):
+                for card, code, at_start in rules.fits(meld, rules.firsts([c for c in cards if c not in used])):
                     looked += 1
                     bigger = rules.extended(meld, card, code, at_start)
                     now = tuple(sorted(used + (card,)))
