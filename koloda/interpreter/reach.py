@@ -74,7 +74,7 @@ class Reach:
         return self._reaches(ids, mask_of(ids), len(ids) - keep, (), enough, 0)
 
     def reaches_after(self, state, plan: Plan, cards, keep: int, enough: int) -> bool:
-        """`best_after(state, plan, cards, keep, enough) >= enough`; `cards` are card ids (none is none)."""
+        """`best_after(state, plan, cards, keep, enough) >= enough`; `cards`: card ids, each once, none of them none."""
         if enough <= 0:
             return True
         ids = sorted(cards)
