@@ -361,6 +361,11 @@ class Compiler(EffectCompiler):
     def _held_card(self, n: R.Aggregate, env: Env) -> Fn | None:
         """For `any(c in m.cards and … for m in …)`: the card `c`, which a meld must hold to count,
         so that melds without it need not be made (None for any other question)."""
+        item = self.held_card_item(n)
+        return None if item is None else self.expr(item, env.without(n.var))
+
+    def held_card_item(self, n: R.Aggregate) -> R.Expr | None:
+        """The expression of the card `_held_card` works out, or None."""
         if n.func != "any":          # for `all` a meld without the card decides
             return None
         first = n.cond if n.cond is not None else n.elem
@@ -371,7 +376,7 @@ class Compiler(EffectCompiler):
                 and first.container.obj.name == n.var and first.item.type == CARD
                 and n.var not in self._free_locals(first.item)):
             return None
-        return self.expr(first.item, env.without(n.var))
+        return first.item
 
     def stream(self, n: R.Expr, env: Env, card: Fn | None = None) -> Fn:
         """The items of a list for a question that may not need them all: the melds of `melds_in`

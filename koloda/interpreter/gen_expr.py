@@ -284,7 +284,7 @@ class ExprGen(AttrGen):
         being generated when it does not read that comprehension's local (else where it stands)."""
         if not self._loops or self._loops[-1][0] in deps or ":=" in text:     # (no `:=` in a loop's items)
             return text
-        local, hoisted = self._loops[-1]
+        hoisted = self._loops[-1][1]
         for name, known in hoisted:
             if known == text:
                 return name
@@ -317,16 +317,13 @@ class ExprGen(AttrGen):
     def decide(self, n: R.Aggregate, scope: Scope) -> Frag:
         """`any`/`all` over a comprehension stops at the first value that decides it, as the closure does
         (compile.py `_decide`); melds are listed for it a group at a time by the closures' stream."""
+        items = None
         if any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
             items = self.stream(n, scope)
-            loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope, items)
-            assert value is not None
-            where = f" if {test.text}" if test is not None else ""
-            return Frag(f"{n.func}({value.text} {loop}{where})", deps, False, True, True)
-        if isinstance(n.iterable, R.StateValue) and n.iterable.name == "players" \
+        elif isinstance(n.iterable, R.StateValue) and n.iterable.name == "players" \
                 and self.c.layout.num_players <= UNROLLED_PLAYERS:
             return self.unrolled(n, scope)
-        loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
+        loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope, items)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
         return Frag(f"{n.func}({value.text} {loop}{where})", deps, safe, True, True)
@@ -336,15 +333,11 @@ class ExprGen(AttrGen):
         `stream`): the melds a group at a time, and for `any(c in m.cards and …)` only the groups that
         hold `c`. Called with the local names the list and the card read."""
         env = Env(hoisting=self.listing)
-        card = self.c._held_card(n, env)
-        stream = self.c.stream(n.iterable, env, card)
+        stream = self.c.stream(n.iterable, env, self.c._held_card(n, env))
         names = self.c._free_locals(n.iterable)
-        if card is not None:
-            first = n.cond if n.cond is not None else n.elem
-            while isinstance(first, R.And):
-                first = first.left
-            assert isinstance(first, R.Contains)
-            names = names | self.c._free_locals(first.item)
+        item = self.c.held_card_item(n)
+        if item is not None:
+            names = names | self.c._free_locals(item)
         deps: frozenset[str] = NOTHING
         pairs = []
         for name in sorted(names - {n.var}):

@@ -48,6 +48,12 @@ SUITS: Final = 2
 NATURALS: Final = 3
 
 
+def run_suit(laid: Laid) -> int:
+    """The suit of a run: its first card's, or else (a wild card of any suit first) its first natural one's."""
+    suit = laid[SUITS][0]
+    return suit if suit is not None else next(s for s in laid[SUITS] if s is not None)
+
+
 class MeldRules:
     """The meld kinds of one game, its deck, and the action code layout of plans."""
 
@@ -75,8 +81,8 @@ class MeldRules:
         self._layoffs: OrderedDict[tuple, list[Plan]] = OrderedDict()
         self.table_bit = 0       # the bit of `State.dirty` that a change to the melds on the table sets
         self._fit_masks: dict[Laid, int] = {}
-        self._new_laid: dict[int, Laid] = {}      # the meld a new-meld plan makes, by the plan's code
-        self._new_laid_fit: dict[int, tuple[Laid, int]] = {}
+        # the meld a new-meld plan makes, and its fit mask, by the plan's code
+        self._new_laid: dict[int, tuple[Laid, int]] = {}
         self._swap_plans: dict[tuple[int, int, int, int], Plan] = {}
         self._of_rank = [k.of == "rank" for k in kinds]      # by kind: a set (else a run)
         self._longest = [self._max_len(k) for k in kinds]     # by kind: the most cards of a run
@@ -238,8 +244,7 @@ class MeldRules:
         (a set) or suit (a run)."""
         if self._of_rank[laid[KIND]]:
             return self._fitting[laid[RANKS][0]]
-        suit = laid[SUITS][0]          # a run's first card, or else its first natural one, names its suit
-        return self._fitting[15 + (suit if suit is not None else next(s for s in laid[SUITS] if s is not None))]
+        return self._fitting[15 + run_suit(laid)]
 
     def fit_mask(self, laid: Laid) -> int:
         """The mask of the cards that can each be laid off on `laid` as it is: whether one fits
@@ -253,24 +258,19 @@ class MeldRules:
     def new_laid(self, plan: Plan) -> tuple[Laid, int]:
         """The meld a new-meld plan makes, and its `fit_mask`: asked at each listing while its cards stay in
         the hand, so kept by the plan's code."""
-        found = self._new_laid_fit.get(plan)        # (a plan is looked up as the int it is, without making one)
+        found = self._new_laid.get(plan)        # (a plan is looked up as the int it is, without making one)
         if found is None:
-            laid = self.laid_after(None, plan)
-            found = fill(self._new_laid_fit, int(plan), (laid, self.fit_mask(laid)), self._listed_size)
+            stands = dict(plan.wild)
+            ranks = tuple(identity_parts(stands[c])[0] if c in stands else self.cards.ranks[c] for c in plan.cards)
+            suits = tuple(identity_parts(stands[c])[1] if c in stands else self.cards.suits[c] for c in plan.cards)
+            laid = (plan.kind, ranks, suits, len(plan.cards) - len(stands))
+            found = fill(self._new_laid, int(plan), (laid, self.fit_mask(laid)), self._listed_size)
         return found
 
     def laid_after(self, laid: Laid | None, plan: Plan) -> Laid:
         """The meld a plan makes (`laid` None) or leaves (`laid`: its target) on the table."""
         if laid is None or plan.type == NEW:
-            # the same meld is asked about at each listing while its cards stay in the hand
-            found = self._new_laid.get(plan)     # (looked up as the int it is)
-            if found is None:
-                stands = dict(plan.wild)
-                ranks = tuple(identity_parts(stands[c])[0] if c in stands else self.cards.ranks[c] for c in plan.cards)
-                suits = tuple(identity_parts(stands[c])[1] if c in stands else self.cards.suits[c] for c in plan.cards)
-                found = fill(self._new_laid, int(plan), (plan.kind, ranks, suits, len(plan.cards) - len(stands)),
-                             self._listed_size)
-            return found
+            return self.new_laid(plan)[0]
         stands = dict(plan.wild)
         if plan.type == SWAP:              # a natural card takes a wild card's place: the meld stands for the same
             return laid[KIND], laid[RANKS], laid[SUITS], laid[NATURALS] + 1
@@ -347,9 +347,7 @@ class MeldRules:
             return out
         if size >= self._longest[laid[KIND]]:
             return []
-        suit = laid[SUITS][0]        # a run's first card names its suit, unless it is a wild card of any suit
-        if suit is None:
-            suit = next(s for s in laid[SUITS] if s is not None)
+        suit = run_suit(laid)
         for at_start, rank in self._ends_of(kind, laid[RANKS]):
             for c in cards:
                 if c in self.wild:

@@ -60,7 +60,7 @@ class Reach:
     def best_after(self, state, plan: Plan, cards, keep: int = 0, enough: int | None = None) -> int:
         """The most `cards` can add once `plan` is made: new melds, and layoffs onto the melds on
         the table as the plan leaves it (its own new meld among them), leaving at least `keep`."""
-        table, whole = self._after(state, plan)
+        table, whole = self._after(state, plan, mask_of(set(cards)))
         return self.best(cards, keep, table, enough, whole)
 
     # ------------------------------------------------------------ yes or no
@@ -82,8 +82,13 @@ class Reach:
         room = len(ids) - keep
         if room <= 0:
             return False
-        # the melds on the table once the plan is made, those alone that a card of `mask` can go on (only
-        # they matter: the same answer serves another table), as `_after` and `_fits_any` find them
+        table, whole = self._after(state, plan, mask)
+        return self._reaches(ids, mask, room, table, enough, whole)
+
+    def _after(self, state, plan: Plan, mask: int) -> tuple[tuple[Laid, ...], int]:
+        """The melds on the table once `plan` is made (its own new meld among them), those alone that a card
+        of `mask` can go on (only they matter: the same answer serves another table), and the mask of the
+        plan's cards (the hand's melds are listed once for all its plans)."""
         rules = self.rules
         table = []
         new = plan.type == NEW
@@ -97,22 +102,6 @@ class Reach:
             laid, fit = rules.new_laid(plan)
             if mask & fit:
                 table.append(laid)
-        whole = 0
-        for c in plan.cards:
-            whole |= 1 << c
-        return self._reaches(ids, mask, room, tuple(table), enough, whole)
-
-    def _after(self, state, plan: Plan) -> tuple[tuple[Laid, ...], int]:
-        """The melds on the table once `plan` is made (its own new meld among them), and the mask
-        of the hand the plan is made from (its melds are listed once for all plans)."""
-        rules = self.rules
-        table = []
-        for slot, laid, _ in rules.on_table(state):
-            if plan.type != NEW and slot == plan.target:
-                laid = rules.laid_after(laid, plan)
-            table.append(laid)
-        if plan.type == NEW:
-            table.append(rules.laid_after(None, plan))
         whole = 0
         for c in plan.cards:
             whole |= 1 << c
