@@ -268,6 +268,9 @@ class Reach:
                    rest)
             left[first] = copies
         search(0, sum(share_of[name_of[c]] for c in cards), room, 0, len(cards), avail, mask)
+        # `search` holds itself through its closure: a cycle that only the garbage collector would free,
+        # with the lists it holds, and whose collections cost more than the search itself
+        search = most = None  # type: ignore[assignment]
         return best[0], best[0] < goal and not decide
 
     # ------------------------------------------------------------ plays
