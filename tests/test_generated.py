@@ -67,6 +67,15 @@ def test_generated_source_names_nothing_but_the_engine(name):
     assert unsafe_names(done.source, done.namespace) == []
 
 
+def test_listing_loops_leave_out_checks_that_cannot_fail():
+    source = koloda.load("kunkin").generated.source
+    # the hand's cards are looked up by kind only where the deck has a copy of them (the jokers)
+    assert "if _copied" in source
+    # the plans of melds_in, layoffs and swaps are their codes, each once and never none
+    meld_loop = source.split("# action 'meld'")[1].split("# action")[0]
+    assert "_seen" not in meld_loop and "int(v_m)" not in meld_loop and "if v_m is None" not in meld_loop
+
+
 @pytest.mark.parametrize("name", ["peklo", "pony"])
 def test_trick_and_shedding_games_are_generated_whole(name):
     done = koloda.load(name).generated
@@ -428,8 +437,9 @@ def test_a_plans_cards_are_read_once_before_a_loop_that_does_not_change_the_plan
     path.write_text(HOISTED, encoding="utf-8")
     source = koloda.load(str(path)).generated.source
     # `m` is the same for every card of the hand: its cards are taken once, before the loop
-    assert "not in _plan_cards(v_m)" not in source
-    assert source.count("in [_plan_cards(v_m)] for v_c in") == 2
+    assert "not in _plan_cards(v_m)" not in source and "not in v_m.cards" not in source
+    # (a plan listed by a meld function is never none: its cards are read at once)
+    assert source.count("in [v_m.cards] for v_c in") == 2
     # `m` is the loop's own: its cards are taken item by item
     assert "(v_d in _plan_cards(v_m))" in source
     # `any` and `all` over melds are generated, with the melds made a group at a time by the closures' stream

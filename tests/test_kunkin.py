@@ -599,3 +599,10 @@ def test_playouts(name, options, seeds, cap, bound, players):
     MAX_SEEN[name] = max(MAX_SEEN.get(name, 0), most)
     print(f"\n{name} {options}: at most {most} legal actions, {time.time() - started:.1f}s")
     assert most <= bound
+
+
+def test_the_two_jokers_in_hand_are_one_discard_and_every_other_card_one_each():
+    # the listing looks copies up by kind (the two jokers are one move); a card with no copy is a move by itself
+    g = load()
+    s = position(g, "JK JK 5H 5D 9C", vars={("opened", 0): True})
+    assert sorted(discards(s)) == sorted(["discard 5♥", "discard 5♦", "discard 9♣", "discard 🃏"])

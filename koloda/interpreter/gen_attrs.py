@@ -107,6 +107,9 @@ class AttrGen:
         if get is None:
             raise NotGenerated
         plan = self.gen(n.obj, scope)
+        inline = {"points": "{}.points", "size": "len({}.cards)", "cards": "list({}.cards)"}.get(n.name)
+        if plan.nonnull and inline is not None:       # a plan that is there: read at once
+            return Frag(inline.format(plan.text), plan.deps, plan.safe, True)
         return Frag(f"_plan({self.m.const(get, 'plan_' + n.name)}, {plan.text})", plan.deps)
 
     def _SideAttr(self, n: R.SideAttr, scope: Scope) -> Frag:

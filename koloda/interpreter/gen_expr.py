@@ -430,8 +430,8 @@ class ExprGen(AttrGen):
         if isinstance(n.container, R.PlanAttr) and n.container.name == "cards":
             plan = self.gen(n.container.obj, scope)
             # `c in m.cards`: the plan's own cards, not a copy (as compile.py reads it; none fails alike)
-            cards = self.loop_invariant(f"_plan_cards({plan.text})", plan.deps) if plan.safe else \
-                f"_plan_cards({plan.text})"
+            read = f"{plan.text}.cards" if plan.nonnull else f"_plan_cards({plan.text})"
+            cards = self.loop_invariant(read, plan.deps) if plan.safe else read
             return Frag(f"({item.text} {'not in' if n.negated else 'in'} {cards})",
                         item.deps | plan.deps, False, True)
         container = self.gen(n.container, scope)

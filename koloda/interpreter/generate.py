@@ -29,8 +29,9 @@ import linecache
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError
@@ -106,6 +107,7 @@ class Generator(EffectGen):
     def __init__(self, compiler: Any, module: Module, watch: Watch):
         super().__init__(compiler, module)
         self.watch = watch
+        self._copies: dict[int, tuple[bool, ...]] = {}
 
     def flow(self, flow: Flow, rules: R.Rules) -> Generated:
         done = Generated()
@@ -236,12 +238,14 @@ class Generator(EffectGen):
                 self._inside_cell = self._root = False
             local = self.m.local(rp.var)
             seen = f"_seen{k}"
-            unique = (in_zone and param.kind is None) or counted     # a zone holds a card once; copies make one move
+            # the plans a meld function lists are its own, each once, and never none
+            plans = isinstance(rp.domain, R.BuiltinCall) and rp.domain.name in ("melds_in", "layoffs", "swaps")
+            unique = (in_zone and param.kind is None) or counted or plans     # a zone holds a card once; copies make one move
             if not unique:
                 emit(f"{seen} = set()", indent)
             emit(f"for {local} in {domain.text}:", indent)
             indent += 1
-            if not (in_zone or counted):
+            if not (in_zone or counted or plans):
                 emit(f"if {local} is None:", indent)
                 emit("continue", indent + 1)
             if k == 0 and each:
@@ -249,13 +253,17 @@ class Generator(EffectGen):
                 emit(f"raise _Slow({i})", indent + 1)
             if not unique:
                 key = local
+                inner = indent
                 if param.kind is not None:
                     key = f"({self.m.const(param.kind, 'kind')}[{local}], {self.fn.state('_L')}[{local}], " \
                           f"{self.fn.state('_F')}[{local}])"
-                emit(f"_key = {key}", indent)
-                emit(f"if _key in {seen}:", indent)
-                emit("continue", indent + 1)
-                emit(f"{seen}.add(_key)", indent)
+                    if in_zone:         # a card of a zone with no copy in the deck is one move by itself
+                        emit(f"if {self.m.const(self._copied(param.kind), 'copied')}[{local}]:", indent)
+                        inner += 1
+                emit(f"_key = {key}", inner)
+                emit(f"if _key in {seen}:", inner)
+                emit("continue", inner + 1)
+                emit(f"{seen}.add(_key)", inner)
             if in_zone and param.type == CARD and param.radix == self.c.cards.size:
                 digit = local           # a card of a zone is an id of the deck
             elif param.low or param.step != 1:        # a number written as its place in its range
@@ -263,7 +271,7 @@ class Generator(EffectGen):
                 emit(f"{digit}, _off = divmod({local} - {param.low}, {param.step})", indent)
                 emit(f"if _off or not 0 <= {digit} < {param.radix}:", indent)
                 emit("_fail()", indent + 1)
-            elif counted:
+            elif counted or plans:          # (a plan is the int of its code)
                 digit = local
                 emit(f"if not 0 <= {digit} < {param.radix}:", indent)
                 emit("_fail()", indent + 1)
@@ -290,6 +298,14 @@ class Generator(EffectGen):
             self.loops.append(_Loop(len(self.fn.lines), indent, local, domain.text, first, rest, found))
         emit(f"if {truth(guard.text)}:", indent)
         emit(found, indent + 1)
+
+    def _copied(self, kind: Sequence[int]) -> tuple[bool, ...]:
+        """For each card id, whether another card of the deck is of its kind (a copy of it)."""
+        found = self._copies.get(id(kind))
+        if found is None:
+            counts = Counter(kind)
+            found = self._copies[id(kind)] = tuple(counts[k] > 1 for k in kind)
+        return found
 
     def answer_any(self, loop: "_Loop") -> None:
         """A listing that loops over a zone's cards with a guard `P(c) and ...` and asks, in another
