@@ -76,6 +76,13 @@ def test_listing_loops_leave_out_checks_that_cannot_fail():
     assert "_seen" not in meld_loop and "int(v_m)" not in meld_loop and "if v_m is None" not in meld_loop
 
 
+def test_a_function_of_the_rules_that_is_a_constant_is_written_as_its_value():
+    # Kun-kin's `opening_points(): 40` and `keep(): 0`, read in the opening question
+    source = koloda.load("kunkin").generated.source
+    reaches = source.split("# the function 'reaches' of the rules")[1].split("\ndef ")[0]
+    assert "(40 - _V[" in reaches and "_memo(" not in reaches and ", s, 0, v_m" in reaches
+
+
 @pytest.mark.parametrize("name", ["peklo", "pony"])
 def test_trick_and_shedding_games_are_generated_whole(name):
     done = koloda.load(name).generated

@@ -88,6 +88,8 @@ class ExprGen(AttrGen):
                     frag = method(n, scope)
                 except NotGenerated:
                     frag = self.fallback(n, scope)
+                if is_literal(frag.text):       # a function of the rules that is a constant: nothing to keep
+                    return frag
                 cell = self.m.const([-1, None], "m")
                 return Frag(f"({cell}[1] if {cell}[0] == s.listing else _memo({cell}, s.listing, {frag.text}))",
                             NOTHING, frag.safe, frag.nonnull)

@@ -306,8 +306,11 @@ class NewMelds:
         found: dict[int, Record] = {}
         for seq in self.sequences[ki]:
             span = len(seq) if kind.ace != "wrap" else len(seq) // 2
+            holds = [r in at for r in seq]
             for start in range(span):
-                if spare == 0 and seq[start] not in at:
+                # a run starts on a card held or on wild cards followed by one: where the first `spare` + 1
+                # ranks are all missing, the wild cards run out before any natural card (no run)
+                if not holds[start] and (spare == 0 or not any(holds[start + 1:start + spare + 1])):
                     continue
                 order: list[int] = []
                 wild: list[tuple[int, int]] = []
