@@ -11,7 +11,7 @@ from helpers import table_meld
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import Span
 from koloda.interpreter.builtins import asks_reach
-from koloda.interpreter.meldlist import mask_of
+from koloda.interpreter.bitmask import mask_of
 
 
 def _names(plays) -> set[tuple]:

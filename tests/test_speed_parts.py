@@ -8,7 +8,7 @@ import random
 
 import koloda
 from koloda.interpreter.history import History
-from koloda.interpreter.meldlist import bits, mask_of
+from koloda.interpreter.bitmask import bits, mask_of
 
 
 def _play(state, moves: int, seed: int = 1):
@@ -73,10 +73,10 @@ def test_melds_a_group_at_a_time_are_the_listed_ones():
     for _ in range(200):
         hand = sorted(rng.sample(range(melds.n), rng.randint(3, 24)))
         listed = melds.melds_in(hand, 1)
-        streamed = list(melds.each_meld(hand, 1))
+        streamed = list(melds.each_meld(mask_of(hand), 1))
         assert sorted(streamed) == listed
         assert [p.cards for p in sorted(streamed)] == [p.cards for p in listed]
-        fresh = list(melds.each_meld(hand + [h for h in range(melds.n) if h not in hand][:1], 0))
+        fresh = list(melds.each_meld(mask_of(hand + [h for h in range(melds.n) if h not in hand][:1]), 0))
         assert all(int(p) % 2 == 0 for p in fresh)
 
 

@@ -15,6 +15,7 @@ from koloda.dsl.errors import Span
 from koloda.dsl.types import ZONE
 from koloda.interpreter.env import Context, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.bitmask import mask_of
 from koloda.interpreter.cards import rank_indexes, suit_indexes
 from koloda.interpreter.choices import combinations_of, subsets_of
 from koloda.interpreter.gen_runtime import trick_winner
@@ -468,16 +469,17 @@ def reduce(name: str, items: Fn, span: Span) -> Fn:
     return extreme
 
 
-def _card_set(c: Context, node: R.Expr, env: Env) -> Fn:
-    """The cards of a list, each once, lowest first (a zone's cards are each there once already)."""
+def _card_set(c: Context, node: R.Expr, env: Env, done: Callable[[Any], Any] = sorted) -> Fn:
+    """The cards of a list, each once: lowest first, or (`done=mask_of`) as the mask the meld listings
+    look their cards up by. A zone's cards are each there once already."""
     listed = c.sequence(node, env)
     if node.type == ZONE:
-        return lambda s, b: sorted(listed(s, b))
+        return lambda s, b: done(listed(s, b))
 
     def cards(s, b):                 # a card named twice is still one card
         held = set(listed(s, b))
         held.discard(None)
-        return sorted(held)
+        return done(held)
     return cards
 
 
@@ -487,7 +489,7 @@ def meld_stream(c: Context, n: R.BuiltinCall, env: Env, card: Fn | None = None) 
     that passes over every meld without that card: those of other groups are not made."""
     melds, meld_owner_of = c.melds, c.layout.meld_owner_of
     assert melds is not None, "the checker lets meld functions through only where melds are declared"
-    cards = _card_set(c, n.args[0], env)
+    cards = _card_set(c, n.args[0], env, mask_of)
     if card is None:
         return lambda s, b: melds.each_meld(cards(s, b), meld_owner_of(s.current))
     every = melds.each_meld
@@ -510,12 +512,13 @@ def _meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn
     assert melds is not None and reach is not None, \
         "the checker lets meld functions through only where melds are declared"
     after = n.name == "best_points_after"
-    cards = _card_set(c, n.args[1 if after else 0], env)
     if n.name == "melds_in":
-        meld_owner_of = layout.meld_owner_of
-        return lambda s, b: melds.melds_in(cards(s, b), meld_owner_of(s.current))
+        meld_owner_of, mask = layout.meld_owner_of, _card_set(c, n.args[0], env, mask_of)
+        return lambda s, b: melds.melds_of(mask(s, b), meld_owner_of(s.current))
     if n.name == "layoffs":
-        return lambda s, b: melds.layoffs(s, cards(s, b))
+        mask = _card_set(c, n.args[0], env, mask_of)
+        return lambda s, b: melds.layoffs_of(s, mask(s, b))
+    cards = _card_set(c, n.args[1 if after else 0], env)
     if n.name == "swaps":
         return lambda s, b: melds.swaps(s, cards(s, b))
     rest = args[2:] if after else args[1:]         # `keep` and `enough`, each may be left out

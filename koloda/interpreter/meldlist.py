@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from koloda.dsl.model import MeldKind
+from koloda.interpreter.bitmask import bits, mask_of
 from koloda.interpreter.bounded import fill
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.meldwhole import whole_only
@@ -39,21 +40,6 @@ def identity(rank: int, suit: int | None) -> int:
 def identity_parts(code: int) -> tuple[int, int | None]:
     rank, suit = divmod(code, 5)
     return rank, None if suit == NO_SUIT else suit
-
-
-def bits(mask: int) -> list[int]:
-    """The card ids in a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def mask_of(cards: Iterable[int]) -> int:
-    """The mask of card ids given once each (a sum, which is quicker than or-ing them one by one)."""
-    return sum([1 << c for c in cards])
 
 
 def run_sequences(ranks: list[int], ace: str) -> list[list[int]]:

@@ -14,9 +14,10 @@ from functools import lru_cache
 from typing import Final, Iterable, Iterator, Sequence
 
 from koloda.dsl.model import MeldKind
+from koloda.interpreter.bitmask import bits, mask_of
 from koloda.interpreter.bounded import fill, remember
-from koloda.interpreter.meldlist import (IDENTITIES, NO_SUIT, Group, NewMelds, Record, bits, distinct_suits, identity,
-                                         identity_parts, mask_of, run_sequences, wild_ok)
+from koloda.interpreter.meldlist import (IDENTITIES, NO_SUIT, Group, NewMelds, Record, distinct_suits, identity,
+                                         identity_parts, run_sequences, wild_ok)
 
 __all__ = ["NEW", "LAYOFF", "SWAP", "NO_SUIT", "identity", "identity_parts", "Plan", "Laid", "MeldRules"]
 
@@ -160,34 +161,34 @@ class MeldRules:
     # ------------------------------------------------------------ new melds
     def melds_in(self, cards: Iterable[int], owner: int) -> list[Plan]:
         """Every valid new meld that can be made from `cards`, wild cards included, in the order of their codes."""
-        cards = list(cards)
-        key = (mask_of(cards), owner)
+        return self.melds_of(mask_of(cards), owner)
+
+    def melds_of(self, mask: int, owner: int) -> list[Plan]:
+        """`melds_in` the cards of `mask`."""
+        key = (mask, owner)
         listed = self._listed
         found = listed.get(key)
         if found is not None:
             listed.move_to_end(key)
             return found
         found = []
-        for group in self.new.groups_of(key[0]):
+        for group in self.new.groups_of(mask):
             found += self.group_plans(group, owner)
         found.sort()          # plans are their codes; no two groups share one
         return remember(listed, key, found, self._listed_size)
 
-    def each_meld(self, cards: Iterable[int], owner: int) -> Iterator[Plan]:
-        """The same melds, a group at a time and in no particular order: for a question that may be
-        answered before all of them are made."""
-        cards = list(cards)
-        listed = self._listed.get((mask_of(cards), owner))
+    def each_meld(self, mask: int, owner: int) -> Iterator[Plan]:
+        """The melds of the cards of `mask`, a group at a time and in no particular order: for a question
+        that may be answered before all of them are made."""
+        listed = self._listed.get((mask, owner))
         if listed is not None:
             yield from listed
             return
-        for group in self.new.groups_of(mask_of(cards)):
+        for group in self.new.groups_of(mask):
             yield from self.group_plans(group, owner)
 
-    def each_meld_with(self, cards: Iterable[int], owner: int, card: int) -> Iterator[Plan]:
+    def each_meld_with(self, mask: int, owner: int, card: int) -> Iterator[Plan]:
         """`each_meld`, less (some) melds without `card`: for a question that passes over those."""
-        cards = list(cards)
-        mask = mask_of(cards)
         listed = self._listed.get((mask, owner))
         if listed is not None:
             yield from listed
@@ -292,7 +293,10 @@ class MeldRules:
         """Every single card of `cards` that can be added to one of the melds on the table, in the order of
         their codes (no two are alike: a layoff's code holds its card, its meld's slot, the end it goes on
         and what a wild card stands for)."""
-        mask = mask_of(cards)
+        return self.layoffs_of(state, mask_of(cards))
+
+    def layoffs_of(self, state, mask: int) -> list[Plan]:
+        """`layoffs` of the cards of `mask`."""
         listed: list[Plan] = []
         for slot, laid, fit in self.on_table(state):
             part = mask & fit

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from functools import lru_cache
-from typing import Hashable, Sequence
+from typing import Callable, Hashable, Sequence
 
+from koloda.interpreter.bitmask import ByteSums, bits, mask_of
 from koloda.interpreter.bounded import remember
-from koloda.interpreter.meldlist import Group, NewMelds, bits, mask_of
+from koloda.interpreter.meldlist import Group, NewMelds
 
 Names = tuple[int, ...]   # a play's cards as indices of their names in name order, sorted (copies alike)
 # a play: its cards, its points, the table meld it extends (-1: a new meld), and what it takes from
@@ -40,16 +41,8 @@ class Counts:
         width = max(Counter(names).values()).bit_length() + 1
         self.unit = [1 << (i * width) for i in range(len(order))]
         self.guard = sum(u << (width - 1) for u in self.unit)     # the top bit of every field
-
-    def of(self, mask: int) -> int:
-        """The counts of the cards in `mask`."""
-        unit, name_of = self.unit, self.name_of
-        total = 0
-        while mask:
-            low = mask & -mask
-            total += unit[name_of[low.bit_length() - 1]]
-            mask ^= low
-        return total
+        # the counts of the cards in a mask
+        self.of: Callable[[int], int] = ByteSums([self.unit[name] for name in self.name_of]).of
 
     def need(self, names: Names) -> int:
         return sum(self.unit[name] for name in names)

@@ -23,7 +23,7 @@ from typing import Hashable, TypeVar
 
 from koloda.interpreter.melds import KIND, NATURALS, NEW, RANKS, SUITS, Laid, MeldRules, Plan
 from koloda.interpreter.bounded import remember
-from koloda.interpreter.meldlist import bits, mask_of
+from koloda.interpreter.bitmask import bits, mask_of
 from koloda.interpreter.plays import Counts, NamedMelds, Names, Play
 
 V = TypeVar("V")
