@@ -95,18 +95,19 @@ def test_an_action_whose_guard_starts_false_lists_nothing():
     calls = []
     melds = game.melds
     assert melds is not None
-    real = melds.melds_in
+    real = melds.melds_of
 
-    def counted(cards, owner):
-        calls.append(len(list(cards)))
-        return real(cards, owner)
-    melds.melds_in = counted            # type: ignore[method-assign]
+    def counted(mask, owner):
+        calls.append(mask.bit_count())
+        return real(mask, owner)
+    melds.melds_of = counted            # type: ignore[method-assign]
     try:
         s.legal_actions()
     finally:
-        del melds.melds_in
-    hand_and_row = len(s.zones[game.layout.zone_base["hand"] + s.current]) + len(s.zones[game.layout.zone_base["row"]])
-    assert hand_and_row not in calls
+        del melds.melds_of
+    hand = len(s.zones[game.layout.zone_base["hand"] + s.current])
+    hand_and_row = hand + len(s.zones[game.layout.zone_base["row"]])
+    assert hand in calls and hand_and_row not in calls     # the hand's own melds are listed, not the row's
 
 
 def test_the_groups_holding_a_card_are_those_of_the_whole_hand():
@@ -124,6 +125,22 @@ def test_the_groups_holding_a_card_are_those_of_the_whole_hand():
             for card in hand + rng.sample(range(n), 3):
                 new._grouped.clear()                # the path that lists only the card's groups
                 assert new.groups_with(mask, card) == [g for g in whole if card in g[1] or card in g[2]]
+
+
+def test_a_group_too_small_for_a_meld_with_the_wild_cards_at_hand_is_not_listed():
+    """A meld takes more natural cards than wild ones (Kun-kin): with two jokers a run or a set still
+    needs two natural cards, so a rank or a suit held once is no group, though three cards are there."""
+    from koloda.interpreter.meldlist import least_naturals
+    game = koloda.load("kunkin")
+    new = game.melds.new                                          # type: ignore[union-attr]
+    run, pair = [k for k in new.kinds if k.of == "suit"][0], [k for k in new.kinds if k.of == "rank"][0]
+    assert [least_naturals(run, w) for w in range(4)] == [3, 2, 2, 2] == [least_naturals(pair, w) for w in range(4)]
+    jokers = sorted(new.wild)
+    lone = [c for c in range(len(new.ranks)) if new.ranks[c] == 7 and new.suits[c] == 0]
+    hand = mask_of(lone + jokers)                 # 7 of the first suit and two jokers: no meld
+    assert new.groups_of(hand) == () and game.melds.melds_of(hand, 0) == []   # type: ignore[union-attr]
+    two = lone + [c for c in range(len(new.ranks)) if new.ranks[c] == 8 and new.suits[c] == 0]
+    assert [g[0] for g in new.groups_of(mask_of(two + jokers))] == [new.kinds.index(run)]
 
 
 def test_a_question_about_the_melds_with_one_card_answers_as_before():

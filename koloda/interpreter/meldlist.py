@@ -60,6 +60,15 @@ def distinct_suits(kind: MeldKind, size: int) -> bool:
     return kind.suits == "distinct" and (kind.repeat_from is None or size < kind.repeat_from)
 
 
+def least_naturals(kind: MeldKind, wilds: int) -> int:
+    """The fewest natural cards of a meld of `kind` that may take up to `wilds` wild cards (`wild_ok`):
+    a group of fewer makes no meld, and is not listed."""
+    naturals = 1
+    while naturals + min(wilds, naturals - 1 if kind.wild_max is None else kind.wild_max) < kind.min:
+        naturals += 1
+    return naturals
+
+
 def wild_ok(kind: MeldKind, naturals: int, wilds: int) -> bool:
     if naturals == 0:
         return False
@@ -100,6 +109,8 @@ class NewMelds:
         # no suit holds two copies of a card: a suit's cards in a hand are a run group's as they are
         self._single = all(len({self.ranks[c] for c in bits(m)}) == len(bits(m)) for m in self._of_suit)
         self._id_tuples: dict[int, tuple[int, ...]] = {}
+        # by kind, by the number of wild cards at hand: the fewest natural cards a meld of the kind takes
+        self._least = [[least_naturals(k, extra) for extra in range(len(wild_ids) + 1)] for k in kinds]
 
     def listing(self, cards: Iterable[int]) -> list[Record]:
         """Every valid new meld of `cards` (ids, each once), in the order of their codes."""
@@ -130,21 +141,24 @@ class NewMelds:
         suit = self.suits[card]
         if suit is None:            # a card of no suit that is not wild is in no group
             return []
-        spare = tuple(bits(mask & self._wild_mask))
+        wilds = mask & self._wild_mask
+        spare = self._ids(wilds) if wilds else ()
         rank = self.ranks[card]
         out: list[Group] = []
         for ki, kind in enumerate(self.kinds):
-            least = kind.min - len(spare)       # as `groups`: a group too small for a meld is left out
+            least = self._least[ki][len(spare)]     # as `groups`: a group too small for a meld is left out
             if kind.of == "rank":
-                same = tuple(bits(mask & self._of_rank[rank]))
-                if len(same) >= least:
-                    out.append((ki, same, spare))
+                held = mask & self._of_rank[rank]
+                if held.bit_count() >= least:
+                    out.append((ki, self._ids(held), spare))
+            elif self._single:
+                held = mask & self._of_suit[suit]
+                if held.bit_count() >= least:
+                    out.append((ki, self._ids(held), spare))
             else:
-                held: dict[int, int] = {}
-                for c in bits(mask & self._of_suit[suit]):
-                    held.setdefault(self.ranks[c], c)       # runs take the first copy of a card
-                if held.get(rank) == card and len(held) >= least:
-                    out.append((ki, tuple(sorted(held.values())), spare))
+                firsts = self._firsts(mask & self._of_suit[suit])     # runs take the first copy of a card
+                if card in firsts and len(firsts) >= least:
+                    out.append((ki, firsts, spare))
         return out
 
     def groups(self, cards: Iterable[int]) -> list[Group]:
@@ -166,7 +180,7 @@ class NewMelds:
         out: list[Group] = []
         masks: list[int] = []
         for ki, kind in enumerate(self.kinds):
-            least = kind.min - extra          # the natural cards a group needs at least
+            least = self._least[ki][extra]          # the natural cards a group needs at least
             if kind.of == "rank":
                 for of_rank in self._rank_masks:         # (by rank)
                     held = mask & of_rank
