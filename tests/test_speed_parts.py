@@ -143,6 +143,21 @@ def test_a_group_too_small_for_a_meld_with_the_wild_cards_at_hand_is_not_listed(
     assert [g[0] for g in new.groups_of(mask_of(two + jokers))] == [new.kinds.index(run)]
 
 
+def test_a_group_that_makes_no_meld_is_not_listed():
+    """A suit's cards with no three in a row make no run, with no joker or with one that cannot bridge the
+    gaps: such a group is not listed (nor asked about the card just drawn), and the hand's melds are the same."""
+    game = koloda.load("kunkin")
+    new = game.melds.new                                          # type: ignore[union-attr]
+    hearts = {new.ranks[c]: c for c in range(len(new.ranks)) if new.suits[c] == 0}
+    joker = min(new.wild)
+    scattered = mask_of([hearts[2], hearts[7], hearts[12]])
+    assert new.groups_of(scattered) == () and new.groups_of(scattered | 1 << joker) == ()
+    assert new.groups_with(scattered | 1 << joker, hearts[7]) == []
+    bridged = mask_of([hearts[6], hearts[8], hearts[12], joker])      # the joker stands for the 7
+    assert [g[1] for g in new.groups_of(bridged)] == [(hearts[6], hearts[8], hearts[12])]
+    assert {tuple(p.cards) for p in game.melds.melds_of(bridged, 0)} == {(hearts[6], joker, hearts[8])}  # type: ignore[union-attr]
+
+
 def test_a_question_about_the_melds_with_one_card_answers_as_before():
     """Kun-kin's take (`any(top in m.cards and … for m in melds_in(my hand.cards + [top]) …)`) lists only
     the melds with the discard top; the moves are the same as when every meld is made and passed over."""

@@ -111,6 +111,8 @@ class NewMelds:
         self._id_tuples: dict[int, tuple[int, ...]] = {}
         # by kind, by the number of wild cards at hand: the fewest natural cards a meld of the kind takes
         self._least = [[least_naturals(k, extra) for extra in range(len(wild_ids) + 1)] for k in kinds]
+        self._makes: dict[int, bool] = {}       # `_makes_melds`
+        self._wild_radix = len(wild_ids) + 1
 
     def listing(self, cards: Iterable[int]) -> list[Record]:
         """Every valid new meld of `cards` (ids, each once), in the order of their codes."""
@@ -149,16 +151,17 @@ class NewMelds:
             least = self._least[ki][len(spare)]     # as `groups`: a group too small for a meld is left out
             if kind.of == "rank":
                 held = mask & self._of_rank[rank]
-                if held.bit_count() >= least:
-                    out.append((ki, self._ids(held), spare))
+                if held.bit_count() >= least and self._makes_melds(group := (ki, self._ids(held), spare), held):
+                    out.append(group)
             elif self._single:
                 held = mask & self._of_suit[suit]
-                if held.bit_count() >= least:
-                    out.append((ki, self._ids(held), spare))
+                if held.bit_count() >= least and self._makes_melds(group := (ki, self._ids(held), spare), held):
+                    out.append(group)
             else:
                 firsts = self._firsts(mask & self._of_suit[suit])     # runs take the first copy of a card
-                if card in firsts and len(firsts) >= least:
-                    out.append((ki, firsts, spare))
+                if card in firsts and len(firsts) >= least \
+                        and self._makes_melds(group := (ki, firsts, spare), mask_of(firsts)):
+                    out.append(group)
         return out
 
     def groups(self, cards: Iterable[int]) -> list[Group]:
@@ -185,22 +188,37 @@ class NewMelds:
                 for of_rank in self._rank_masks:         # (by rank)
                     held = mask & of_rank
                     if held and held.bit_count() >= least:
-                        out.append((ki, known(held) or self._ids(held), spare))
-                        masks.append(held | wilds)
+                        group = (ki, known(held) or self._ids(held), spare)
+                        if self._makes_melds(group, held):
+                            out.append(group)
+                            masks.append(held | wilds)
             else:
                 for of_suit in self._of_suit:
                     held = mask & of_suit
                     if not held or held.bit_count() < least:
                         continue
                     if self._single:
-                        out.append((ki, known(held) or self._ids(held), spare))
-                        masks.append(held | wilds)
+                        group = (ki, known(held) or self._ids(held), spare)
                     else:
                         firsts = self._firsts(held)
-                        if len(firsts) >= least:
-                            out.append((ki, firsts, spare))
-                            masks.append(mask_of(firsts) | wilds)
+                        if len(firsts) < least:
+                            continue
+                        group, held = (ki, firsts, spare), mask_of(firsts)
+                    if self._makes_melds(group, held):
+                        out.append(group)
+                        masks.append(held | wilds)
         return tuple(out), tuple(masks)
+
+    def _makes_melds(self, group: Group, naturals: int) -> bool:
+        """Does `group` (its natural cards `naturals`, as a mask) make any meld? That depends on its natural
+        cards and on how many wild cards it has, not on which (they stand in alike), so the answer is
+        kept by those: a group that makes none, such as a suit's cards with no three in a row, is not
+        listed, looked up or searched again."""
+        key = (naturals * self.kind_radix + group[0]) * self._wild_radix + len(group[2])
+        found = self._makes.get(key)
+        if found is None:
+            found = fill(self._makes, key, bool(self.group(group)), self._grouped_size * 4)
+        return found
 
     def _ids(self, mask: int) -> tuple[int, ...]:
         """The ids of a mask, lowest first: the same few masks (the cards of a rank or of a suit in a
