@@ -10,7 +10,7 @@ import koloda
 from helpers import table_meld
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import Span
-from koloda.interpreter.builtins import asks_reach
+from koloda.interpreter.meld_calls import asks_reach
 from koloda.interpreter.bitmask import mask_of
 
 

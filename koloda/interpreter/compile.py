@@ -18,7 +18,7 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import CARD_SLOT
 from koloda.dsl.types import BOOL, CARD, RANK, ZONE, is_list
-from koloda.interpreter import builtins
+from koloda.interpreter import builtins, meld_calls
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.effects import EffectCompiler
 from koloda.interpreter.env import TOP, Env, Fn
@@ -383,7 +383,7 @@ class Compiler(EffectCompiler):
         come a group at a time (with `card`, only groups that hold it), and a list joined with `+`
         one part after the other."""
         if isinstance(n, R.BuiltinCall) and n.name == "melds_in":
-            return builtins.meld_stream(self, n, env, card)
+            return meld_calls.meld_stream(self, n, env, card)
         if isinstance(n, R.Arith) and n.op == "+" and is_list(n.type):
             left, right = self.stream(n.left, env, card), self.stream(n.right, env, card)
 
@@ -457,8 +457,8 @@ class Compiler(EffectCompiler):
                 return lambda s, b: left(s, b) == right(s, b)
             return lambda s, b: left(s, b) != right(s, b)
         span = n.span
-        if builtins.asks_reach(n):
-            return builtins.reach_test(self, n, env, self._plain_compare(left, right, sign, span))
+        if meld_calls.asks_reach(n):
+            return meld_calls.reach_test(self, n, env, self._plain_compare(left, right, sign, span))
         if n.left.type == RANK:
             order = self.cards.order
 

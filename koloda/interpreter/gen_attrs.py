@@ -136,7 +136,7 @@ class AttrGen:
 
     # ------------------------------------------------------------ calls
     def reach_test(self, n: R.Compare, scope: Scope) -> Frag:
-        """`best_points(…, need) >= need`, asked as builtins.reach_test asks it."""
+        """`best_points(…, need) >= need`, asked as meld_calls.reach_test asks it."""
         call = n.left
         assert isinstance(call, R.BuiltinCall)
         after = call.name == "best_points_after"

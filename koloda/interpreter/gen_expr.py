@@ -19,7 +19,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, RANK, ZONE
 from koloda.interpreter.compile import _chain, _locals_in, _simple
 from koloda.interpreter.env import Env
-from koloda.interpreter.builtins import asks_reach
+from koloda.interpreter.meld_calls import asks_reach
 from koloda.interpreter.gen_attrs import AttrGen
 from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, atom, costly, deps_of, is_literal,
                                          trivial)

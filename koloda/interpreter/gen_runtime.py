@@ -98,7 +98,7 @@ def _plan_cards(plan: Any) -> Any:
 
 
 def _reach(reach: Any, keep: Any, cards: Any, need: Any) -> bool:
-    """`best_points(cards, keep, need) >= need`, as builtins.reach_test asks it (none: the closure says what failed)."""
+    """`best_points(cards, keep, need) >= need`, as meld_calls.reach_test asks it (none: the closure says what failed)."""
     if keep is None or need is None:
         raise ValueError("none")
     held = set(cards)
@@ -107,7 +107,7 @@ def _reach(reach: Any, keep: Any, cards: Any, need: Any) -> bool:
 
 
 def _reach_after(reach: Any, s: Any, keep: Any, plan: Any, cards: Any, need: Any) -> bool:
-    """`best_points_after(plan, cards, keep, need) >= need`, as builtins.reach_test asks it."""
+    """`best_points_after(plan, cards, keep, need) >= need`, as meld_calls.reach_test asks it."""
     if keep is None or need is None or plan is None:
         raise ValueError("none")
     held = set(cards)
