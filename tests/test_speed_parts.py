@@ -7,6 +7,7 @@ import pickle
 import random
 
 import koloda
+from koloda.interpreter.bounded import RECENT_HANDS, RECENT_LISTINGS, RECENT_PARTS
 from koloda.interpreter.history import History
 from koloda.interpreter.bitmask import bits, mask_of
 
@@ -58,11 +59,18 @@ def test_meld_caches_stay_bounded():
     assert melds is not None and reach is not None
     for seed in range(3):
         _play(game.new_initial_state(seed=seed), 10_000, seed=seed)
-    assert len(melds._listed) <= melds._listed_size
+    assert 0 < len(melds._listed) <= RECENT_LISTINGS and 0 < len(melds.new._grouped) <= RECENT_LISTINGS
     assert melds.group_plans.cache_info().currsize <= melds.group_plans.cache_info().maxsize
     assert melds.new.group.cache_info().currsize <= melds.new.group.cache_info().maxsize
-    for cache in (reach._best, reach._short, reach._extensions, reach.plays._hands, reach.plays._named):
+    for cache in (reach._best, reach._short, reach._extensions, reach.plays._named):
         assert len(cache) <= reach.cached
+    # the opening search's caches, in a game that asks it (Splin 29.г has no opening minimum)
+    kunkin = koloda.load("kunkin")
+    plays = kunkin.compiler.reach.plays           # type: ignore[union-attr]
+    for seed in range(3):
+        _play(kunkin.new_initial_state(seed=seed), 3_000, seed=seed)
+    assert 0 < len(plays._hands) <= RECENT_PARTS
+    assert all(0 < len(c) <= RECENT_HANDS for c in (plays._grouped, plays._ranks, plays._counts))
 
 
 def test_melds_a_group_at_a_time_are_the_listed_ones():

@@ -13,6 +13,13 @@ from typing import Hashable, TypeVar
 
 V = TypeVar("V")
 
+# The caches whose entries are asked for again within a few questions of the listing that made them, or
+# not at all (measured over random play, docs/decisions.md "Caches that hold what is asked again soon"):
+# kept small, so that what they forget goes before the garbage collector has to look at it.
+RECENT_HANDS = 16       # a whole hand's groups, plays by points, counts, groups that lost a card (plays.py)
+RECENT_PARTS = 128      # the plays of a part of a hand (plays.py)
+RECENT_LISTINGS = 64    # a hand's new melds as plans (melds.py) and its groups (meldlist.py)
+
 
 def recall(cache: OrderedDict, key: Hashable):
     """The value kept under `key` (now the most recently used), or None."""

@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from koloda.dsl.model import MeldKind
 from koloda.interpreter.bitmask import bits, mask_of
-from koloda.interpreter.bounded import fill
+from koloda.interpreter.bounded import RECENT_LISTINGS, fill
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.meldwhole import whole_only
 
@@ -130,7 +130,7 @@ class NewMelds:
         """`groups_of(mask)`, and the mask of each group's cards."""
         found = self._grouped.get(mask)
         if found is None:
-            found = fill(self._grouped, mask, self._groups_and_masks(mask), self._grouped_size)
+            found = fill(self._grouped, mask, self._groups_and_masks(mask), RECENT_LISTINGS)
         return found
 
     def groups_with(self, mask: int, card: int) -> list[Group]:

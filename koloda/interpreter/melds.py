@@ -15,7 +15,7 @@ from typing import Final, Iterable, Iterator, Sequence
 
 from koloda.dsl.model import MeldKind
 from koloda.interpreter.bitmask import bits, mask_of
-from koloda.interpreter.bounded import fill, remember
+from koloda.interpreter.bounded import RECENT_LISTINGS, fill, remember
 from koloda.interpreter.meldlist import (IDENTITIES, NO_SUIT, Group, NewMelds, Record, distinct_suits, identity,
                                          identity_parts, run_sequences, wild_ok)
 
@@ -175,7 +175,7 @@ class MeldRules:
         for group in self.new.groups_of(mask):
             found += self.group_plans(group, owner)
         found.sort()          # plans are their codes; no two groups share one
-        return remember(listed, key, found, self._listed_size)
+        return remember(listed, key, found, RECENT_LISTINGS)
 
     def each_meld(self, mask: int, owner: int) -> Iterator[Plan]:
         """The melds of the cards of `mask`, a group at a time and in no particular order: for a question

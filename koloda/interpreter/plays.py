@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Callable, Hashable, Sequence
 
 from koloda.interpreter.bitmask import ByteSums, bits, mask_of
-from koloda.interpreter.bounded import remember
+from koloda.interpreter.bounded import RECENT_HANDS, RECENT_PARTS, remember
 from koloda.interpreter.meldlist import Group, NewMelds
 
 Names = tuple[int, ...]   # a play's cards as indices of their names in name order, sorted (copies alike)
@@ -90,7 +90,7 @@ class NamedMelds:
             found = self._part(mask, within, self._groups(within), self._spare(mask, within))
         else:
             found = tuple([p for _, plays, _ in self._groups(mask) for p in plays])
-        return remember(self._hands, mask, found, self.cached)
+        return remember(self._hands, mask, found, RECENT_PARTS)
 
     def _groups(self, mask: int) -> Grouped:
         """The groups of a hand, each with its plays and the mask of its cards."""
@@ -101,7 +101,7 @@ class NamedMelds:
         groups, masks = self.new.grouped(mask)
         plays = self.group_plays
         found = tuple([(group, plays(group), cards) for group, cards in zip(groups, masks)])
-        return remember(self._grouped, mask, found, self.cached // 4)
+        return remember(self._grouped, mask, found, RECENT_HANDS)
 
     def richest(self, mask: int, room: int, within: int = 0, floor: int = 0) -> int:
         """The most points of one play of the cards in `mask` that takes at most `room` cards: the
@@ -148,7 +148,7 @@ class NamedMelds:
                     break
                 if size <= room and not others >> index & 1 and (spare - need) & guard == guard:
                     return points, None
-            found = remember(self._hands, mask, self._part(mask, within, groups, spare), self.cached)
+            found = remember(self._hands, mask, self._part(mask, within, groups, spare), RECENT_PARTS)
             if not others:         # every play of the part was walked above: none is worth `floor`
                 return 0, found
         elif found is None:
@@ -178,7 +178,7 @@ class NamedMelds:
             found = [(i, cards & ~self.wild_mask, group[0] in self.by_copies)
                      for i, (group, _, cards) in enumerate(self._groups(within))
                      if group[0] in self.by_copies or group[0] in self.runs]
-            remember(self._touch, within, found, self.cached // 4)
+            remember(self._touch, within, found, RECENT_HANDS)
         else:
             self._touch.move_to_end(within)
         return found
@@ -191,7 +191,7 @@ class NamedMelds:
     def _counts_of(self, within: int) -> int:
         found = self._counts.get(within)
         if found is None:
-            found = remember(self._counts, within, self.counts.of(within), self.cached // 4)
+            found = remember(self._counts, within, self.counts.of(within), RECENT_HANDS)
         return found
 
     def _ranked(self, within: int, groups: Grouped) -> tuple[tuple[int, int, int, int], ...]:
@@ -200,7 +200,7 @@ class NamedMelds:
         if found is None:
             found = tuple(sorted(((p[1], len(p[0]), p[3], i) for i, (_, plays, _) in enumerate(groups) for p in plays),
                                  key=lambda r: -r[0]))
-            remember(self._ranks, within, found, self.cached // 4)
+            remember(self._ranks, within, found, RECENT_HANDS)
         else:
             self._ranks.move_to_end(within)
         return found
