@@ -84,9 +84,10 @@ def meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     if n.name == "layoffs":
         mask = card_mask(c, n.args[0], env)
         return lambda s, b: melds.layoffs_of(s, mask(s, b))
-    cards = card_set(c, n.args[1 if after else 0], env)
     if n.name == "swaps":
-        return lambda s, b: melds.swaps(s, cards(s, b))
+        mask = card_mask(c, n.args[0], env)
+        return lambda s, b: melds.swaps_of(s, mask(s, b))
+    cards = card_set(c, n.args[1 if after else 0], env)
     rest = args[2:] if after else args[1:]         # `keep` and `enough`, each may be left out
     keep = rest[0] if rest else c.constant(0)
     enough = rest[1] if len(rest) > 1 else c.constant(None)

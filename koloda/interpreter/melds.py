@@ -93,6 +93,10 @@ class MeldRules:
         wild_mask = sum(1 << c for c in wild)
         self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
             + [sum(1 << c for c in range(self.n) if cards.suits[c] == s) | wild_mask for s in range(4)]
+        # by what a wild card stands for (`identity`): the cards that are it, which a swap may put in its place
+        self._standing_for = [mask_of(c for c in range(self.n) if c not in wild and cards.ranks[c] == code // 5
+                                      and (code % 5 == NO_SUIT or cards.suits[c] == code % 5))
+                              for code in range(IDENTITIES)]
 
     # ------------------------------------------------------------ codes
     def encode(self, kind: int, type_: int, cards, wild, target: int, at_start: bool) -> int:
@@ -388,15 +392,20 @@ class MeldRules:
 
     def swaps(self, state, cards) -> list[Plan]:
         """A card of `cards` that is what a wild card on the table stands for: it takes the wild card's place."""
+        return self.swaps_of(state, mask_of(cards))
+
+    def swaps_of(self, state, mask: int) -> list[Plan]:
+        """`swaps` of the cards of `mask`: for each wild card on the table, the cards of the mask that are
+        what it stands for (`_standing_for`), one of each name (copies make the same play)."""
         wilds = self._table_wilds(state)
         if not wilds:
             return []
         found: dict[int, Plan] = {}
-        natural = [c for c in self.one_of_each(cards) if c not in self.wild]   # one of each name
-        ranks, suits = self.cards.ranks, self.cards.suits
+        standing_for = self._standing_for
         for slot, kind, w, rank, suit in wilds:
-            for c in natural:
-                if ranks[c] == rank and (suit is None or suits[c] == suit):
+            held = mask & standing_for[identity(rank, suit)]
+            if held:
+                for c in self.firsts(bits(held)):
                     p = self._swap_plan(kind, c, slot, w)
                     found.setdefault(int(p), p)
         return [found[k] for k in sorted(found)]
@@ -427,10 +436,6 @@ class MeldRules:
         if found is None:
             found = fill(self._swap_plans, key, self.plan(kind, SWAP, [card], [], slot, taken=wild), self._listed_size)
         return found
-
-    def one_of_each(self, cards) -> list[int]:
-        """Copies of a card make the same play: keep the first of each name."""
-        return self.firsts(sorted(set(cards)))
 
     def firsts(self, cards: list[int]) -> list[int]:
         """`one_of_each` of card ids given once each, lowest first (as a mask's bits are)."""
