@@ -8,7 +8,6 @@ long match or many of them cannot grow the memory without end.
 from __future__ import annotations
 
 from collections import OrderedDict
-from itertools import islice
 from typing import Hashable, TypeVar
 
 V = TypeVar("V")
@@ -35,8 +34,9 @@ def remember(cache: OrderedDict, key: Hashable, value: V, size: int) -> V:
     entries forgotten early would have saved."""
     cache[key] = value
     if len(cache) > size:
-        for old in list(islice(cache, max(1, size // 16))):
-            del cache[old]
+        forget = cache.popitem
+        for _ in range(max(1, size // 16)):
+            forget(last=False)
     return value
 
 
