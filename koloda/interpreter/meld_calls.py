@@ -74,6 +74,8 @@ def meld_stream(c: Context, n: R.BuiltinCall, env: Env, card: Fn | None = None) 
 
 
 def meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    """A call of `melds_in`, `layoffs` or `swaps` (the plans of its cards, listed by their mask), or of
+    `best_points` / `best_points_after` (the opening search of reach.py)."""
     melds, reach, layout = c.melds, c.reach, c.layout
     assert melds is not None and reach is not None, \
         "the checker lets meld functions through only where melds are declared"
