@@ -83,6 +83,13 @@ def test_a_function_of_the_rules_that_is_a_constant_is_written_as_its_value():
     assert "(40 - _V[" in reaches and "_memo(" not in reaches and ", s, 0, v_m" in reaches
 
 
+def test_a_plan_that_may_be_none_has_its_attributes_read_in_place():
+    # in Kun-kin's `reaches(plan m, ...)`, `m.points` is read in place, none still giving none
+    source = koloda.load("kunkin").generated.source
+    reaches = source.split("# the function 'reaches' of the rules")[1].split("\ndef ")[0]
+    assert "(None if v_m is None else v_m.points)" in reaches and "_plan(" not in reaches
+
+
 @pytest.mark.parametrize("name", ["peklo", "pony"])
 def test_trick_and_shedding_games_are_generated_whole(name):
     done = koloda.load(name).generated

@@ -110,6 +110,8 @@ class AttrGen:
         inline = {"points": "{}.points", "size": "len({}.cards)", "cards": "list({}.cards)"}.get(n.name)
         if plan.nonnull and inline is not None:       # a plan that is there: read at once
             return Frag(inline.format(plan.text), plan.deps, plan.safe, True)
+        if inline is not None and plan.text.isidentifier():     # a local that may be none: asked in place
+            return Frag(f"(None if {plan.text} is None else {inline.format(plan.text)})", plan.deps)
         return Frag(f"_plan({self.m.const(get, 'plan_' + n.name)}, {plan.text})", plan.deps)
 
     def _SideAttr(self, n: R.SideAttr, scope: Scope) -> Frag:
