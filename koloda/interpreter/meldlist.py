@@ -180,7 +180,6 @@ class NewMelds:
         spare = self._ids(wilds) if wilds else ()
         extra = len(spare)
         known = self._id_tuples.get
-        makes = self._makes.get        # `_makes_melds`' answers, looked up first by its key: most are there
         out: list[Group] = []
         masks: list[int] = []
         for ki, kind in enumerate(self.kinds):
@@ -188,32 +187,24 @@ class NewMelds:
             if kind.of == "rank":
                 for of_rank in self._rank_masks:         # (by rank)
                     held = mask & of_rank
-                    if not held or held.bit_count() < least:
-                        continue
-                    found = makes((held * self.kind_radix + ki) * self._wild_radix + extra)
-                    if found is False:
-                        continue
-                    group = (ki, known(held) or self._ids(held), spare)
-                    if found or self._makes_melds(group, held):
-                        out.append(group)
-                        masks.append(held | wilds)
+                    if held and held.bit_count() >= least:
+                        group = (ki, known(held) or self._ids(held), spare)
+                        if self._makes_melds(group, held):
+                            out.append(group)
+                            masks.append(held | wilds)
             else:
                 for of_suit in self._of_suit:
                     held = mask & of_suit
                     if not held or held.bit_count() < least:
                         continue
                     if self._single:
-                        ids = None
+                        group = (ki, known(held) or self._ids(held), spare)
                     else:
-                        ids = self._firsts(held)
-                        if len(ids) < least:
+                        firsts = self._firsts(held)
+                        if len(firsts) < least:
                             continue
-                        held = mask_of(ids)
-                    found = makes((held * self.kind_radix + ki) * self._wild_radix + extra)
-                    if found is False:
-                        continue
-                    group = (ki, ids or known(held) or self._ids(held), spare)
-                    if found or self._makes_melds(group, held):
+                        group, held = (ki, firsts, spare), mask_of(firsts)
+                    if self._makes_melds(group, held):
                         out.append(group)
                         masks.append(held | wilds)
         return tuple(out), tuple(masks)

@@ -94,9 +94,7 @@ class MeldRules:
         self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
             + [sum(1 << c for c in range(self.n) if cards.suits[c] == s) | wild_mask for s in range(4)]
         # by what a wild card stands for (`identity`): the cards that are it, which a swap may put in its place
-        self._standing_for = [mask_of(c for c in range(self.n) if c not in wild and cards.ranks[c] == code // 5
-                                      and (code % 5 == NO_SUIT or cards.suits[c] == code % 5))
-                              for code in range(IDENTITIES)]
+        self._standing_for = [self._cards_that_are(code) for code in range(IDENTITIES)]
 
     # ------------------------------------------------------------ codes
     def encode(self, kind: int, type_: int, cards, wild, target: int, at_start: bool) -> int:
@@ -409,6 +407,12 @@ class MeldRules:
                     p = self._swap_plan(kind, c, slot, w)
                     found.setdefault(int(p), p)
         return [found[k] for k in sorted(found)]
+
+    def _cards_that_are(self, code: int) -> int:
+        """The mask of the natural cards that are what a wild card standing for `code` stands for."""
+        rank, suit = identity_parts(code)
+        return mask_of(c for c in range(self.n) if c not in self.wild and self.cards.ranks[c] == rank
+                       and (suit is None or self.cards.suits[c] == suit))
 
     def _table_wilds(self, state) -> list[tuple[int, int, int, int, int | None]]:
         """The wild cards in the melds on the table: (slot, the meld's kind, the card, the rank and suit it
