@@ -70,7 +70,8 @@ def test_meld_caches_stay_bounded():
     for seed in range(3):
         _play(kunkin.new_initial_state(seed=seed), 3_000, seed=seed)
     assert 0 < len(plays._hands) <= RECENT_PARTS
-    assert all(0 < len(c) <= RECENT_HANDS for c in (plays._grouped, plays._ranks, plays._counts))
+    assert 0 < len(plays._grouped) <= RECENT_HANDS
+    assert 0 < len(plays._by_cards) <= plays.cached
 
 
 def test_melds_a_group_at_a_time_are_the_listed_ones():

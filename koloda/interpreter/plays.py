@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Callable, Hashable, Sequence
 
 from koloda.interpreter.bitmask import ByteSums, bits, mask_of
-from koloda.interpreter.bounded import RECENT_HANDS, RECENT_PARTS, remember
+from koloda.interpreter.bounded import RECENT_HANDS, RECENT_PARTS, fill, remember
 from koloda.interpreter.meldlist import Group, NewMelds
 
 Names = tuple[int, ...]   # a play's cards as indices of their names in name order, sorted (copies alike)
@@ -27,7 +27,8 @@ Names = tuple[int, ...]   # a play's cards as indices of their names in name ord
 Play = tuple[Names, int, int, int]
 # kept as tuples of tuples of ints, which the garbage collector stops tracking
 Plays = tuple[Play, ...]
-Grouped = tuple[tuple[Group, Plays, int], ...]
+# a hand's groups: each with its plays, the mask of its cards and the points of its richest play
+Grouped = tuple[tuple[Group, Plays, int, int], ...]
 
 
 class Counts:
@@ -74,10 +75,12 @@ class NamedMelds:
         self._hands: OrderedDict[int, Plays] = OrderedDict()
         self._grouped: OrderedDict[int, Grouped] = OrderedDict()
         self._named: OrderedDict[Hashable, Plays] = OrderedDict()
-        self._ranks: OrderedDict[int, tuple[tuple[int, int, int, int], ...]] = OrderedDict()
-        self._counts: OrderedDict[int, int] = OrderedDict()
+        # a group's plays and the points of the richest, by the mask of its cards and its kind (one int)
+        self._by_cards: dict[int, tuple[Plays, int]] = {}
+        self._kinds = max(len(new.kinds), 1)
         self._touch: OrderedDict[int, list[tuple[int, int, bool]]] = OrderedDict()
-        self._last_whole: tuple[int, Grouped, tuple[tuple[int, int, int, int], ...], int] = (0, (), (), 0)
+        # the whole hand last asked about, its groups, and the indices of those, the richest first
+        self._last_whole: tuple[int, Grouped, tuple[int, ...]] = (0, (), ())
 
     def of(self, mask: int, within: int = 0) -> Plays:
         """The plays of the cards in `mask`; `within`, if given, a hand that holds them all, whose
@@ -87,21 +90,56 @@ class NamedMelds:
             self._hands.move_to_end(mask)
             return found
         if within and within != mask and not mask & ~within and not self.whole:
-            found = self._part(mask, within, self._groups(within), self._spare(mask, within))
+            found = self._part(mask, within, self._groups(within), self.counts.of(mask) | self.counts.guard)
         else:
-            found = tuple([p for _, plays, _ in self._groups(mask) for p in plays])
+            found = tuple([p for _, plays, _, _ in self._groups(mask) for p in plays])
         return remember(self._hands, mask, found, RECENT_PARTS)
 
     def _groups(self, mask: int) -> Grouped:
-        """The groups of a hand, each with its plays and the mask of its cards."""
+        """The groups of a hand, each with its plays, the mask of its cards and its richest play's points."""
         found = self._grouped.get(mask)
         if found is not None:
             self._grouped.move_to_end(mask)
             return found
         groups, masks = self.new.grouped(mask)
-        plays = self.group_plays
-        found = tuple([(group, plays(group), cards) for group, cards in zip(groups, masks)])
-        return remember(self._grouped, mask, found, RECENT_HANDS)
+        # a group is one of its cards' mask and its kind: looked up by that int, without hashing its tuples
+        known, kinds = self._by_cards.get, self._kinds
+        out = []
+        for group, cards in zip(groups, masks):
+            key = cards * kinds + group[0]
+            entry = known(key)
+            if entry is None:
+                plays = self.group_plays(group)
+                entry = fill(self._by_cards, key, (plays, max([p[1] for p in plays], default=0)), self.cached)
+            out.append((group, entry[0], cards, entry[1]))
+        return remember(self._grouped, mask, tuple(out), RECENT_HANDS)
+
+    def _richest_first(self, within: int) -> tuple[Grouped, tuple[int, ...]]:
+        """The groups of `within` and their indices, the group with the richest play first: a walk for one
+        play worth some points stops at the first group whose richest is worth less."""
+        last = self._last_whole       # the plays of one listing are asked about with the same whole
+        if last[0] == within:
+            return last[1], last[2]
+        groups = self._groups(within)
+        order = tuple(sorted(range(len(groups)), key=lambda i: -groups[i][3]))
+        self._last_whole = (within, groups, order)
+        return groups, order
+
+    def _one(self, groups: Grouped, order: tuple[int, ...], room: int, spare: int, others: int, floor: int) -> int:
+        """The most points of one play of `groups` worth `floor` or more, taking at most `room` cards, that
+        the counts `spare` (guard bits set) hold, in no group of the index mask `others`; 0 if none."""
+        guard = self.counts.guard
+        best = 0
+        for i in order:
+            most = groups[i][3]
+            if most < floor or most <= best:
+                break
+            if others >> i & 1:
+                continue
+            for names, points, _, need in groups[i][1]:
+                if points >= floor and points > best and len(names) <= room and (spare - need) & guard == guard:
+                    best = points
+        return best
 
     def richest(self, mask: int, room: int, within: int = 0, floor: int = 0) -> int:
         """The most points of one play of the cards in `mask` that takes at most `room` cards: the
@@ -110,20 +148,16 @@ class NamedMelds:
         Where that is less than `floor`, perhaps less than the most (the walk stops at `floor`)."""
         if not within or within == mask or mask & ~within or mask in self._hands or self.whole:
             return max((p[1] for p in self.of(mask, within) if len(p[0]) <= room), default=0)
-        groups = self._groups(within)
+        groups, order = self._richest_first(within)
         relisted = self._relisted(mask, within, groups)
-        guard = self.counts.guard
-        spare = self._spare(mask, within)
         best = 0
         for plays in relisted.values():
             best = max(best, max((p[1] for p in plays if len(p[0]) <= room), default=0))
-        for points, size, need, index in self._ranked(within, groups):
-            if points <= best or points < floor:
-                break
-            if size <= room and index not in relisted and (spare - need) & guard == guard:
-                best = points
-                break
-        return best
+        others = 0
+        for i in relisted:
+            others |= 1 << i
+        return max(best, self._one(groups, order, room, self.counts.of(mask) | self.counts.guard, others,
+                                   max(floor, best + 1)))
 
     def one_or_part(self, mask: int, room: int, within: int, floor: int) -> tuple[int, Plays | None]:
         """The points of one play of the cards in `mask` worth `floor` or more that takes at most `room`
@@ -133,21 +167,12 @@ class NamedMelds:
         for both questions, and the part is listed only when no one play is enough."""
         found = self._hands.get(mask)
         if found is None and within and within != mask and not mask & ~within and not self.whole:
-            last = self._last_whole       # the plays of one listing are asked about with the same whole
-            if last[0] == within:
-                _, groups, ranked, total = last
-            else:
-                groups = self._groups(within)
-                ranked, total = self._ranked(within, groups), self._counts_of(within)
-                self._last_whole = (within, groups, ranked, total)
-            guard = self.counts.guard
-            spare = total - self.counts.of(within & ~mask) | guard      # as `_spare`
+            groups, order = self._richest_first(within)
+            spare = self.counts.of(mask) | self.counts.guard
             others = self._may_relist(mask, within)
-            for points, size, need, index in ranked:
-                if points < floor:
-                    break
-                if size <= room and not others >> index & 1 and (spare - need) & guard == guard:
-                    return points, None
+            alone = self._one(groups, order, room, spare, others, floor)
+            if alone:
+                return alone, None
             found = remember(self._hands, mask, self._part(mask, within, groups, spare), RECENT_PARTS)
             if not others:         # every play of the part was walked above: none is worth `floor`
                 return 0, found
@@ -176,33 +201,11 @@ class NamedMelds:
         found = self._touch.get(within)
         if found is None:
             found = [(i, cards & ~self.wild_mask, group[0] in self.by_copies)
-                     for i, (group, _, cards) in enumerate(self._groups(within))
+                     for i, (group, _, cards, _) in enumerate(self._groups(within))
                      if group[0] in self.by_copies or group[0] in self.runs]
             remember(self._touch, within, found, RECENT_HANDS)
         else:
             self._touch.move_to_end(within)
-        return found
-
-    def _spare(self, mask: int, within: int) -> int:
-        """The counts of the cards in `mask`, a part of `within`, with the guard bits set: a play the part
-        holds leaves every guard bit set when its counts are taken away."""
-        return self._counts_of(within) - self.counts.of(within & ~mask) | self.counts.guard
-
-    def _counts_of(self, within: int) -> int:
-        found = self._counts.get(within)
-        if found is None:
-            found = remember(self._counts, within, self.counts.of(within), RECENT_HANDS)
-        return found
-
-    def _ranked(self, within: int, groups: Grouped) -> tuple[tuple[int, int, int, int], ...]:
-        """The plays of a hand, the richest first: (points, cards, counts, index of its group)."""
-        found = self._ranks.get(within)
-        if found is None:
-            found = tuple(sorted(((p[1], len(p[0]), p[3], i) for i, (_, plays, _) in enumerate(groups) for p in plays),
-                                 key=lambda r: -r[0]))
-            remember(self._ranks, within, found, RECENT_HANDS)
-        else:
-            self._ranks.move_to_end(within)
         return found
 
     def _relisted(self, mask: int, within: int, groups: Grouped) -> dict[int, Plays]:
@@ -220,7 +223,7 @@ class NamedMelds:
         wilds_left = tuple(w for w in bits(mask & self.wild_mask))
         out: dict[int, Plays] = {}
         self._last_relisted = ((mask, within), out)
-        for i, (group, _, cards) in enumerate(groups):
+        for i, (group, _, cards, _) in enumerate(groups):
             ki, naturals, wilds = group
             if ki in self.by_copies and ranks[naturals[0]] in touched:
                 left = tuple(c for c in naturals if mask >> c & 1)
@@ -240,7 +243,7 @@ class NamedMelds:
         relisted = self._relisted(mask, within, groups)
         guard = self.counts.guard
         out: list[Play] = []
-        for i, (group, plays, cards) in enumerate(groups):
+        for i, (group, plays, cards, _) in enumerate(groups):
             if i in relisted:
                 out += relisted[i]
             elif not gone & cards:            # the part holds all of the group's cards
