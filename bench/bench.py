@@ -439,12 +439,15 @@ def versions() -> dict[str, str]:
             found[dist] = version(dist)
         except Exception:
             found[dist] = "not installed"
-    if found["koloda"] == "not installed":          # run from a checkout (PYTHONPATH), not installed
-        try:
-            import koloda
+    try:
+        import koloda
+        from koloda.interpreter.compiled import MODULES, compiled
+        if found["koloda"] == "not installed":          # run from a checkout (PYTHONPATH), not installed
             found["koloda"] = f"{koloda.__version__} from {koloda.__file__.rsplit('/', 2)[0]}"
-        except Exception:
-            pass
+        done = compiled()       # setup.py compiles the meld search where it can: the figures depend on it
+        found["koloda"] += f" ({len(done)} of {len(MODULES)} modules compiled)" if done else " (plain Python)"
+    except Exception:
+        pass
     return found
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 import re
+from typing import Any
 
 import yaml
 from yaml.composer import Composer
@@ -44,7 +45,7 @@ class _Loader(yaml.SafeLoader):
     filename = "<string>"
     text = ""                   # what is read: strings are placed in it by their marks' index
 
-    def compose_document(self):
+    def compose_document(self) -> Any:
         self._depth = 0
         self._aliases = 0
         self._sizes: dict[int, int] = {}

@@ -178,7 +178,7 @@ class Spec:
 
 
 class _Builder:
-    def __init__(self, doc):
+    def __init__(self, doc) -> None:
         self.doc = doc
         self.errors: list[RuleError] = []
 

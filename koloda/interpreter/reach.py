@@ -128,9 +128,15 @@ class Reach:
             if found[0] >= enough:
                 return True
         # every need above the most the cards can add at their shares is out of reach as well
-        out = enough if self._ceiling is None else min(enough, int(self._ceiling + 1e-6) + 1)
+        ceiling = self._last_ceiling()
+        out = enough if ceiling is None else min(enough, int(ceiling + 1e-6) + 1)
         self._remember(self._short, key, out if short is None else min(short, out))
         return False
+
+    def _last_ceiling(self) -> float | None:
+        """What the last search set `_ceiling` to: read through a call, since a check of types takes the
+        attribute to be still the None it was set to before the search (and the compiled code checks it)."""
+        return self._ceiling
 
     def best(self, cards, keep: int, table: tuple[Laid, ...], enough: int | None = None, whole: int = 0) -> int:
         if enough is not None and enough <= 0:

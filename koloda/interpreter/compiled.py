@@ -1,0 +1,31 @@
+"""Which modules of the meld search run compiled (setup.py compiles them with mypyc where it can).
+
+The compiled modules are built from the same typed source and play the same moves; a plain Python
+install runs that source. `compiled()` says which kind this install is, for a benchmark's report.
+"""
+from __future__ import annotations
+
+import importlib
+
+# setup.py reads this list (without importing koloda): the modules the meld search runs through,
+# none of which other code subclasses or patches, since compiled classes cannot be
+MODULES = [
+    "koloda.interpreter.bitmask",
+    "koloda.interpreter.bounded",
+    "koloda.interpreter.meldlist",
+    "koloda.interpreter.meldwhole",
+    "koloda.interpreter.plays",
+    "koloda.interpreter.reach",
+    "koloda.interpreter.meld_calls",
+    "koloda.interpreter.gen_runtime",
+]
+
+
+def compiled() -> list[str]:
+    """The modules of `MODULES` that run as compiled code here: none in a plain Python install."""
+    out = []
+    for name in MODULES:
+        path = getattr(importlib.import_module(name), "__file__", None) or ""
+        if not path.endswith(".py"):
+            out.append(name)
+    return out

@@ -1,0 +1,56 @@
+"""The build of koloda: its metadata is in pyproject.toml; this file adds the compiled modules.
+
+The meld search (the opening search, the listing of melds and plays, card masks) runs hundreds of
+thousands of times a match, so it is compiled to C with mypyc from the same typed Python source
+(docs/decisions.md, "The meld search compiled with mypyc"). The Python source stays the reference
+and the fallback: where mypyc or a C compiler is missing, or with `KOLODA_PURE=1` in the
+environment, koloda is installed as plain Python and plays the same moves, only slower.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+
+def _compiled_sources() -> list[str]:
+    """The source files of the modules koloda/interpreter/compiled.py names, read without importing koloda."""
+    tree = ast.parse(open(os.path.join("koloda", "interpreter", "compiled.py"), encoding="utf-8").read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "MODULES" for t in node.targets):
+            return [name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
+    raise ValueError("koloda/interpreter/compiled.py names no MODULES")
+
+
+def compiled_modules() -> list:
+    """The extension modules to build: none where plain Python is asked for or mypyc cannot compile."""
+    if os.environ.get("KOLODA_PURE", "") not in ("", "0"):
+        return []
+    try:
+        from mypyc.build import mypycify
+        return mypycify(_compiled_sources(), opt_level="3")
+    except (Exception, SystemExit) as exc:      # mypy missing, or its check of the source failed
+        print(f"koloda: installing plain Python, without compiled modules ({exc})", file=sys.stderr)
+        return []
+
+
+class OptionalBuild(build_ext):
+    """The compiled modules are a speed-up: where they fail to compile (no C compiler), none of them is
+    installed, since one without the others cannot be imported, and the plain Python is."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:
+            print(f"koloda: installing plain Python, the compiled modules failed to build ({exc})", file=sys.stderr)
+            for ext in self.extensions:
+                built = self.get_ext_fullpath(ext.name)
+                if os.path.exists(built):
+                    os.remove(built)
+            self.extensions = []
+
+
+setup(ext_modules=compiled_modules(), cmdclass={"build_ext": OptionalBuild})

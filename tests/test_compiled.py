@@ -1,0 +1,89 @@
+"""The compiled modules (setup.py compiles the meld search with mypyc) play exactly as the Python
+source they are built from: the installed koloda, where it is compiled from this checkout, replays
+the recorded transcripts of the meld games and of two others (tests/golden/transcripts.json).
+
+The rest of the suite imports koloda from the checkout, as plain Python; these tests run the
+installed one in a subprocess started outside the checkout."""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from koloda.interpreter.compiled import MODULES, compiled
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = json.loads((ROOT / "tests" / "golden" / "transcripts.json").read_text())
+# every game with melds (the opening search, the listings) and two that use the generated code's helpers alone
+GAMES = ["canasta", "funken", "gin-rummy", "kunkin", "kunkin-big", "kunkin-discard-out", "lesenka", "splin",
+         "splin-29g", "peklo", "pony"]
+
+PROBE = """
+import importlib, json, os, sys
+from koloda.interpreter.compiled import MODULES, compiled
+sources = {}
+for name in MODULES:
+    path = importlib.import_module(name).__file__
+    source = os.path.join(os.path.dirname(path), name.rsplit(".", 1)[1] + ".py")
+    sources[name] = open(source, encoding="utf-8").read() if os.path.exists(source) else None
+print(json.dumps({"file": importlib.import_module("koloda").__file__, "compiled": compiled(), "sources": sources}))
+"""
+
+
+def _outside(tmp_path: Path) -> dict:
+    """The environment of a Python that imports the installed koloda, not the checkout's."""
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    return {"cwd": tmp_path, "env": env, "capture_output": True, "text": True}
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> dict:
+    """The installed koloda, where it is compiled from this checkout's source; the tests skip otherwise."""
+    where = tmp_path_factory.mktemp("outside")
+    done = subprocess.run([sys.executable, "-c", PROBE], **_outside(where))
+    if done.returncode != 0:
+        pytest.skip("koloda is not installed apart from this checkout")
+    found = json.loads(done.stdout)
+    if Path(found["file"]).resolve().is_relative_to(ROOT):
+        pytest.skip("the installed koloda is this checkout itself (an editable install), not compiled")
+    if not found["compiled"]:
+        pytest.skip("the installed koloda is plain Python (no C compiler, or KOLODA_PURE=1 when installed)")
+    for name in MODULES:
+        mine = (ROOT / (name.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+        if found["sources"][name] != mine:
+            pytest.skip(f"the installed koloda was built from other source than this checkout ({name})")
+    found["where"] = where
+    return found
+
+
+def test_the_compiled_modules_are_those_setup_compiles(installed):
+    assert installed["compiled"] == MODULES
+
+
+def test_the_checkout_is_plain_python():
+    # the rest of the suite tests the source itself; an in-place build would put compiled modules before it
+    assert compiled() == [], "compiled modules in the checkout: remove the *.so files an in-place build left"
+
+
+def test_setup_compiles_the_modules_named():
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value == "compiled.py"]
+    assert reads, "setup.py takes its list of modules from koloda/interpreter/compiled.py"
+    for name in MODULES:
+        assert (ROOT / (name.replace(".", "/") + ".py")).exists(), name
+
+
+def test_the_compiled_modules_play_the_recorded_games(installed):
+    command = [sys.executable, str(ROOT / "bench" / "transcripts.py"), "--games", str(GOLDEN["games"]),
+               "--seed", str(GOLDEN["seed"]), "--max-moves", str(GOLDEN["max_moves"]), "--json", "--only", *GAMES]
+    done = subprocess.run(command, **_outside(installed["where"]))
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)["digests"]
+    for name in GAMES:
+        assert found[name] == GOLDEN["digests"][name], f"{name}: the compiled modules play otherwise than the source"
