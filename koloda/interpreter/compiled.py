@@ -17,6 +17,7 @@ MODULES = [
     "koloda.interpreter.plays",
     "koloda.interpreter.reach",
     "koloda.interpreter.meld_calls",
+    "koloda.interpreter.melds",
     "koloda.interpreter.gen_runtime",
 ]
 

@@ -18,22 +18,11 @@ from koloda.interpreter.bitmask import bits, mask_of
 from koloda.interpreter.bounded import RECENT_LISTINGS, fill, remember
 from koloda.interpreter.meldlist import (IDENTITIES, NO_SUIT, Group, NewMelds, Record, distinct_suits, identity,
                                          identity_parts, run_sequences, wild_ok)
+from koloda.interpreter.plan import Plan
 
 __all__ = ["NEW", "LAYOFF", "SWAP", "NO_SUIT", "identity", "identity_parts", "Plan", "Laid", "MeldRules"]
 
 NEW, LAYOFF, SWAP = 0, 1, 2
-
-
-class Plan(int):
-    """One way to put cards on the table; its int value is the action code."""
-    kind: int
-    type: int
-    cards: tuple[int, ...]           # in table order for a new meld or a run
-    wild: tuple[tuple[int, int], ...]  # (wild card, identity it stands for)
-    target: int                      # meld slot for a layoff or swap; owner for a new meld
-    at_start: bool                   # a layoff at the low end of a run
-    points: int
-    taken: int | None                # the wild card a swap takes back
 
 
 # A meld on the table as the rules of adding to it see it: what each card stands for, worked out from a
