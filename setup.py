@@ -18,7 +18,9 @@ from setuptools.command.build_ext import build_ext
 
 def _compiled_sources() -> list[str]:
     """The source files of the modules koloda/interpreter/compiled.py names, read without importing koloda."""
-    tree = ast.parse(open(os.path.join("koloda", "interpreter", "compiled.py"), encoding="utf-8").read())
+    listed = os.path.join(os.path.dirname(os.path.abspath(__file__)), "koloda", "interpreter", "compiled.py")
+    with open(listed, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "MODULES" for t in node.targets):
             return [name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
@@ -53,4 +55,5 @@ class OptionalBuild(build_ext):
             self.extensions = []
 
 
-setup(ext_modules=compiled_modules(), cmdclass={"build_ext": OptionalBuild})
+if __name__ == "__main__":          # as pip's build runs it (a test imports it to ask what it would build)
+    setup(ext_modules=compiled_modules(), cmdclass={"build_ext": OptionalBuild})
