@@ -144,7 +144,7 @@ class NamedMelds:
     def richest(self, mask: int, room: int, within: int = 0, floor: int = 0) -> int:
         """The most points of one play of the cards in `mask` that takes at most `room` cards: the
         same as the best of `of(mask, within)`, found without listing the part when `within` is
-        given, by going down the whole hand's plays from the richest to the first the part holds.
+        given, by going down the whole hand's groups from the richest to the first play the part holds.
         Where that is less than `floor`, perhaps less than the most (the walk stops at `floor`)."""
         if not within or within == mask or mask & ~within or mask in self._hands or self.whole:
             return max((p[1] for p in self.of(mask, within) if len(p[0]) <= room), default=0)
@@ -163,7 +163,7 @@ class NamedMelds:
         """The points of one play of the cards in `mask` worth `floor` or more that takes at most `room`
         cards, found by going down the plays of `within` (a hand that holds them all) from the richest;
         where there is none such, the richest play of the part that takes at most `room` cards and the
-        part's plays (`of(mask, within)`). The whole's groups, counts and lost cards are looked up once
+        part's plays (`of(mask, within)`). The whole's groups and lost cards are looked up once
         for both questions, and the part is listed only when no one play is enough."""
         found = self._hands.get(mask)
         if found is None and within and within != mask and not mask & ~within and not self.whole:
