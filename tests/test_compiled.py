@@ -99,3 +99,28 @@ def test_the_compiled_modules_play_the_recorded_games(installed):
     found = json.loads(done.stdout)["digests"]
     for name in GAMES:
         assert found[name] == GOLDEN["digests"][name], f"{name}: the compiled modules play otherwise than the source"
+
+
+def test_a_failed_compile_installs_no_compiled_module(tmp_path, monkeypatch):
+    """Where the C compiler fails (none on the machine), what was built is removed and nothing else is
+    built: one compiled module without the others cannot be imported, so the plain Python is installed."""
+    pytest.importorskip("setuptools")
+    from setuptools import Distribution
+    from setuptools.command.build_ext import build_ext
+    from setuptools.extension import Extension
+
+    setup = _setup()
+    dist = Distribution({"name": "koloda", "ext_modules": [Extension("koloda_made", ["made.c"]),
+                                                          Extension("koloda_failed", ["failed.c"])]})
+    command = setup.OptionalBuild(dist)
+    command.build_lib = str(tmp_path)
+    command.ensure_finalized()
+    made = Path(command.get_ext_fullpath("koloda_made"))
+
+    def fails(self):            # one module built, then the compiler fails on the next
+        made.parent.mkdir(parents=True, exist_ok=True)
+        made.write_bytes(b"built")
+        raise RuntimeError("no C compiler")
+    monkeypatch.setattr(build_ext, "run", fails)
+    command.run()
+    assert not made.exists() and command.extensions == []
