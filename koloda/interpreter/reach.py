@@ -120,7 +120,6 @@ class Reach:
         short = self._short.get(key)
         if short is not None and short <= enough:
             return False
-        self._ceiling = None
         found = self._search(ids, mask, room, table, enough, whole | mask, decide=True)
         if found[0] >= enough or found[0] > 0:      # what was found is reached by any smaller need too
             if found[0] >= enough or found[0] > self._best.get(key, (0, False))[0]:
@@ -128,15 +127,10 @@ class Reach:
             if found[0] >= enough:
                 return True
         # every need above the most the cards can add at their shares is out of reach as well
-        ceiling = self._last_ceiling()
+        ceiling = self._ceiling
         out = enough if ceiling is None else min(enough, int(ceiling + 1e-6) + 1)
         self._remember(self._short, key, out if short is None else min(short, out))
         return False
-
-    def _last_ceiling(self) -> float | None:
-        """What the last search set `_ceiling` to: read through a call, since a check of types takes the
-        attribute to be still the None it was set to before the search (and the compiled code checks it)."""
-        return self._ceiling
 
     def best(self, cards, keep: int, table: tuple[Laid, ...], enough: int | None = None, whole: int = 0) -> int:
         if enough is not None and enough <= 0:
@@ -161,6 +155,9 @@ class Reach:
                 enough: int | None, whole: int, decide: bool = False) -> tuple[int, bool]:
         """The most points found, and False if the search stopped at `enough` before the end; with
         `decide`, it stops as soon as it is sure `enough` cannot be reached (and the most is not known)."""
+        # set below where the cards at their shares fall short at once; reset here, by the search alone, so
+        # that a check of types (and the compiled code's check) does not take the caller's reading for None
+        self._ceiling = None
         if enough is not None:       # one new meld alone is often enough: no search, and no layoffs listed
             alone, part = self.plays.one_or_part(mask, room, whole, enough)
             if alone >= enough or part is None:
