@@ -35,6 +35,11 @@ print(json.dumps({"file": importlib.import_module("koloda").__file__, "compiled"
 """
 
 
+def _source(name: str) -> str:
+    """The source file of a module, relative to the checkout, as setup.py names it."""
+    return name.replace(".", "/") + ".py"
+
+
 def _outside(tmp_path: Path) -> dict:
     """The environment of a Python that imports the installed koloda, not the checkout's."""
     env = dict(os.environ)
@@ -55,7 +60,7 @@ def installed(tmp_path_factory) -> dict:
     if not found["compiled"]:
         pytest.skip("the installed koloda is plain Python (no C compiler, or KOLODA_PURE=1 when installed)")
     for name in MODULES:
-        mine = (ROOT / (name.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+        mine = (ROOT / _source(name)).read_text(encoding="utf-8")
         if found["sources"][name] != mine:
             pytest.skip(f"the installed koloda was built from other source than this checkout ({name})")
     found["where"] = where
@@ -81,9 +86,9 @@ def _setup():
 
 
 def test_setup_compiles_the_modules_named():
-    assert _setup()._compiled_sources() == [name.replace(".", "/") + ".py" for name in MODULES]
+    assert _setup()._compiled_sources() == [_source(name) for name in MODULES]
     for name in MODULES:
-        assert (ROOT / (name.replace(".", "/") + ".py")).exists(), name
+        assert (ROOT / _source(name)).exists(), name
 
 
 def test_setup_builds_plain_python_when_asked(monkeypatch):
