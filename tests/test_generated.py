@@ -30,7 +30,7 @@ def play(game, seed: int, moves: int) -> list:
                 break
             legal = s.legal_actions()
             # the heuristic too: it is generated with the flow, and bots and reports read it at every move
-            judged = [game.heuristic(s, {"p": p}) for p in range(s.n)] if game.heuristic is not None else None
+            judged = [game.heuristic(s, {"p": p, "viewer": p}) for p in range(s.n)] if game.heuristic is not None else None
             seen.append((s.current_player(), legal, [s.action_to_string(a) for a in legal], judged))
             if rng.random() < 0.1:
                 twin = s.clone()

@@ -5,6 +5,10 @@ Each iteration samples a full state from what the bot's seat has seen
 move, how often it was available — and plays the rest out at random, to the
 end of the deal or `depth` moves, where the position is judged for every
 player. The bot plays the move of the root that was visited most.
+
+In a phase whose `playout:` is 0 (random moves there say nothing, as in an
+auction) it does not search: it judges each move by the heuristic on a few
+guesses of the hidden cards, as the greedy bot does.
 """
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import math
 import random
 import time
 
+from koloda.agents.greedy import GreedyAgent
 from koloda.agents.judge import rewards, standing
 from koloda.agents.sampling import determinize
 from koloda.interpreter.state import State
@@ -46,6 +51,11 @@ class IsmctsAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if state.game.playouts[state.phase] == 0:
+            # the tree's rewards rank the players by the sign of their gain alone, and with no
+            # playout a move that gains a little ranks as one that gains much: judge by the margin
+            self.searched = 0
+            return GreedyAgent(seed=self.rng.getrandbits(32)).choose(state)
         me = state.current_player()
         root = _Node(me)
         start = time.perf_counter()
@@ -54,16 +64,16 @@ class IsmctsAgent:
         done = 0
         while (done < self.iterations if deadline is None else time.perf_counter() < deadline) \
                 and (stop is None or done < 8 or time.perf_counter() < stop):
-            self._iterate(root, determinize(state, me, self.rng))
+            self._iterate(root, determinize(state, me, self.rng), me)
             done += 1
         self.searched = done
         return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          self.rng.random()))
 
-    def _iterate(self, root: _Node, world: State) -> None:
+    def _iterate(self, root: _Node, world: State, me: int) -> None:
         # judged by what each player gains from here, in this sampled world: a heuristic may read
         # cards this seat cannot see, and a standing built up over the match would drown the gain
-        before = standing(world)
+        before = standing(world, me)
         node, path = root, [root]
         deal = world.deal_number
         # selection and expansion
@@ -96,10 +106,19 @@ class IsmctsAgent:
         # playout, to the end of the deal or `depth` moves
         steps = 0
         limit = self.depth if self.depth is not None else (30 if world.game.heuristic is not None else None)
+        # a phase's `playout:` bounds the random moves played in it (an auction's random calls say nothing)
+        playouts, phase, in_phase = world.game.playouts, world.phase, 0
         while not world.is_terminal() and world.deal_number == deal and (limit is None or steps < limit):
+            if world.phase != phase:
+                phase, in_phase = world.phase, 0
+            bound = playouts[phase]
+            if bound is not None:
+                if in_phase >= bound:
+                    break
+                in_phase += 1
             world.apply_action(self.rng.choice(world.legal_actions()))
             steps += 1
-        result = rewards(world, before)
+        result = rewards(world, before, me)
         for n in path[1:]:
             n.visits += 1
             n.reward += result[n.player]

@@ -9,23 +9,27 @@ from koloda.interpreter.state import State
 _DECIDED = 1e9
 
 
-def standing(state: State) -> list[float]:
+def standing(state: State, viewer: int | None = None) -> list[float]:
     """Each player's standing, higher better: the rule file's `heuristic` if it has one,
-    else the match score (negated where the lowest score wins)."""
+    else the match score (negated where the lowest score wins).
+
+    `viewer` is the player whose bot judges (the heuristic's `viewer`: it may judge by what that
+    player knows, such as their own hand); with none, each player judges their own standing."""
     game = state.game
     if game.heuristic is not None:
         # compiled expressions return plain objects; the checker makes `heuristic` an int
-        return [float(cast(int, game.heuristic(state, {"p": p}))) for p in range(state.n)]
+        return [float(cast(int, game.heuristic(state, {"p": p, "viewer": p if viewer is None else viewer})))
+                for p in range(state.n)]
     sign = -1.0 if game.flow.lowest_wins else 1.0
     return [sign * v for v in state.scores()]
 
 
-def rewards(state: State, before: list[float] | None = None) -> list[float]:
+def rewards(state: State, before: list[float] | None = None, viewer: int | None = None) -> list[float]:
     """Terminal: the share of the win. Otherwise each player's standing (gained since `before`),
     scaled so the best is 1 and the worst 0."""
     if state.is_terminal():
         return state.returns()
-    values = standing(state)
+    values = standing(state, viewer)
     if before is not None:
         values = [v - b for v, b in zip(values, before)]
     low, high = min(values), max(values)
@@ -47,7 +51,7 @@ def margin(state: State, player: int) -> float:
     Unlike `rewards`, nothing is rescaled: a move that gains much is worth more than one that
     gains little, even when it is the only move that changes anyone's standing. A finished
     match counts its result first."""
-    value = _over_rivals(standing(state), player, state)
+    value = _over_rivals(standing(state, player), player, state)
     if state.is_terminal():
         value += _DECIDED * _over_rivals(state.returns(), player, state)
     return value

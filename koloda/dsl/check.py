@@ -59,8 +59,9 @@ class Checker(Resolver, ControlChecks):
             setup=setup, deal=deal, events=events, phases=phases,
             deal_ends=self._optional(s.deal_ends, {}, BOOL, "`deal ends`"),
             scoring=self.effects(s.scoring, {}),
-            show={label: self.expr(node, self._show_scope()) for label, node in s.show.items()},
-            heuristic=self._optional(s.heuristic, {"p": PLAYER}, INT, "`heuristic` (with `p` the player)"),
+            show={label: self.expr(node, self._viewer()) for label, node in s.show.items()},
+            heuristic=self._optional(s.heuristic, {"p": PLAYER, **self._viewer()}, INT,
+                                     "`heuristic` (with `p` the player)"),
             counters={name: self.expect(node, {}, BOOL, f"counter `{name}`") for name, node in s.counters.items()},
             match_ends=self._optional(m.ends, {}, BOOL, "`match: ends`"),
             match_score=self._optional(m.score, {"p": PLAYER}, INT, "`match: score` (with `p` the player)"),
@@ -74,9 +75,10 @@ class Checker(Resolver, ControlChecks):
         self._runaways(rules)
         return rules
 
-    def _show_scope(self) -> Scope:
-        """`show:` values are worked out for each player who looks: `viewer` is that player (unless the
-        file already gives the name `viewer` a meaning of its own, which it keeps)."""
+    def _viewer(self) -> Scope:
+        """`show:` values are worked out for each player who looks, and `heuristic` for the player whose
+        bot judges: `viewer` is that player (unless the file already gives the name `viewer` a meaning
+        of its own, which it keeps)."""
         s = self.spec
         if "viewer" in s.vars or "viewer" in s.zones or "viewer" in s.functions:
             return {}

@@ -110,6 +110,7 @@ class PhaseSpec:
     help: str = ""
     label: Label | None = None
     when: ast.Node | None = None       # `if:`: asked when the phase would begin; false: it is not played
+    playout: int | None = None         # bots' random playouts play at most this many moves of the phase
 
 
 @dataclass
@@ -462,7 +463,8 @@ def _phase(name: str, raw: MarkedDict, span: Span, b: _Builder) -> PhaseSpec:
         after_turn=b.effects(raw.get("after turn"), ks.get("after turn", span)),
         actions=actions, steps=steps, span=span, help=str(raw.get("help", "")),
         label=read_label(raw.get("label"), span, f"phase `{name}`", b.errors),
-        when=b.expr(raw.get("if"), ks.get("if", span)) if "if" in raw else None)
+        when=b.expr(raw.get("if"), ks.get("if", span)) if "if" in raw else None,
+        playout=int(raw["playout"]) if isinstance(raw.get("playout"), int) else None)
 
 
 def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> ActionSpec:

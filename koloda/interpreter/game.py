@@ -68,6 +68,9 @@ class Game:
         self.flow.heuristic = compiler.expr(rules.heuristic) if rules.heuristic is not None else None
         self.generated = generate(self.flow, compiler, rules, self.watch, spec.name)   # None: the closures play
         self.heuristic = self.flow.heuristic
+        # each phase's `playout:` (for the searching bots), by phase index
+        playout = {ph.name: ph.playout for ph in spec.phases}
+        self.playouts: tuple[int | None, ...] = tuple(playout.get(ph.name) for ph in rules.phases)
         # `count:` conditions, asked at the end of each deal by whoever watches (simulation reports)
         self.counters = {name: compiler.expr(node) for name, node in rules.counters.items()}
         self.view = View(rules, self.layout, self.cards, self.codec,

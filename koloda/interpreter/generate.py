@@ -133,7 +133,7 @@ class Generator(EffectGen):
             add((_setter(flow, attr), self.effects_function(nodes)))
         for attr, node, params in (("deal_ends", rules.deal_ends, ()), ("match_ends", rules.match_ends, ()),
                                    ("first_dealer", rules.first_dealer, ()), ("score", rules.match_score, ("p",)),
-                                   ("heuristic", rules.heuristic, ("p",))):
+                                   ("heuristic", rules.heuristic, ("p", "viewer"))):
             closure = getattr(flow, attr)
             if node is not None and closure is not None:
                 add((_setter(flow, attr), self.condition(node, closure, params)))

@@ -34,6 +34,7 @@ class Table(Protocol):
     cards: CardTable
     card_deck: list[int] | None
     heuristic: Callable[[Any, dict], Any] | None
+    playouts: tuple[int | None, ...]
     name: str
     title: str
     fingerprint: str
