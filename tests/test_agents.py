@@ -147,6 +147,35 @@ def test_ismcts_with_a_time_budget():
     assert action in state.legal_actions()
 
 
+class _FakeClock:
+    """A clock that moves only when a search iteration runs: a budget is then a count of iterations."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 1000.0, step
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("setting, budget", [("time", 0.5), ("cap", 0.5)])
+def test_ismcts_keeps_to_its_time_budget(monkeypatch, setting, budget):
+    """Each iteration takes 0.01 s of a fake clock: a budget of 0.5 s is 50 iterations, not 500."""
+    import koloda.agents.ismcts as ismcts
+    clock = _FakeClock(0.01)
+    monkeypatch.setattr(ismcts.time, "perf_counter", clock)
+    real = ismcts.IsmctsAgent._iterate
+
+    def iterate(self, *args):
+        clock.now += clock.step
+        return real(self, *args)
+    monkeypatch.setattr(ismcts.IsmctsAgent, "_iterate", iterate)
+    state = advanced("pony", 4, 2)
+    settings = {"seconds": budget} if setting == "time" else {"iterations": 10**6, "cap": budget}
+    agent = IsmctsAgent(seed=1, **settings)
+    agent.choose(state)
+    assert 49 <= agent.searched <= 51
+
+
 def test_ismcts_tells_how_far_its_last_search_went():
     state = advanced("pony", 4, 2)
     assert len(state.legal_actions()) > 1
