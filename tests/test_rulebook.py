@@ -132,3 +132,42 @@ def test_user_errors_are_clean(args, message):
 def test_an_unknown_language_is_refused():
     result = run("pony", "--lang", "de")
     assert result.exit_code == 2 and "'de' is not one of 'en', 'ru'" in result.output
+
+
+GATED = """\
+extends: pony
+game: pony-gated
+vars:
+  gate_play: {start: 0, label: {en: play gate, ru: ворота игры}}
+  gate_draw: {start: 0, label: {en: draw gate, ru: ворота взятия}}
+  gate_pass: {start: 0, label: {en: pass gate, ru: ворота паса}}
+  gate_name: {start: 0, label: {en: name gate, ru: ворота масти}}
+phases:
+  play:
+    actions:
+      play: {if: playable(c) and gate_play == 0}
+      draw: {if: gate_draw == 0}
+      pass: {if: gate_pass == 0}
+      name: {if: gate_name == 0}
+"""
+
+
+@pytest.mark.parametrize("language, allowed, gates", [
+    ("en", "allowed when", {"play": "play gate", "draw": "draw gate", "pass": "pass gate", "name": "name gate"}),
+    ("ru", "можно, если", {"play": "ворота игры", "draw": "ворота взятия", "pass": "ворота паса",
+                           "name": "ворота масти"}),
+])
+def test_every_action_condition_is_read_back(tmp_path, language, allowed, gates):
+    """Each action's `if:` is told under that action: a rulebook that dropped one would not say it."""
+    path = tmp_path / "gated.yaml"
+    path.write_text(GATED)
+    spec, _ = load_spec(str(path))
+    text = rulebook(str(path), None, language).markdown()
+    actions = {name: a for phase in spec.phases for name, a in phase.actions.items()}
+    for name, gate in gates.items():
+        head = f"- **{label_text(actions[name].label, name, language)}**"
+        assert head in text, (name, language)
+        for section in text.split(head)[1:]:            # every step that offers the action
+            own = section.split("\n- **")[0]            # up to the next action
+            condition = [line for line in own.splitlines() if allowed in line]
+            assert condition and gate in condition[0], (name, language, own[:300])
