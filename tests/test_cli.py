@@ -130,7 +130,7 @@ def test_human_plays_pony_to_the_end_in_a_terminal(pexpect):
     env = dict(os.environ, COLUMNS="100", TERM="dumb", PYTHONPATH=str(ROOT))
     child = pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", "play", "pony", "--seat", "human",
                                            "--seat", "random", "--seed", "3", "--fast", "-o", "limit=25"],
-                          encoding="utf-8", timeout=20, env=env, cwd=str(ROOT))
+                          encoding="utf-8", timeout=60, env=env, cwd=str(ROOT))
     moves = 0
     checked_errors = False
     while True:
@@ -153,14 +153,14 @@ def test_human_plays_pony_to_the_end_in_a_terminal(pexpect):
     child.close()
     assert moves > 3
     assert child.exitstatus == 0
-    assert "Game over." in child.before or moves > 0
+    assert "Game over." in child.before, "the game was played to its end, and the table says so"
 
 
 def test_human_can_quit(pexpect):
     env = dict(os.environ, TERM="dumb", PYTHONPATH=str(ROOT))
     child = pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", "play", "pony", "--seat", "human",
                                            "--seat", "random", "--seed", "5"],
-                          encoding="utf-8", timeout=20, env=env, cwd=str(ROOT))
+                          encoding="utf-8", timeout=60, env=env, cwd=str(ROOT))
     child.expect("your move")
     child.sendline("quit")
     child.expect("Game saved in")
@@ -196,6 +196,7 @@ def test_simulate_says_how_long_a_long_run_will_take(monkeypatch):
     monkeypatch.setattr(koloda.sim.timing, "ESTIMATE_FROM", 0.0)
     result = run("simulate", "pony", "-n", "3", "--seed", "1")
     assert result.exit_code == 0, result.output
-    said = re.findall(r"Pony: 3 games, about \d+ seconds on 1 worker \(the first took \d+\.\d s\)\n", result.output)
+    said = re.findall(r"Pony: 3 games, about \d+ seconds on 1 worker \(the first took "
+                      r"(?:\d+(?:\.\d)? s|\d+ ms|less than 1 ms)\)\n", result.output)
     assert len(said) == 1
     assert result.output.replace(said[0], "") == short.output       # the same games, the same report
