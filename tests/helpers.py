@@ -8,8 +8,40 @@ spaces is accepted wherever a list of cards is.
 from __future__ import annotations
 
 import json
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from koloda.dsl.types import SUITS, SUIT_LETTERS, SUIT_SYMBOLS
+
+HANG_SECONDS = 60.0
+
+
+class Hang(BaseException):
+    """A block still running after its guard's time: a BaseException, so that no `except
+    Exception` on the way takes it for an error of the code under test."""
+
+
+@contextmanager
+def no_hang(seconds: float = HANG_SECONDS, what: str = "the block") -> Iterator[None]:
+    """Fail instead of waiting for ever when the block runs for `seconds` (60 by default). A guard
+    against a hang only, never a measure of speed: a machine under load may take many times as
+    long as a quiet one, and a test must not fail for that. Where no timer signal can be had (off
+    the main thread, or on Windows) the block runs unguarded."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def alarm(signum: int, frame: object) -> None:
+        raise Hang(f"{what} is still running after {seconds:.0f} s: a hang")
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # ------------------------------------------------------------------ cards and names

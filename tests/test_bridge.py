@@ -201,7 +201,7 @@ def test_a_declarer_plays_both_hands_at_the_terminal(pexpect):
     child = pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", "play", "bridge", "--seat", "human"]
                           + ["--seat", "random"] * 3 + ["--seed", "3", "--fast", "--dealer", "1",
                                                         "-o", "scoring=duplicate"],
-                          encoding="utf-8", timeout=20, env=env, cwd=str(ROOT))
+                          encoding="utf-8", timeout=60, env=env, cwd=str(ROOT))
     child.expect("your move")
     child.sendline("bid 7 no trump")             # nobody can bid over it: P1 declares
     moves = 1

@@ -111,6 +111,26 @@ def test_debug_shows_the_traceback(monkeypatch):
     assert "Traceback" in result.output and "ZeroDivisionError" in result.output
 
 
+def test_debug_after_the_command_shows_the_traceback_too(monkeypatch):
+    # the hint says "run it with --debug": it may go where a user puts it, after the command
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setattr("koloda.cli.reports.simulate_report", broken)
+    result = CliRunner().invoke(main, ["simulate", "pony", "-n", "2", "--debug"])
+    assert result.exit_code == 1
+    assert "Traceback" in result.output and "ZeroDivisionError" in result.output
+    assert "run it with --debug" not in result.output
+    without = CliRunner().invoke(main, ["simulate", "pony", "-n", "2"])
+    assert "Traceback" not in without.output and "run it with --debug" in without.output
+
+
+def test_every_command_takes_debug():
+    for name, command in main.commands.items():
+        assert "--debug" in [o for p in command.params for o in p.opts], name
+        result = CliRunner().invoke(main, [name, "--debug", "--help"])
+        assert result.exit_code == 0 and "--debug" in result.output, (name, result.output)
+
+
 def test_a_transcript_is_never_appended_to_by_a_new_game(tmp_path):
     log = tmp_path / "game.jsonl"
     args = ["play", "pony", "--seat", "random", "--seat", "random", "--fast", "--seed", "3", "--log", str(log),

@@ -14,7 +14,7 @@ QUICK = 200
 
 
 def test_mutants_of_the_shipped_files_give_no_traceback_and_no_hang(tmp_path):
-    outcomes = run(QUICK, seed=2026, folder=tmp_path, moves=60, seconds=10)
+    outcomes = run(QUICK, seed=2026, folder=tmp_path, moves=60, seconds=60)      # a hang, not a slow machine
     bad = [f"{o.name}: {o.kind}: {o.detail}" for o in outcomes if o.kind in ("traceback", "hang")]
     assert not bad, "\n".join(bad)
     kinds = {o.kind for o in outcomes}

@@ -15,7 +15,7 @@ import pytest
 import koloda
 
 RULES = Path(koloda.__file__).parent / "rules"
-WAIT = 30.0
+WAIT = 60.0          # only a hang waits this long
 
 
 class Client:

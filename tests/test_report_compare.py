@@ -73,3 +73,49 @@ def test_the_comparison_follows_its_schema_and_marks_at_the_terminal():
     share = next(line for line in text.splitlines() if line.startswith("win share P1"))
     assert decisions.rstrip().endswith("**") and not share.rstrip().endswith("*")
     assert "B: pony seven_draws=true" in text
+
+
+# ---------------------------------------------------------------- Holm's correction, on a table of many measures
+
+def game(number: int, turns: int, decisions: int) -> GameRecord:
+    return GameRecord(number, number, ("random", "random"), ENDED, returns=(1.0, 0.0) if number % 2 else (0.0, 1.0),
+                      scores=(0.0, 0.0), deals=4, turns=turns, decisions=decisions, legal_moves=2 * decisions,
+                      forced=0, quality=Quality(1, 0.5, 0.5, ()))
+
+
+def test_holm_keeps_a_chance_difference_unmarked_among_many_measures():
+    # B's turns differ from A's by +1 in 15 games and -1 in 5: p = 0.012, below 0.05 but not below
+    # 0.05 / 14, what Holm asks of the second smallest of the table's 15 p-values; B's decisions are
+    # 10 more in every game (p = 0), which survives any correction
+    a = [game(k, 100 + 7 * (k % 3), 50 + 37 * (k % 5)) for k in range(20)]
+    b = [game(k, 100 + 7 * (k % 3) + (1 if k < 15 else -1), 60 + 37 * (k % 5)) for k in range(20)]
+    c = compare(a, b, names=["a", "b"], players=2)
+    tested = [r for r in c["measures"] if r["n"] >= 2]
+    assert len(tested) >= 10, "a table of many measures"
+    turns, decisions = rows(c)["turns"], rows(c)["decisions"]
+    assert turns["p"] == pytest.approx(0.0118, abs=5e-4) and turns["significant"] and not turns["holm"]
+    assert decisions["p"] == 0.0 and decisions["holm"]
+    assert [r["measure"] for r in tested if r["holm"]] == ["decisions"]
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(render_comparison(c))
+    line = next(x for x in console.export_text().splitlines() if x.startswith("turns"))
+    assert line.rstrip().endswith("*") and not line.rstrip().endswith("**")
+
+
+def test_holm_steps_down_rather_than_dividing_by_every_measure():
+    from koloda.report.compare import _holm
+
+    def table(*ps: float) -> list[dict]:
+        return [{"measure": f"m{k}", "n": 20, "p": p, "holm": False} for k, p in enumerate(ps)]
+    # each held to 0.05 / 4, / 3, / 2, / 1 in turn: all pass, where Bonferroni (0.05 / 4 each) passes two
+    rows_ = table(0.04, 0.012, 0.001, 0.02)
+    _holm(rows_)
+    assert [r["holm"] for r in rows_] == [True, True, True, True]
+    # the second smallest fails its 0.05 / 3: it and every larger one stay unmarked, 0.04 too
+    rows_ = table(0.04, 0.03, 0.001, 0.2)
+    _holm(rows_)
+    assert [r["holm"] for r in rows_] == [False, False, True, False]
+    # a measure seen in fewer than two games is no test and does not count in the table
+    rows_ = table(0.001, 0.02) + [{"measure": "rare", "n": 1, "p": 1.0, "holm": False}]
+    _holm(rows_)
+    assert [r["holm"] for r in rows_] == [True, True, False]

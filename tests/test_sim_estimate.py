@@ -5,6 +5,7 @@ import pytest
 
 import koloda
 from koloda.sim import ESTIMATE_FROM, Table, duration_text, expected_seconds, simulate, simulate_timed
+from koloda.sim.timing import seconds_text
 
 
 @pytest.mark.parametrize("first, count, jobs, seconds", [
@@ -55,3 +56,19 @@ def test_a_short_run_says_nothing():
     simulate_timed(game, Table("pony", {"limit": "20"}, 2, 1, 100_000, ()), 3, 1, estimate=lambda s, f: said.append((s, f)),
                    clock=Clock(ESTIMATE_FROM / 10))
     assert said == []
+
+
+@pytest.mark.parametrize("seconds, text", [
+    (0.0001, "less than 1 ms"), (0.004, "4 ms"), (0.0449, "45 ms"), (0.4, "400 ms"), (0.9999, "1.0 s"),
+    (2.44, "2.4 s"), (12.3, "12 s"),
+])
+def test_seconds_text(seconds, text):
+    assert seconds_text(seconds) == text
+
+
+def test_the_estimate_never_says_the_first_game_took_no_time():
+    from koloda.cli.reports import estimate_line
+    line = estimate_line("Pony", 2000, expected_seconds(0.004, 2000, 2), 0.004, 2)
+    assert line == "Pony: 2000 games, about 5 seconds on 2 workers (the first took 4 ms)"
+    for first in (0.0, 1e-7, 0.01, 0.049):
+        assert "0.0 s" not in estimate_line("Pony", 10**6, 60.0, first, 2)

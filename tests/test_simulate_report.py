@@ -141,3 +141,41 @@ def test_ray_backend_without_ray_is_a_message(monkeypatch):
     monkeypatch.delattr(koloda.sim, "ray_backend", raising=False)
     out = run("simulate", "pony", "-n", "2", "--backend", "ray")
     assert out.exit_code == 1 and "pip install 'koloda[ray]'" in out.output
+
+
+def test_a_rotated_run_seats_each_agent_at_each_seat(tmp_path):
+    """The records say who sat where, and the agents did sit there: a program in a seat writes down
+    the seat it is told it plays, game after game, and it must follow the records' rotation."""
+    import shlex
+    import sys
+    log = tmp_path / "seats.txt"
+    script = tmp_path / "bot.py"
+    script.write_text(f"""import json, sys
+out = open({str(log)!r}, "a", encoding="utf-8")
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        out.write("start %d\\n" % message["seat"])
+    elif message["type"] == "move":
+        out.write("move %d\\n" % message["seat"])
+        print(json.dumps({{"move": message["legal"][0]["id"]}}), flush=True)
+    out.flush()
+""", encoding="utf-8")
+    program = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    out = run("simulate", "pony", "-n", "4", "--seed", "5", "-o", "limit=20", "--seat", program, "--seat", "greedy",
+              "--rotate", "--json", str(tmp_path / "r.json"), "--csv", str(tmp_path / "g.csv"))
+    assert out.exit_code == 0, out.output
+    rows = list(csv.DictReader((tmp_path / "g.csv").open(encoding="utf-8")))
+    recorded = [0 if r["agent_P1"] == program else 1 for r in rows]
+    assert recorded == [0, 1, 0, 1] and all({r["agent_P1"], r["agent_P2"]} == {program, "greedy"} for r in rows)
+    # what the program was told, game by game: the seat it starts at, and the seat of every move it made
+    games: list[list[str]] = []
+    for line in log.read_text(encoding="utf-8").splitlines():
+        if line.startswith("start"):
+            games.append([])
+        games[-1].append(line)
+    assert [int(g[0].split()[1]) for g in games] == recorded
+    assert all(g[1:] and {line.split()[1] for line in g[1:]} == {g[0].split()[1]} for g in games)
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert [sorted(s["agents"]) for s in report["seats"]] == [sorted([program, "greedy"])] * 2
+    assert {a["agent"]: a["seat_games"] for a in report["agents"]} == {program: 4, "greedy": 4}

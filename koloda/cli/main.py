@@ -62,9 +62,28 @@ def load_game(game: str, options: tuple[str, ...], players: int | None) -> Game:
         raise Failure(_errors_text(exc)) from None
 
 
+_DEBUG = "koloda.debug"       # in the context's meta, which every command's context shares
+
+
+def _debug(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta[_DEBUG] = True
+
+
+def _debug_option() -> click.Option:
+    return click.Option(["--debug"], is_flag=True, expose_value=False, callback=_debug,
+                        help="On an internal error, show Python's traceback.")
+
+
 class _Koloda(click.Group):
     """Every error a user can cause has its own message; anything else that escapes is reported as an
-    internal error, with the command to repeat it, and Python's traceback only with --debug."""
+    internal error, with the command to repeat it, and Python's traceback only with --debug (given
+    before the command or after it: every command takes it, as the error's hint says)."""
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        if not any(param.name == "debug" for param in cmd.params):
+            cmd.params.append(_debug_option())
+        super().add_command(cmd, name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -75,11 +94,12 @@ class _Koloda(click.Group):
         except (RuleErrors, RuleError) as exc:       # a rule error not caught on the way is still the user's
             raise Failure(_errors_text(exc)) from None
         except Exception as exc:          # noqa: BLE001 — the last line of defence
-            if ctx.params.get("debug") or os.environ.get("KOLODA_DEBUG"):
+            debug = bool(ctx.params.get("debug") or ctx.meta.get(_DEBUG))
+            if debug or os.environ.get("KOLODA_DEBUG"):
                 err_console.print(plain(traceback.format_exc()), markup=False)
             command = " ".join(["koloda", *sys.argv[1:]])
             raise Failure(f"internal error ({type(exc).__name__}); please report it with the command that "
-                          f"caused it: {command}" + ("" if ctx.params.get("debug") else
+                          f"caused it: {command}" + ("" if debug else
                                                        " (run it with --debug to see where it happened)")) from None
 
 

@@ -66,7 +66,8 @@ def _table(title: str, *columns: str) -> Table:
 def seats_table(report: dict[str, Any]) -> Table:
     table = _table("Seats (advantage: points of win share over a fair share of "
                    f"{percent(1 / max(report['game']['players'], 1))})",
-                   "seat", "win share", "advantage", "mean score", "sd")
+                   "seat", "win share", "advantage",
+                   "mean score" + (" (lower is better)" if report["game"].get("winner") == "lowest" else ""), "sd")
     for seat in report["seats"]:
         table.add_row(seat["seat"], share_text(seat["win_share"]),
                       signed_share(seat["advantage"]), mean_text(seat["score"]), number(seat["score"]["sd"]))

@@ -5,10 +5,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from koloda.report.records import CHECKPOINTS, RULE_ERROR, STEP_CAP, GameRecord
-from koloda.report.stats import distribution, mean_interval, ratio_interval, share, wilson
+from koloda.report.stats import COUNT, SHARE, distribution, mean_interval, ratio_interval, share, wilson
 
 FORMAT = "koloda-report/1"
-INTERVALS = ("95% intervals: Wilson score for shares; normal approximation (mean ± 1.96 sd/√n) for means; "
+INTERVALS = ("95% intervals, each within its measure's range: Wilson score for shares; for means of "
+             "measures in 0..1 (drama, decisiveness, uncertainty) Wilson's with effective trials; normal "
+             "approximation (mean ± 1.96 sd/√n) for scores, on the log scale for lengths and counts; "
              "counters: ratio estimator over games")
 
 
@@ -28,9 +30,9 @@ def summarise(records: Sequence[GameRecord], *, game: dict[str, Any], run: dict[
         "draws": share(sum(r.draw for r in ended), len(ended)),
         "seats": [_seat(ended, p, players) for p in range(players)],
         "agents": _agents(ended),
-        "length": {"deals": distribution([r.deals for r in ended]),
-                   "turns": distribution([r.turns for r in ended]),
-                   "decisions": distribution([r.decisions for r in ended])},
+        "length": {"deals": distribution([r.deals for r in ended], within=COUNT),
+                   "turns": distribution([r.turns for r in ended], within=COUNT),
+                   "decisions": distribution([r.decisions for r in ended], within=COUNT)},
         "decisions": _decisions(records),
         "quality": _quality(ended),
         "counters": [_counter(ended, name) for name in counters],
@@ -79,16 +81,17 @@ def _quality(ended: Sequence[GameRecord]) -> dict[str, Any]:
     curves = [q.leader_wins for q in measured if q.leader_wins]
     return {
         "games": len(measured),
-        "lead_changes": distribution([q.lead_changes for q in measured]),
-        "drama": distribution([q.drama for q in decided if q.drama is not None]),
-        "decisiveness": distribution([q.decisiveness for q in decided if q.decisiveness is not None]),
+        "lead_changes": distribution([q.lead_changes for q in measured], within=COUNT),
+        "drama": distribution([q.drama for q in decided if q.drama is not None], within=SHARE),
+        "decisiveness": distribution([q.decisiveness for q in decided if q.decisiveness is not None],
+                                     within=SHARE),
         "uncertainty": [_point(at, [c[k] for c in curves]) for k, at in enumerate(CHECKPOINTS)],
     }
 
 
 def _point(at: float, leader_won: list[float]) -> dict[str, Any]:
     """Uncertainty at a point of the game: the chance that the side leading then does not win."""
-    mean, low, high = mean_interval(leader_won)
+    mean, low, high = mean_interval(leader_won, SHARE)
     return {"at": at, "value": 1 - mean, "low": max(0.0, 1 - high), "high": min(1.0, 1 - low), "n": len(leader_won)}
 
 
@@ -96,5 +99,5 @@ def _counter(ended: Sequence[GameRecord], name: str) -> dict[str, Any]:
     held = [r.counts.get(name, 0) for r in ended]
     deals = [r.deals for r in ended]
     value, low, high = ratio_interval(held, deals)
-    return {"name": name, "per_game": distribution(held), "deal_share": {"value": value, "low": low, "high": high,
-                                                                       "n": sum(deals)}}
+    return {"name": name, "per_game": distribution(held, within=COUNT),
+            "deal_share": {"value": value, "low": low, "high": high, "n": sum(deals)}}

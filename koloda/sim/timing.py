@@ -39,6 +39,17 @@ def duration_text(seconds: float) -> str:
     return f"about {hours:.1f} hours" if hours < 10 else f"about {round(hours)} hours"
 
 
+def seconds_text(seconds: float) -> str:
+    """A time measured, short: `2.4 s`, `12 ms`, `less than 1 ms` (never `0.0 s`)."""
+    if seconds >= 10:
+        return f"{seconds:.0f} s"
+    if seconds >= 0.9995:
+        return f"{seconds:.1f} s"
+    if seconds >= 0.0005:
+        return f"{1000 * seconds:.0f} ms"
+    return "less than 1 ms"
+
+
 def _local(table: Table, count: int, jobs: int, progress: Callable[[int], object] | None,
            start: int) -> SimulationResult:
     return simulate_parallel(table, count, jobs, progress, start)
