@@ -49,6 +49,29 @@ def test_the_deal_six_cards_each_and_the_trump_turned_up(two):
     assert same(s, {}) is True
 
 
+def test_six_players_the_last_card_dealt_is_shown_for_trumps():
+    # 36 cards, six each: no talon and no card left to turn. "Козырем становится последняя сданная
+    # карта, которая открывается, показывается всем и только потом отдаётся игроку"
+    six = koloda.load("durak", players=6)
+    for seed in range(4):
+        s = six.new_initial_state(seed)
+        assert [len(hand(s, p)) for p in range(6)] == [6] * 6
+        assert zone_cards(s, "stock") == [] and zone_cards(s, "trump_card") == []
+        shown = hand(s, s.dealer)[-1]                                   # dealt last, to the dealer
+        same, _ = compile_expression(six, "trump == dealer.hand.top.suit")
+        assert same(s, {}) is True
+        card_id = six.cards.parse(shown)[0]
+        assert s.known[card_id] == (1 << 6) - 1                         # every player saw it
+        for p in range(6):
+            if p != s.dealer:
+                said = s.observation(p).get("said", [])
+                assert any(f"P{s.dealer + 1} shows the last card dealt" in m for m in said), said
+        others = [c for p in range(6) if p != s.dealer for c in hand(s, p)]
+        assert not any(s.known[six.cards.parse(c)[0]] == (1 << 6) - 1 for c in others)
+        trumps = [(RANKS.index(c[:-1]), p) for p in range(6) for c in hand(s, p) if c[-1] == shown[-1]]
+        assert s.current_player() == min(trumps)[1]                   # the lowest trump attacks
+
+
 def test_the_holder_of_the_lowest_trump_attacks_first(two):
     for seed in range(8):
         s = two.new_initial_state(seed)

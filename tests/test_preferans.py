@@ -111,20 +111,72 @@ def test_a_game_made_goes_to_the_pool_and_a_lone_whister_writes_the_defenders_tr
     assert each(s, "whists_for") == [0, 8, 0] and each(s, "whists_against") == [8, 0, 0]   # 2 a trick, 4 tricks
 
 
-def test_a_game_short_goes_to_the_mountain_and_the_whister_is_consoled():
-    s = last_trick([4, 3, 2])                       # 5 of 6: one short
+def test_a_game_short_goes_to_the_mountain_and_every_other_player_is_consoled():
+    # Sochi, full consolation: for each trick short every other player writes the price in whists
+    # on the declarer, the defender who passed and, at four, the dealer sitting out too
+    s = last_trick([4, 3, 2])                       # 5 of 6: one short; P2 whists, P3 passes
     assert each(s, "pool") == [0, 0, 0] and each(s, "mountain") == [2, 0, 0]
-    assert each(s, "whists_for") == [0, 2 * 5 + 2, 0]
+    assert each(s, "whists_for") == [0, 2 * 5 + 2, 2] and each(s, "whists_against") == [14, 0, 0]
+    s = last_trick([4, 3, 2], players=4)            # P4 deals and sits out
+    assert each(s, "whists_for") == [0, 2 * 5 + 2, 2, 2] and each(s, "whists_against") == [16, 0, 0, 0]
 
 
 def test_whisters_short_of_the_norm_write_into_the_mountain():
     s = last_trick([8, 1, 0], whisting=(True, True))            # two whisters answer for 2 tricks each against 6
-    assert each(s, "pool") == [2, 0, 0] and each(s, "mountain") == [0, 2, 4]
+    assert each(s, "pool") == [2, 0, 0] and each(s, "mountain") == [0, 2, 4]   # the pair is 3 short
     assert each(s, "whists_for") == [0, 2, 0]
     s = last_trick([7, 2, 0], whisting=(True, False), contract=70)   # alone against 7: 2 tricks, met
     assert each(s, "mountain") == [0, 0, 0] and each(s, "whists_for") == [0, 4 * 2, 0]
     s = last_trick([8, 0, 1], whisting=(True, False), contract=80)   # alone against 8, the passer's trick counts
     assert each(s, "mountain") == [0, 0, 0]
+
+
+def test_two_whisters_who_take_the_norm_between_them_owe_nothing():
+    # the norm is the pair's: 4 tricks against 6, whoever of the two took them
+    s = last_trick([5, 4, 0], whisting=(True, True))            # P1 takes the last: 6, the pair 4
+    assert each(s, "mountain") == [0, 0, 0] and each(s, "whists_for") == [0, 8, 0]
+    # one trick short between them: P3 is two short of their half, but owes only the pair's one
+    s = last_trick([6, 3, 0], whisting=(True, True))
+    assert each(s, "mountain") == [0, 0, 2]
+
+
+def test_against_8_9_and_10_the_second_whister_answers_for_the_trick():
+    # Parlett and the Sochi rules: with two whisters against 8 or 9 the one trick of the norm is the
+    # second whister's (the first to speak could whist alone; the second joins at their own risk)
+    for contract, price in ((80, 6), (90, 8), (100, 10)):
+        s = last_trick([9, 0, 0], whisting=(True, True), contract=contract)   # the declarer takes all 10
+        assert each(s, "mountain") == [0, 0, price], contract
+    s = last_trick([8, 1, 0], whisting=(True, True), contract=80)            # the first whister's trick
+    assert each(s, "mountain") == [0, 0, 0]                                   # covers the pair's norm
+
+
+def test_against_10_the_whist_norm_is_one_trick():
+    # Кодекс преферанса, the whist norms: "при шестерной — 4, … при десятерной — 1"
+    s = last_trick([9, 0, 0], whisting=(True, False), contract=100)           # the lone whister takes none
+    assert each(s, "pool") == [10, 0, 0] and each(s, "mountain") == [0, 10, 0]
+    s = last_trick([8, 1, 0], whisting=(True, False), contract=100, cards=("7H", "AH", "7D"))
+    assert each(s, "mountain") == [20, 0, 0]                                  # 8 of 10: two short, norm met
+    assert each(s, "whists_for") == [0, 10 * 2 + 10 * 2, 10 * 2]
+
+
+def test_settlements_add_up_to_nothing():
+    # what one player wins at the settlement another loses: every pair settles its mountains in
+    # whole whists, so the scores of a finished match add up to 0 at three and at four
+    import random
+    uneven = 0
+    for players in (3, 4):
+        game = preferans(players=players, deals=6)
+        for seed in range(6):
+            s = game.new_initial_state(seed)
+            rng = random.Random(seed)
+            for _ in range(2000):
+                if s.is_terminal():
+                    break
+                s.apply_action(rng.choice(s.legal_actions()))
+            assert s.is_terminal() and sum(s.scores()) == 0, (players, seed, s.scores())
+            owed = [m + max(0, 10 - p) for m, p in zip(each(s, "mountain"), each(s, "pool"))]
+            uneven += 10 * sum(owed) % players != 0       # where 10/players whists a point leave a fraction
+    assert uneven > 0
 
 
 def test_misere_made_and_missed():
@@ -177,7 +229,8 @@ def test_a_full_pool_helps_the_others_and_the_match_ends_when_every_pool_is_full
     assert each(s, "whists_for") == [10, 8, 0] and each(s, "whists_against") == [8 + 0, 10, 0]
     assert s.scores() == [2, -2, 0]
     s = last_trick([4, 3, 2], pools=(10, 10, 10))                      # a game short: the mountain is settled
-    assert s.is_terminal() and s.scores() == [-12 - 14, 12 + 6, 6]   # the mountain: 10 * (2 - 3 * 2) // 3
+    # the mountain, 2 points: P1 pays each of the others 20 / 3 whists, 6 in whole whists
+    assert s.is_terminal() and s.scores() == [-14 - 12, 12 + 6, 2 + 6] and sum(s.scores()) == 0
 
 
 def test_option_deals_stops_the_match():

@@ -38,6 +38,20 @@ def test_bids_start_left_of_the_dealer_and_a_side_bids_at_most_13():
     assert "bid nil" not in legal(dealt(nil=False), plain=True)
 
 
+def test_without_nil_the_first_partner_leaves_a_trick_for_the_other():
+    # "A side's bids may not add up to more than 13 tricks", and without nil every bid is at
+    # least 1: the first of the partners bids at most 12, and the other always has a bid
+    s = dealt(nil=False)
+    assert legal(s, plain=True) == [f"bid {n}" for n in range(1, 13)]
+    act(s, "bid 12")
+    assert legal(s, plain=True)[-1] == "bid 12"      # P2's partner has not bid either
+    act(s, "bid 3")
+    assert legal(s, plain=True) == ["bid 1"]         # P3: partner bid 12
+    act(s, "bid 1")
+    assert legal(s, plain=True) == [f"bid {n}" for n in range(1, 11)]   # P4: partner bid 3
+    assert legal(dealt(), plain=True)[-1] == "bid 13"                   # with nil, 13 leaves nil
+
+
 def bid_and_start(s, bids=("bid 1", "bid 1", "bid 1", "bid 1")):
     for b in bids:
         act(s, b)

@@ -55,18 +55,36 @@ def test_the_dealers_left_opens_at_100_and_the_next_player_bids_first():
     s = dealt()
     assert get_var(s, "bid") == 100 and get_var(s, "declarer") == 0
     assert s.current_player() == 1
-    assert raises(s) == [f"raise {k}" for k in range(5, 31, 5)] and "pass" in legal(s)
+    assert raises(s) == [f"raise {k}" for k in range(5, 121, 5)] and "pass" in legal(s)   # P2's hearts: 220
     assert "bid 100" not in legal(s)
 
 
 def test_raises_go_by_tens_with_the_option():
-    assert raises(dealt(step=10)) == ["raise 10", "raise 20", "raise 30"]
+    assert raises(dealt(step=10)) == [f"raise {k}" for k in range(10, 121, 10)]
+
+
+def test_a_raise_is_not_capped_unless_the_table_caps_it():
+    # Neither Russian Wikipedia nor pagat.com limits a raise: "каждая следующая заявка должна быть
+    # больше предыдущей" (in fives). A cap of 30 is a house rule, option `max_raise`.
+    s = dealt()
+    act(s, "bid 220")                                                    # P2 jumps 120 at once
+    assert get_var(s, "bid") == 220 and get_var(s, "declarer") == 1
+    capped = dealt(max_raise=30)
+    assert raises(capped) == [f"raise {k}" for k in range(5, 31, 5)]
+    assert "bid 135" not in legal(capped, plain=True)
+    assert raises(dealt(max_raise=30, step=10)) == ["raise 10", "raise 20", "raise 30"]
+    s = dealt(max_raise=30)
+    act(s, "pass")
+    act(s, "pass")
+    act(s, "give 9D to P2")
+    act(s, "give JC to P3")
+    assert legal(s, plain=True) == [f"contract {n}" for n in range(105, 131, 5)] + ["keep the contract"]
 
 
 def test_above_120_only_as_far_as_the_marriages_held():
     s = dealt()
     setup(s, vars={"bid": 115})
-    assert raises(s) == [f"raise {k}" for k in range(5, 31, 5)]           # P2's hearts: up to 220
+    assert raises(s) == [f"raise {k}" for k in range(5, 106, 5)]          # P2's hearts: up to 220
     setup(s, zones={("hand", 1): "AH 10H KH 9H 9S JS 9C"}, vars={"bid": 110})
     assert raises(s) == ["raise 5", "raise 10"]                          # no marriage: 120 at most
     s = dealt()
@@ -74,7 +92,7 @@ def test_above_120_only_as_far_as_the_marriages_held():
     assert raises(s) == ["raise 5", "raise 10"]
     s = dealt(marriage_to_bid=False)
     setup(s, zones={("hand", 1): "AH 10H KH 9H 9S JS 9C"}, vars={"bid": 150})
-    assert len(raises(s)) == 6                                           # any bid up to 300
+    assert len(raises(s)) == 30                                          # any bid up to 300
 
 
 def test_who_passes_bids_no_more_and_the_last_left_declares():
@@ -118,7 +136,7 @@ def test_the_declarer_gives_one_card_to_each_then_names_the_contract():
     assert [len(hand(s, p)) for p in range(3)] == [8, 8, 8]
     assert get_var(s, "contract") == 100
     # P1 holds the spade marriage: 120 + 40 = 160 at most
-    assert legal(s, plain=True) == [f"contract {n}" for n in range(105, 131, 5)] + ["keep the contract"]
+    assert legal(s, plain=True) == [f"contract {n}" for n in range(105, 161, 5)] + ["keep the contract"]
     act(s, "contract 130")
     act(s, "contract 160")
     assert legal(s, plain=True) == ["keep the contract"]
