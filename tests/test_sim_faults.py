@@ -87,7 +87,7 @@ def test_a_worker_killed_mid_game_has_its_games_played_again(tmp_path):
     table = Deadly("pony", SHORT, 2, 0, 100_000, (), once_at=9, marker=str(tmp_path / "died"))
     result = simulate_parallel(table, 24, 2)
     assert (tmp_path / "died").exists()               # a worker did die, at game 9
-    assert not result.stopped and not result.lost
+    assert not result.stopped and not result.lost and result.deaths == 1
     assert result.records == clean(24)
 
 
@@ -112,13 +112,33 @@ def test_simulate_lists_a_lost_game_in_the_report_and_exits_1(tmp_path, monkeypa
     assert "game 5 (seed 4)" in out.output and "Traceback" not in out.output
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert report["run"]["lost"] == [{"game": 5, "seed": 4}] and report["games"]["played"] == 11
+    assert report["run"]["worker_deaths"] == RETRIES + 1 and "3 worker processes died during the run" in out.output
+
+
+def test_compare_with_a_worker_killed_gives_the_clean_comparison(tmp_path, monkeypatch):
+    args = ["compare", "pony", "-a", "limit=20", "-o", "limit=30", "-n", "10", "--seed", "5"]
+    here = CliRunner().invoke(main, [*args, "--jobs", "1", "--json", str(tmp_path / "clean.json")])
+    assert here.exit_code == 0, here.output
+
+    def deadly(*args: object, **kwargs: object) -> Deadly:
+        return Deadly(*args, **kwargs, once_at=4, marker=str(tmp_path / "died"))  # type: ignore[arg-type]
+    monkeypatch.setattr("koloda.sim.Table", deadly)
+    out = CliRunner().invoke(main, [*args, "--jobs", "2", "--json", str(tmp_path / "killed.json")])
+    assert out.exit_code == 0, out.output
+    assert (tmp_path / "died").exists() and "1 worker process died during the run" in out.output
+    killed, clean_run = (json.loads((tmp_path / f"{name}.json").read_text(encoding="utf-8"))
+                         for name in ("killed", "clean"))
+    assert killed["reports"][0]["run"]["worker_deaths"] == 1
+    killed["reports"][0]["run"]["worker_deaths"] = 0
+    assert killed == clean_run
 
 
 # -- the command, as a process of its own, and the process table -------------------------------
 
 def processes() -> dict[int, tuple[int, str, str]]:
     """pid -> (parent pid, state, command line) of every process that has not ended."""
-    out = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,stat=,args="], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,stat=,args="], capture_output=True, text=True,
+                         check=True).stdout
     table = {}
     for line in out.splitlines():
         pid, ppid, state, *args = line.split(None, 3)

@@ -76,6 +76,9 @@ def play(g: Game, table: Table, count: int, jobs: int, backend: Backend | None, 
             raise Failure(str(exc)) from None
     if result.stopped:
         err_console.print(f"Interrupted: the report is of the {result.games} games played.", markup=False)
+    if result.deaths:
+        err_console.print(f"{result.deaths} worker process{'es' if result.deaths > 1 else ''} died during the run: "
+                          "the games not finished were played again by another.", markup=False)
     if result.lost:
         games = ", ".join(f"game {number + 1} (seed {seed})" for number, seed in result.lost)
         err_console.print(f"Lost: {len(result.lost)} game{'s' if len(result.lost) > 1 else ''} whose worker died "
@@ -99,6 +102,7 @@ def report_of(g: Game, table: Table, count: int, result: SimulationResult) -> di
                            "players": g.num_players},
                      run={"games": count, "seed": table.seed, "seats": list(table.seats), "rotate": table.rotate,
                           "max_moves": table.max_moves, "stopped": result.stopped,
+                          "worker_deaths": result.deaths,
                           "lost": [{"game": number + 1, "seed": seed} for number, seed in result.lost]},
                      counters=list(g.counters))
 

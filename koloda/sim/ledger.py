@@ -26,6 +26,7 @@ class Ledger:
         self._tries: Counter[int] = Counter()
         self._in_a_row = 0
         self.lost: list[int] = []          # numbers of the games given up, in the order they were
+        self.deaths = 0                    # workers that died during the run
 
     def take(self) -> tuple[int, int] | None:
         """The next range of games to play (first, count), or None when none is waiting."""
@@ -45,6 +46,7 @@ class Ledger:
         `known`: it was playing the first of them (a worker that sends each game as it ends);
         otherwise any of them may have killed it, so each goes back alone, and only a game
         played alone counts a try."""
+        self.deaths += 1
         self._in_a_row += 1
         if self._in_a_row > DEATHS_IN_A_ROW:
             raise WorkersFailed(f"the worker processes keep dying ({DEATHS_IN_A_ROW} in a row without a game "

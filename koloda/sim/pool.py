@@ -149,5 +149,6 @@ def simulate_parallel(table: Table, count: int, jobs: int, progress: Progress = 
         run.stop(at_once)       # the workers have nothing left to do, or are to stop
     result = run.result
     result.records.sort(key=lambda r: r.number)
+    result.deaths = run.ledger.deaths
     result.lost = [(number, game_seed(table.seed, number)) for number in sorted(run.ledger.lost)]
     return result

@@ -90,5 +90,6 @@ def simulate_ray(table: Table, count: int, jobs: int, progress: Callable[[int], 
         for actor in idle + [actor for actor, _ in running.values()]:
             ray.kill(actor)
     result.records.sort(key=lambda r: r.number)
+    result.deaths = ledger.deaths
     result.lost = [(number, game_seed(table.seed, number)) for number in sorted(ledger.lost)]
     return result
