@@ -98,6 +98,39 @@ def test_a_game_that_kills_every_worker_is_lost_with_its_seed_and_the_others_pla
     assert result.records == [r for r in clean(12, seed=100) if r.number != 6]
 
 
+@dataclass(frozen=True)
+class Failing(Table):
+    """A table whose worker fails as something other than the rules fails (a program at a seat, say)."""
+    def play_one(self, game: Game, number: int) -> GameRecord:
+        if number == 5:
+            raise ValueError("the program at seat 2 stopped answering")
+        return super().play_one(game, number)
+
+
+def test_a_worker_that_fails_ends_the_run_with_its_error_and_no_worker_left():
+    def workers() -> set[int]:
+        return {pid for pid, args in descendants(os.getpid()).items() if "spawn_main" in args}
+    before = workers()
+    with pytest.raises(ValueError, match="stopped answering"):
+        simulate_parallel(Failing("pony", SHORT, 2, 0, 100_000, ()), 12, 2)
+    assert poll(lambda: workers() <= before, 30), workers() - before
+
+
+def test_compare_stopped_while_it_plays_a_does_not_go_on_to_b(monkeypatch):
+    real = koloda.sim.sequential.play_game
+    played = []
+
+    def interrupted(game, number, *args):
+        played.append(number)
+        if number == 3:
+            raise KeyboardInterrupt
+        return real(game, number, *args)
+    monkeypatch.setattr(koloda.sim.sequential, "play_game", interrupted)
+    out = CliRunner().invoke(main, ["compare", "pony", "-a", "limit=20", "-o", "limit=30", "-n", "10", "--jobs", "1"])
+    assert out.exit_code == 130, out.output
+    assert played == [0, 1, 2, 3] and "Traceback" not in out.output
+
+
 def test_simulate_lists_a_lost_game_in_the_report_and_exits_1(tmp_path, monkeypatch):
     import koloda.cli.main as cli
 
