@@ -19,6 +19,7 @@ from click.testing import CliRunner
 import koloda
 from koloda.agents.random_agent import RandomAgent
 from koloda.cli.main import main
+from koloda.session import integrity
 from koloda.session import SaveError, Session, latest_save, new_save_path, read_transcript, tidy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,12 +198,15 @@ def test_foreign_or_corrupt_saves_are_refused(tmp_path, content, message):
 
 
 def _saved(tmp_path, **change):
+    """A save, changed as `change` says, and checked again as if koloda had written it so (as one
+    written under other rules was)."""
     session = bot_session("pony", seed=8, moves=20)
     path = tmp_path / "s.save.json"
     session.save(path)
     data = json.loads(path.read_text())
     for key, value in change.items():
         data[key] = value(data[key]) if callable(value) else value
+    data["check"] = integrity.make({k: v for k, v in data.items() if k not in ("seats", "check")}, data["seats"])
     path.write_text(json.dumps(data))
     return path
 
