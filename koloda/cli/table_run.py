@@ -93,9 +93,9 @@ def run(session: Session, save_path: Path | None, log_file: str | None, delay: f
             if humans and player not in humans and delay > 0:
                 time.sleep(delay)
     except (QuitGame, KeyboardInterrupt) as stop:
-        for line in _stopped_lines(seats, save_path, log_file):
+        for told_line in _stopped_lines(seats, save_path, log_file):
             # a command on a line of its own, never broken: it is to be copied
-            console.print(line, soft_wrap=True)
+            console.print(told_line, soft_wrap=True)
         sys.exit(0 if isinstance(stop, QuitGame) else 130)
     except RuleError as exc:
         raise Failure(exc.format()) from None
