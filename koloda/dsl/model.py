@@ -45,6 +45,7 @@ class ZoneSpec:
     grid: list[list[int | None]] | None = None    # rank code of each cell, top row first
     lines: tuple[str, ...] = ("rows", "columns", "diagonals")
     label: Label | None = None
+    arrange: str | None = None  # how the table lays its cards out: `pairs`, `sorted` (display only)
 
 
 @dataclass
@@ -346,7 +347,8 @@ def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
         visible = raw.get("visible", "owner" if each else "all")
         span = doc["zones"].key_spans[name]
         zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side", melds=bool(raw.get("melds")),
-                        label=read_label(raw.get("label"), span, f"zone `{name}`", errors))
+                        label=read_label(raw.get("label"), span, f"zone `{name}`", errors),
+                        arrange=raw.get("arrange"))
         if raw.get("grid") is not None:
             zone.grid = [[cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
             if len({len(row) for row in zone.grid}) != 1:

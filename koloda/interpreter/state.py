@@ -10,6 +10,7 @@ import random
 from typing import Any, Callable, Protocol
 
 from koloda.dsl.model import Spec
+from koloda.dsl.resolved import Rules
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.codec import ActionCodec
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
@@ -28,6 +29,7 @@ class Table(Protocol):
 
     Declared here, not imported, so that the state does not depend on the module that builds it."""
     spec: Spec
+    rules: Rules
     layout: Layout
     flow: Flow
     codec: ActionCodec
@@ -233,11 +235,28 @@ class State:
         else:
             cards.append(card)
         loc[card] = dest
+        if who is not None and src >= 0:
+            who = self._credit(card, src, dest, who)
         self.by[card] = who
         self.face[card] = face_up
         known_of[card] = known = known | (layout.watchers[dest] if face_up and not under else 0)
         if self.facts:
             self.facts = facts_after_move(self.facts, self.game.cards, card, src, dest, before, known)
+
+    def _credit(self, card: int, src: int, dest: int, actor: int) -> int:
+        """Who a card that `actor`'s action moves out of zone `src` is credited to (its `by`): the player
+        whose own zone it leaves (the dummy's hand laid down by the leader); a card moving on between
+        zones the table shares keeps the player who put it there (an attack card beaten, a card played
+        from the dummy); any other card, the actor."""
+        layout = self.layout
+        holder = layout.holder[src]
+        if holder >= 0:
+            return holder
+        if layout.public[src] and layout.zone_owner[dest] is None:
+            put = self.by[card]
+            if put is not None:
+                return put
+        return actor
 
     def move_zone(self, src: int, dest: int, who: int | None, face_up: bool = True, under: bool = False) -> None:
         """`move ZONE to ...`: every card of `src`, noted for the table if `src` is public, each moved as
@@ -259,13 +278,17 @@ class State:
             self.slot_kind[layout.zone_slot[src]] = None       # an emptied meld frees its slot
         seen_leaving, arriving = layout.watchers[src], layout.watchers[dest] if face_up else 0
         pile = self.own(dest)
+        holder = layout.holder[src]
+        credit = who if who is None or holder < 0 else holder
+        keeps = who is not None and holder < 0 and layout.public[src] and layout.zone_owner[dest] is None
         for c in cards:
             if stands[c] is not None:
                 stands[c] = None
             known = known_of[c] & seen_leaving if face[c] else self._knew_face_down(c, who)
             pile.append(c)
             loc[c] = dest
-            by[c] = who
+            if not keeps or by[c] is None:
+                by[c] = credit
             face[c] = face_up
             known_of[c] = known | arriving
         dirt = self.flow.zone_dirt

@@ -5,7 +5,7 @@ from rich.text import Text
 
 from koloda.dsl.labels import DEFAULT_LANGUAGE
 from koloda.interpreter.state import State, Table
-from koloda.ui import names
+from koloda.ui import names, zones
 
 RED_SUITS = {"H", "D"}
 
@@ -60,6 +60,30 @@ def played_line(game: Table, names: list[str | None], by: list[int | None], view
         if p is not None and i >= recent:
             line.append(f" {seat_name(p, viewer)}", style="dim")
     return line
+
+
+def pairs_line(game: Table, names: list[str | None], by: list[int | None] | None, viewer: int | None) -> Text:
+    """A zone whose cards lie two by two (`arrange: pairs`), each pair with who put each card:
+    `8♦ P3 / 9♦ you · 10♣ P1 / J♣ you`; an odd last card lies alone."""
+    line = Text()
+    for i, name in enumerate(names):
+        if i:
+            line.append(" / " if i % 2 else " · ", style="dim" if i % 2 else "")
+        line.append_text(card_text(game, name) if name else Text(BACK, style="blue"))
+        p = by[i] if by is not None else None
+        if p is not None:
+            line.append(f" {seat_name(p, viewer)}", style="dim")
+    return line
+
+
+def _shared_label(game: Table, z: dict, viewer: int | None, lang: str) -> str:
+    """A shared zone's row label; a zone laid out as a hand whose cards all came from one player says
+    whose they are: `dummy (P2)`."""
+    label = names.zone(game, z["zone"], lang)
+    by = set(z.get("by") or ())
+    if zones.arrangement(game, z["zone"]) == "sorted" and len(by) == 1 and None not in by:
+        label += f" ({seat_name(by.pop(), viewer)})"
+    return label
 
 
 def seat_name(p: int, viewer: int | None) -> str:
@@ -198,7 +222,8 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
         elif "meld" in z:
             melds.setdefault((z["owner"], z.get("side", False)), []).append(z)
         elif z["owner"] is None:
-            piles.append((z, names.zone(game, z["zone"], lang)))
+            if zones.drawn(game, z["zone"], z["size"]):
+                piles.append((z, _shared_label(game, z, viewer, lang)))
         else:
             who = "you" if z["owner"] == viewer else f"P{z['owner'] + 1}"
             piles.append((z, names.owned(game, z["zone"], who, lang)))
@@ -207,7 +232,12 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
         owner = z["owner"]
         out.append(f"  {label:<{width}}", style="dim" if owner not in (None, viewer) else "")
         if "cards" in z:
-            if "by" in z:
+            arrange = zones.arrangement(game, z["zone"])
+            if arrange == "pairs" and z["cards"]:
+                out.append_text(pairs_line(game, z["cards"], z.get("by"), viewer))
+            elif arrange == "sorted" and z["cards"]:
+                out.append_text(cards_line(game, z["cards"], sort=True))
+            elif "by" in z:
                 out.append_text(played_line(game, z["cards"], z["by"], viewer))
             elif any(c is None for c in z["cards"]):
                 out.append_text(cards_line(game, z["cards"]))
