@@ -154,3 +154,19 @@ def test_durak_a_person_sees_each_beaten_card_beside_the_attack_it_beat(tmp_path
     assert pairs, "no pair of beaten cards was shown"
     _, attacker, _, defender = pairs[0]
     assert {attacker, defender} == {"P2", "you"}        # the attack card is the attacker's, not the defender's
+
+
+def test_preferans_a_deal_s_end_tells_how_each_total_was_made(tmp_path):
+    import re
+    child = spawn("play", "preferans", "--seat", "human", "--seed", "4", "--fast", home=tmp_path)
+    while child.expect(["your move", "Deal 1 is over"]) == 0:
+        child.sendline("1")
+    child.expect("Scores after deal 1")
+    summary = child.before
+    child.sendline("quit")
+    child.close()
+    parts = re.findall(r"P\d (pool|mountain|whists written) ([+−]\d+): (.+)", summary)
+    assert parts, summary
+    for _, total, told in parts:          # each total is the sum of the parts told beside it
+        values = [int(v.replace("−", "-")) for v in re.findall(r"[+−]\d+", told)]
+        assert sum(values) == int(total.replace("−", "-"))

@@ -88,7 +88,7 @@ class State:
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
                  "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty", "shared",
-                 "said", "shown", "facts", "direction", "deal_turns", "capped", "table")
+                 "said", "scored", "shown", "facts", "direction", "deal_turns", "capped", "table")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -147,6 +147,8 @@ class State:
         # what the rules told players (koloda/interpreter/knowledge.py): messages (`say`), cards shown
         # during the current action (`reveal`), and facts about zones' cards (`tell`)
         self.said: tuple[Said, ...] = ()
+        # the named parts of `score:` effects, for the table: (deal, variable index, ((part, value), ...))
+        self.scored: tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...] = ()
         self.shown: dict[int, int] = {}
         self.facts: tuple[Fact, ...] = ()
 
@@ -175,7 +177,7 @@ class State:
         c.moved = self.moved
         c._listed = None if self._listed is None else self._listed[:]
         c.dirty, c.table = self.dirty, self.table        # (the table's list is never changed in place)
-        c.said, c.facts = self.said, self.facts         # never changed in place
+        c.said, c.facts, c.scored = self.said, self.facts, self.scored        # never changed in place
         c.shown = dict(self.shown) if self.shown else {}
         return c
 
@@ -513,6 +515,7 @@ class State:
             "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no, "last_meld": self.last_meld,
             "moved": self.moved,
             **({"said": self.said} if self.said else {}), **({"facts": self.facts} if self.facts else {}),
+            **({"scored": self.scored} if self.scored else {}),
             **({"shown": [[c, m] for c, m in self.shown.items()]} if self.shown else {}),
         }
 
@@ -547,6 +550,8 @@ class State:
                         for source, dest, cards, players, whole in data.get("moved", []))
         s.said = tuple((k, mask, text) for k, mask, text in data.get("said", []))
         s.facts = tuple(tuple(f) for f in data.get("facts", []))       # type: ignore[misc]
+        s.scored = tuple((deal, var, tuple((str(label), value) for label, value in parts))
+                         for deal, var, parts in data.get("scored", []))
         s.shown = {c: m for c, m in data.get("shown", [])}
         return s
 

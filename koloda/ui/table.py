@@ -153,6 +153,15 @@ def meld_line(game: Table, names: list[str]) -> Text:
     return line
 
 
+def meld_name(game: Table, kind: str | None, size: int) -> str:
+    """A meld's kind as the table calls it: `set`, or from the size its rule names on, `canasta`."""
+    spec = next((k for k in game.spec.meld_kinds if k.name == kind), None)
+    for least, name in spec.named if spec is not None else ():
+        if size >= least:
+            return name
+    return kind or ""
+
+
 def owner_name(game: Table, owner: int, by_side: bool, viewer: int | None) -> str:
     if viewer is not None and game.sees(viewer, owner, by_side):
         return "you" if not by_side or game.num_sides == game.num_players else "your side"
@@ -261,8 +270,10 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
     for (owner, by_side), group in sorted(melds.items(), key=lambda kv: kv[0][0]):
         who = owner_name(game, owner, by_side, viewer)
         out.append(f"  {who}'s melds\n" if who not in ("you", "your side") else f"  {who} · melds\n", style="bold")
-        for z in group:
-            out.append(f"    {z['meld']['number']:>2}  {z['meld']['kind']:<6} ", style="dim")
+        called = [meld_name(game, z["meld"]["kind"], z["size"]) for z in group]
+        width = max(6, *(len(c) for c in called))
+        for z, kind in zip(group, called):
+            out.append(f"    {z['meld']['number']:>2}  {kind:<{width}} ", style="dim")
             out.append_text(meld_line(game, z["cards"]))
             out.append("\n")
     for label, value in obs.get("show", {}).items():
@@ -319,7 +330,34 @@ def deal_summary(game: Table, state: State) -> Text:
         else:
             out.append("—", style="dim")
         out.append(f"  ({len(cards)} card{'s' * (len(cards) != 1)})\n", style="dim")
+    out.append_text(score_parts(game, state))
     return out
+
+
+def score_parts(game: Table, state: State) -> Text:
+    """How the deal's totals were made, from the rules' `score:` parts: `P1+P3 score +1230: melds 430,
+    natural canastas 500, going out 100, cards left in hand −0`; parts that add nothing are left out."""
+    out = Text()
+    layout = game.layout
+    for deal, var, parts in state.scored:
+        if deal != state.deal_number:
+            continue
+        name = layout.var_names[var]
+        owner = layout.var_owner[var]
+        label = names.variable(game, name)
+        if owner is not None:
+            label = names.owned_value(game, label, layout.owner_label(owner, game.spec.vars[name].per_side))
+        total = sum(value for _, value in parts)
+        shown = [(part, value) for part, value in parts if value] or list(parts[:1])
+        out.append(f"  {label} {_signed(total)}", style="bold")
+        if len(parts) > 1 or shown[0][0] != label:
+            out.append(": " + ", ".join(f"{part} {_signed(value)}" for part, value in shown))
+        out.append("\n")
+    return out
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
 
 
 def _reveal(game: Table, state: State, obs: dict) -> None:
