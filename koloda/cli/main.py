@@ -313,10 +313,13 @@ def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max
     """Go on with a saved game (default: the last one saved)."""
     from koloda.ui import names
     from koloda.cli import trust
-    from koloda.session import SaveError, Session, find_save, latest_save
+    from koloda.session import SaveError, Session, default_save_dir, find_save, latest_save
     path = find_save(file) if file else latest_save()
     if path is None:
         raise Failure("no saved game is waiting for a person to play (`koloda saves` lists the saves)")
+    if not path.exists():
+        raise Failure(f"there is no save `{shown(file or '')}`: neither a file nor the id of a save in "
+                      f"{shown(default_save_dir())} (`koloda saves` lists the saves and their ids)")
     try:
         session = Session.load(path)
     except SaveError as exc:

@@ -181,6 +181,9 @@ def _schema_error(doc: MarkedDict, err: ValidationError) -> RuleError:
             key = extra[0]
             key_span = err.instance.key_spans.get(key, span) if hasattr(err.instance, "key_spans") else span
             place = f" in `{where}`" if path else ""
+            dedented = _dedented_action(path, err.instance, key)
+            if dedented is not None:
+                return RuleError(dedented[0], key_span, dedented[1], category="schema")
             return RuleError(f"unknown key `{_shown(key, False)}`{place}", key_span,
                              did_you_mean(key, allowed) or _home(key), category="schema")
     if err.validator == "required":
@@ -254,6 +257,26 @@ def _misplaced(doc: MarkedDict, path: list, err: ValidationError) -> RuleError |
     else:
         return None
     return RuleError(message, container.key_spans[key], hint, category="schema")
+
+
+def _dedented_action(path: list, phase: dict, key: str) -> tuple[str, str] | None:
+    """An action written at the level of its phase's keys (dedented out of `actions:`): YAML reads it
+    as a key of the phase. Told as a key indented at the wrong level is (`after turn:` under
+    `actions:`), with where it belongs. None if the key's value does not look like an action."""
+    if len(path) != 2 or path[0] != "phases":
+        return None
+    value = phase.get(key)
+    action_keys = schema()["$defs"]["action"]["properties"]
+    if not isinstance(value, dict) or not value or any(k not in action_keys for k in value):
+        return None
+    message = f"`{key}:` is indented like a key of phase `{path[1]}`, so it reads as one, and a phase has no `{key}:`"
+    spans = getattr(phase, "key_spans", {})
+    if "actions" in phase and "actions" in spans:
+        hint = (f"`{key}:` looks like an action: indent it under `actions:`, on line {spans['actions'].line}, "
+                "lined up with the other actions")
+    else:
+        hint = f"`{key}:` looks like an action: put it under the phase's `actions:`, indented under it"
+    return message, hint
 
 
 def _named_kind(outer: list) -> tuple[str, dict, tuple[str, dict, str] | None] | None:
