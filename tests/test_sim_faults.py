@@ -91,13 +91,6 @@ def test_a_worker_killed_mid_game_has_its_games_played_again(tmp_path):
     assert result.records == clean(24)
 
 
-def test_a_game_that_kills_every_worker_is_lost_with_its_seed_and_the_others_played(tmp_path):
-    table = Deadly("pony", SHORT, 2, 100, 100_000, (), always_at=6)
-    result = simulate_parallel(table, 12, 2)
-    assert result.lost == [(6, 106)]
-    assert result.records == [r for r in clean(12, seed=100) if r.number != 6]
-
-
 @dataclass(frozen=True)
 class Failing(Table):
     """A table whose worker fails as something other than the rules fails (a program at a seat, say)."""
@@ -131,21 +124,26 @@ def test_compare_stopped_while_it_plays_a_does_not_go_on_to_b(monkeypatch):
     assert played == [0, 1, 2, 3] and "Traceback" not in out.output
 
 
-def test_simulate_lists_a_lost_game_in_the_report_and_exits_1(tmp_path, monkeypatch):
-    import koloda.cli.main as cli
+def test_a_game_that_kills_every_worker_is_lost_listed_with_its_seed_and_the_others_played(tmp_path, monkeypatch):
+    args = ["simulate", "pony", "-o", "limit=20", "-n", "12"]
+    here = CliRunner().invoke(main, [*args, "--jobs", "1", "--csv", str(tmp_path / "clean.csv")])
+    assert here.exit_code == 0, here.output
 
     # the command's table is made in main.py: the deadly one takes its place there
     def deadly(*args: object) -> Deadly:
         return Deadly(*args, always_at=4)  # type: ignore[arg-type]
     monkeypatch.setattr("koloda.sim.Table", deadly)
-    out = CliRunner().invoke(cli.main, ["simulate", "pony", "-o", "limit=20", "-n", "12", "--jobs", "2",
-                                        "--json", str(tmp_path / "r.json")])
+    out = CliRunner().invoke(main, [*args, "--jobs", "2", "--json", str(tmp_path / "r.json"),
+                                    "--csv", str(tmp_path / "r.csv")])
     assert out.exit_code == 1, out.output
     assert "Lost: 1 game whose worker died each of the 3 times it was played" in out.output
     assert "game 5 (seed 4)" in out.output and "Traceback" not in out.output
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert report["run"]["lost"] == [{"game": 5, "seed": 4}] and report["games"]["played"] == 11
     assert report["run"]["worker_deaths"] == RETRIES + 1 and "3 worker processes died during the run" in out.output
+    rows = (tmp_path / "clean.csv").read_text(encoding="utf-8").splitlines()
+    # the header, then games 1-4 and 6-12 as a clean run plays them
+    assert (tmp_path / "r.csv").read_text(encoding="utf-8").splitlines() == rows[:5] + rows[6:]
 
 
 def test_compare_with_a_worker_killed_gives_the_clean_comparison(tmp_path, monkeypatch):

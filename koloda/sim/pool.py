@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -51,7 +53,15 @@ class _Worker:
 def _start(context: SpawnContext, table: Table) -> _Worker:
     ours, theirs = context.Pipe()
     process = context.Process(target=work, args=(table, theirs, os.getpid()), daemon=True, name="koloda-worker")
-    process.start()
+    # Ctrl-C reaches the terminal's whole group: a worker ignores it from its first instruction on
+    # (Python keeps an ignored SIGINT it inherits), not only once it has imported koloda
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        process.start()
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
     theirs.close()          # the worker's end is its own alone: when it dies, the pipe ends
     return _Worker(process, ours)
 
