@@ -10,6 +10,7 @@ import random
 from typing import Any, Callable, Protocol
 
 from koloda.dsl.model import Spec
+from koloda.dsl.resolved import Rules
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.codec import ActionCodec
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
@@ -28,6 +29,7 @@ class Table(Protocol):
 
     Declared here, not imported, so that the state does not depend on the module that builds it."""
     spec: Spec
+    rules: Rules
     layout: Layout
     flow: Flow
     codec: ActionCodec
@@ -458,9 +460,11 @@ class State:
         return self.game.action_to_string(action, plain)
 
     def string_to_action(self, text: str) -> int:
-        """The legal action written `text`: `play 10H`, `play 10♥`, `PLAY TH` and `bid 3` all work.
-        Raises IllegalAction (a ValueError), listing the legal moves, if no legal move reads so."""
-        return action_named(text, self.legal_actions(), self.game.action_to_string)
+        """The legal action written `text`: `play 10H`, `play 10♥`, `PLAY TH` and `bid 3` all work, and
+        so do short forms (`bid 2nt`, `x` for `double`, `meld KH KD KS` in any order: movetext.py).
+        Raises IllegalAction (a ValueError), listing the legal moves, if no legal move or several read so."""
+        return action_named(text, self.legal_actions(), self.game.action_to_string,
+                            None if self.terminal or self.current < 0 else self.current)
 
     def returns(self) -> list[float]:
         return self.flow.returns(self)
