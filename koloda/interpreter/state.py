@@ -484,9 +484,11 @@ class State:
         return self.game.action_to_string(action, plain)
 
     def string_to_action(self, text: str) -> int:
-        """The legal action written `text`: `play 10H`, `play 10♥`, `PLAY TH` and `bid 3` all work.
-        Raises IllegalAction (a ValueError), listing the legal moves, if no legal move reads so."""
-        return action_named(text, self.legal_actions(), self.game.action_to_string)
+        """The legal action written `text`: `play 10H`, `play 10♥`, `PLAY TH` and `bid 3` all work, and
+        so do short forms (`bid 2nt`, `x` for `double`, `meld KH KD KS` in any order: movetext.py).
+        Raises IllegalAction (a ValueError), listing the legal moves, if no legal move or several read so."""
+        return action_named(text, self.legal_actions(), self.game.action_to_string,
+                            None if self.terminal or self.current < 0 else self.current)
 
     def returns(self) -> list[float]:
         return self.flow.returns(self)
