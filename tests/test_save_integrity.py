@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import koloda
 from koloda.cli.main import main
-from koloda.session import Session
+from koloda.session import SaveError, Session, read_transcript
 from koloda.session import integrity
 from koloda.session.integrity import CHANGED, FOREIGN, SOUND, UNCHECKED
 
@@ -210,3 +210,25 @@ def test_a_transcript_from_another_key_replays_saying_it_cannot_be_checked(home,
     monkeypatch.setenv("KOLODA_HOME", str(tmp_path / "elsewhere"))
     result = replay(tmp_path / "a.jsonl", lines)
     assert result.exit_code == 0 and "made with another key" in result.output
+
+
+def test_an_old_transcript_finished_by_this_koloda_reads_whole(home, tmp_path):
+    """`koloda resume --log` goes on writing a transcript an earlier koloda began: its end record's
+    check covers the setup whatever the first line's format."""
+    session = Session.start("pony", koloda.load("pony"), ["random", "random"], 4)
+    header = json.loads(session.transcript_header())
+    header["format"] = "koloda-transcript/2"
+    del header["check"]
+    lines = [json.dumps(header)]
+    while not session.state.is_terminal():
+        player = session.state.current_player()
+        session.play(session.state.legal_actions()[0])
+        lines.append(session.transcript_move(player, session.moves[-1]))
+    lines.append(session.transcript_end())
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert read_transcript(path).integrity.status == UNCHECKED          # its first line has no check
+    first = dict(header, seats=["greedy", "random"])                    # not the seats it was played with
+    path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(SaveError, match="the record of its moves and result is not as koloda wrote it"):
+        read_transcript(path)

@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from typing import IO, Any, Callable
 
@@ -61,6 +62,7 @@ class Child:
         self._out: queue.Queue[bytes | None] = queue.Queue()
         self._unwritten = 0                              # messages given to the writer, not yet written
         self._lock = threading.Lock()
+        self._done = False                              # killed, with all it started
         assert self.process.stdin is not None and self.process.stdout is not None and self.process.stderr is not None
         for target, stream in ((self._write, self.process.stdin), (self._read, self.process.stdout),
                                (self._keep, self.process.stderr)):
@@ -127,31 +129,54 @@ class Child:
             pass
 
     # ------------------------------------------------------------ ending
+    def exit_code(self, seconds: float) -> int | None:
+        """Its exit code once it has ended (waited for up to `seconds`), None while it runs. It is not
+        reaped here: until it is, its number is not given to another process, so what `kill` looks up
+        by that number is still its own."""
+        end = time.monotonic() + seconds
+        while True:
+            if self.process.returncode is not None:
+                return self.process.returncode
+            try:
+                found = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:           # reaped already
+                return self.process.poll()
+            if found is not None:
+                return found.si_status if found.si_code == os.CLD_EXITED else -found.si_status
+            if time.monotonic() >= end:
+                return None
+            time.sleep(0.01)
+
     def end(self, grace: float) -> None:
         """The game is over: close its input, give it `grace` seconds to end, then end all that is left."""
+        if self._done:
+            return
         left = _family(self.pid)              # seen while it runs: once it ends, its children are orphans
         self._out.put(None)
-        try:
-            self.process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            pass
+        self.exit_code(grace)
         self.kill(left)
 
     def kill(self, seen: dict[int, int] | None = None) -> None:
-        """End the program and everything it started, at once."""
+        """End the program and everything it started, at once (once: its number may be reused after)."""
+        if self._done:
+            return
+        self._done = True
         family = {**(seen or {}), **_family(self.pid)}
         _kill_group(self.pid)
-        for pid, start in family.items():
-            if _started(pid) == start:          # not another process that was given the number since
-                _signal(pid)
+        _kill(family)
         self._out.put(None)
+        self.exit_code(5.0)                    # SIGKILL is not refused; a process stuck in the kernel is left
+        _kill(_family(self.pid))               # started between the first look and the kill
         try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:      # SIGKILL is not refused; a process stuck in the kernel is left
+            self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
             pass
-        for pid, start in _family(self.pid).items():     # started between the first look and the kill
-            if _started(pid) == start:
-                _signal(pid)
+
+
+def _kill(family: dict[int, int]) -> None:
+    for pid, start in family.items():
+        if _started(pid) == start:             # not another process that was given the number since
+            _signal(pid)
 
 
 def _die_with(parent: int) -> Callable[[], None] | None:

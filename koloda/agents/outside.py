@@ -94,10 +94,7 @@ class OutsideAgent:
 
     def _ended(self) -> AgentFailure:
         assert self.child is not None
-        try:
-            code = self.child.process.wait(timeout=1)
-        except Exception:
-            code = None
+        code = self.child.exit_code(1.0)
         errors = list(self.child.errors)
         said = f"; its last words: {' | '.join(errors)}" if errors else ""
         how = "closed its output" if code is None else f"ended (exit code {code})"

@@ -9,6 +9,7 @@ with a line saying so: the user's saves are their work.
 Imported by the commands that use it (cli/main.py), as it imports the sessions."""
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import click
 
 from koloda.cli.output import Failure, console
 from koloda.session.integrity import CHANGED, FOREIGN as FOREIGN_KEY, UNCHECKED, Verdict
-from koloda.ui.safe import shown
+from koloda.ui.safe import plain
 
 UNCHECKED_SAVE = ("This save was written by an earlier koloda and carries no integrity check; "
                   "it is saved with one from now on.")
@@ -36,13 +37,13 @@ def check_save(verdict: Verdict | None, path: Path, accept_edited: bool) -> None
         return
     changes = "; ".join(verdict.changes)
     if accept_edited:
-        console.print(f"{shown(path)} was changed after koloda saved it: {changes}. Going on with it as it is "
+        console.print(f"{plain(path)} was changed after koloda saved it: {changes}. Going on with it as it is "
                       "(--accept-edited).", style="yellow", markup=False, soft_wrap=True)
         return
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise Failure(f"{shown(path)} was changed after koloda saved it: {changes}. To go on with it as it is: "
-                      "koloda resume --accept-edited")
-    console.print(f"{shown(path)} was changed after koloda saved it: {changes}.", style="yellow", markup=False,
+        raise Failure(f"{plain(path)} was changed after koloda saved it: {changes}. To go on with it as it is: "
+                      f"koloda resume --accept-edited {plain(shlex.quote(str(path)))}")
+    console.print(f"{plain(path)} was changed after koloda saved it: {changes}.", style="yellow", markup=False,
                   soft_wrap=True)
     if not click.confirm("Go on with the game as the file has it now?", default=False):
         raise Failure("not resumed; the save is left as it is")
