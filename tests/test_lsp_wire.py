@@ -252,7 +252,7 @@ def test_a_hundred_random_and_truncated_frames_leave_the_server_serving(session)
 
 
 # ---------------------------------------------------------------- a check in progress
-def test_hover_is_answered_while_a_long_check_is_running(folder, monkeypatch):
+def test_hover_and_completion_are_answered_while_a_long_check_is_running(folder, monkeypatch):
     pytest.importorskip("pygls")
     from koloda.lsp import server as S
     started, release = threading.Event(), threading.Event()
@@ -278,6 +278,10 @@ def test_hover_is_answered_while_a_long_check_is_running(folder, monkeypatch):
         assert started.wait(timeout=60)
         answer = ping(w, uri, text, "while-checking")
         assert "any(" in answer["result"]["contents"]["value"]
+        at = text.index("  - shuffle stock") + len("  - ")
+        offered = w.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {
+            "line": text.count("\n", 0, at), "character": at - (text.rfind("\n", 0, at) + 1)}})
+        assert "move" in {i["label"] for i in offered["result"]["items"]}     # the effects, known before any check
         assert not [m for m in w.drain() if m.get("method") == "textDocument/publishDiagnostics"]
         release.set()
         found = w.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
