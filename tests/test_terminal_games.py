@@ -170,3 +170,26 @@ def test_preferans_a_deal_s_end_tells_how_each_total_was_made(tmp_path):
     for _, total, told in parts:          # each total is the sum of the parts told beside it
         values = [int(v.replace("−", "-")) for v in re.findall(r"[+−]\d+", told)]
         assert sum(values) == int(total.replace("−", "-"))
+
+
+def test_hearts_a_person_is_told_where_cards_pass_and_which_came_back(tmp_path):
+    import re
+    child = spawn("play", "hearts", "--seat", "human", "--seed", "5", "--fast", home=tmp_path)
+    child.expect("your move")
+    assert "this deal you pass to: P2" in child.before           # the first deal passes to the left
+    while True:
+        child.sendline("1")
+        child.expect("your move")
+        if "passes you" in child.before:
+            break
+    told = re.search(r"» P4 passes you ((?:\S+ ?){3})\r?\n", child.before)
+    assert told, child.before
+    received = told.group(1).split()
+    hand = re.search(r"your hand +(.+)", child.before.split("passes you", 1)[1])
+    assert hand and all(card in hand.group(1).split() for card in received)
+    for _ in range(8):                                          # the play: no empty rows for the cards passed
+        assert "cards to pass" not in child.before
+        child.sendline("1")
+        child.expect("your move")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

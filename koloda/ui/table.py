@@ -230,9 +230,10 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
             grids.setdefault(z["cell"]["grid"], []).append(z)
         elif "meld" in z:
             melds.setdefault((z["owner"], z.get("side", False)), []).append(z)
+        elif not zones.drawn(game, z["zone"], z["size"], state.phase):
+            continue
         elif z["owner"] is None:
-            if zones.drawn(game, z["zone"], z["size"]):
-                piles.append((z, _shared_label(game, z, viewer, lang)))
+            piles.append((z, _shared_label(game, z, viewer, lang)))
         else:
             who = "you" if z["owner"] == viewer else f"P{z['owner'] + 1}"
             piles.append((z, names.owned(game, z["zone"], who, lang)))
@@ -320,8 +321,10 @@ def deal_summary(game: Table, state: State) -> Text:
     out = Text(f"Deal {state.deal_number} is over", style="bold cyan")
     out.append("\n")
     layout = game.layout
+    # a kind of zone empty for every player (hands played out, cards to pass passed) is not listed
+    held = {z.name for zi, z in enumerate(layout.zones) if state.zones[zi]}
     for zi, z in enumerate(layout.zones):
-        if z.owner is None or z.cell is not None or z.slot is not None:
+        if z.owner is None or z.cell is not None or z.slot is not None or z.name not in held:
             continue
         cards = state.zones[zi]
         out.append(f"  {names.owned(game, z.name, layout.owner_label(z.owner, z.by_side))}: ", style="bold")
