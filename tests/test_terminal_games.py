@@ -193,3 +193,39 @@ def test_hearts_a_person_is_told_where_cards_pass_and_which_came_back(tmp_path):
         child.expect("your move")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def _rows(text: str, columns: int = 80) -> int:
+    """How many rows of a terminal `columns` wide the text takes (a long line wraps)."""
+    return sum(max(1, -(-len(line) // columns)) for line in text.splitlines())
+
+
+def test_bridge_the_auction_stands_on_the_table_and_the_hand_stays_in_view_at_80x24(tmp_path):
+    import re
+    env = dict(os.environ, TERM="dumb", COLUMNS="80", LINES="24", PYTHONPATH=str(ROOT), KOLODA_HOME=str(tmp_path))
+    child = pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", "play", "bridge", "--seat", "human", "--seed", "3",
+                                           "--dealer", "P1", "--fast"], encoding="utf-8", timeout=60, env=env,
+                          cwd=str(ROOT), dimensions=(24, 80))
+    screens = []
+    while child.expect(["your move", "Game over"]) == 0 and len(screens) < 4:
+        screen = child.before.rsplit("Contract Bridge · deal", 1)[1]
+        if "auction:" not in screen:
+            break                                            # the play has begun
+        hand = screen[screen.index("your hand"):]
+        assert _rows(hand) + 1 <= 24, hand                   # the hand, the table and the moves fit, with the prompt
+        assert "stock" not in screen and "trick " not in screen and "(2) or" not in screen
+        assert re.search(r"doubled: (no|yes|redoubled) ", screen)
+        deal = re.match(r" (\d+)", screen).group(1)
+        screens.append((deal, re.search(r"auction: (.*?)\n  contract", screen, flags=re.S).group(1).replace("\n", "").strip()))
+        child.sendline("pass" if screens[1:] else "bid 1 clubs")
+    assert screens[0] == ("1", "—")                          # the dealer calls first: nothing called yet
+    assert len(screens) > 1, "the auction ended at once"
+    calls = screens[1][1].split(" · ")
+    assert calls[0] == "you bid 1 clubs" and len(calls) == 4 and all(re.match(r"P[234] ", c) for c in calls[1:])
+    for (deal, before), (next_deal, after) in zip(screens[1:], screens[2:]):
+        if next_deal == deal:                                # each screen of a deal goes on from the last
+            assert after.startswith(before + " · you pass")
+        else:                                                # a new deal's auction: only its own calls
+            assert "you bid 1 clubs" not in after and len(after.split(" · ")) <= 4
+    child.sendline("quit")
+    child.close()
