@@ -360,10 +360,13 @@ def deal_summary(game: Table, state: State) -> Text:
     out = Text(f"Deal {state.deal_number} is over", style="bold cyan")
     out.append("\n")
     layout = game.layout
-    # a kind of zone empty for every player (hands played out, cards to pass passed) is not listed
+    # a kind of zone every player has emptied and the last phase does not use (cards to pass, once
+    # passed) is not listed; a hand played out is
     held = {z.name for zi, z in enumerate(layout.zones) if state.zones[zi]}
     for zi, z in enumerate(layout.zones):
-        if z.owner is None or z.cell is not None or z.slot is not None or z.name not in held:
+        if z.owner is None or z.cell is not None or z.slot is not None:
+            continue
+        if z.name not in held and not zones.drawn(game, z.name, 0, state.phase):
             continue
         cards = state.zones[zi]
         out.append(f"  {names.owned(game, z.name, layout.owner_label(z.owner, z.by_side))}: ", style="bold")
