@@ -78,3 +78,10 @@ def test_the_rulebook_says_the_parts_of_a_score():
     assert result.exit_code == 0, result.output
     assert "part by part" in result.output
     assert "natural canastas:" in result.output and "going out:" in result.output
+
+
+def test_hearts_deal_end_leaves_out_the_cards_to_pass_but_lists_the_hands():
+    g, ended = _first_deal_end("hearts", 2)
+    text = _text(deal_summary(g, ended))
+    assert "cards to pass" not in text
+    assert all(f"P{p} hand: —" in text for p in range(1, 5)) and "cards taken:" in text

@@ -112,3 +112,19 @@ def test_russian_rule_text_puts_its_nouns_in_the_forms_its_sentences_need():
     kunkin = rulebook("kunkin", None, "ru").markdown()
     assert "«turn points» у вас увеличивается на: очки комбинации m" in kunkin
     assert "карты c нет среди: карты комбинации m" in kunkin          # the genitive after `нет`
+
+
+@pytest.mark.parametrize("name", ["bridge", "canasta", "durak", "hearts", "kunkin", "leopard", "pony", "preferans",
+                                  "thousand"])
+def test_no_russian_preposition_stands_before_a_zone_s_name_it_would_decline(name):
+    # «колода» cannot be declined: `в «колода»`, `из «колода»` are wrong; `в стопке «колода»`,
+    # `из стопки «колода»` right
+    from koloda.api import load_spec
+    from koloda.dsl.labels import label_text
+    spec = load_spec(name)[0]
+    text = rulebook(name, None, "ru").markdown()
+    labels = [label_text(z.label, z_name, "ru") for z_name, z in spec.zones.items()]
+    pattern = r"(?<![\w-])(?:в|из|к|на|от|до) «(?:" + "|".join(map(re.escape, labels)) + ")»"
+    wrong = [text[max(0, m.start() - 40):m.end() + 20] for m in re.finditer(pattern, text)]
+    assert not wrong, wrong
+    assert "прибавить" not in text and "вычесть" not in text

@@ -68,7 +68,7 @@ def test_a_follow_suit_condition_in_words(tmp_path):
     assert ("**follows**(c) is the suit of card c is “led”, or there is no card d in your hand where "
             "the suit of card d is “led”") in english
     russian = rulebook(str(path), None, "ru").markdown()
-    assert ("**follows**(c): масть карты c — «led», или ни для одного d из «рука» у вас не верно, что "
+    assert ("**follows**(c): масть карты c — «led», или ни для одного d из стопки «рука» у вас не верно, что "
             "масть карты d — «led»") in russian
 
 

@@ -228,6 +228,30 @@ def test_a_tampered_state_is_reported(tmp_path):
         Session.load(path)
 
 
+def test_a_save_from_before_cards_were_credited_to_the_hand_they_left_still_loads(tmp_path):
+    # Bridge after the opening lead: the dummy's cards are the dummy's now; a save written before
+    # credited them to the leader who laid them down, and had no record of the phase's first move
+    session = bot_session("bridge", seed=4, moves=40)
+    g, state = session.game, session.state
+    dummy = [c for c in state.zones[g.layout.zone_names.index("dummy")]]
+    assert dummy and {state.by[c] for c in dummy} != {None}
+    path = tmp_path / "old.save.json"
+    session.save(path)
+    data = json.loads(path.read_text())
+    for c in dummy:
+        data["state"]["by"][c] = (data["state"]["by"][c] + 1) % 4
+    data["state"].pop("phase_start")
+    path.write_text(json.dumps(data))
+    loaded = Session.load(path)
+    assert loaded.moves == session.moves and loaded.state.by == state.by        # the engine's own credit
+
+
+def test_a_save_whose_state_was_changed_otherwise_is_still_refused(tmp_path):
+    path = _saved(tmp_path, state=lambda state: {**state, "phase_start": state["phase_start"] + 1})
+    with pytest.raises(SaveError, match="does not follow from its moves"):
+        Session.load(path)
+
+
 def test_an_illegal_move_in_a_save_is_reported(tmp_path):
     path = _saved(tmp_path, moves=lambda moves: moves[:5] + [10_000_000] + moves[5:])
     with pytest.raises(SaveError, match="move 6 is not legal"):
@@ -275,6 +299,20 @@ def test_a_save_from_other_rules_whose_moves_play_the_same_goes_on(tmp_path):
     result = CliRunner().invoke(main, ["resume", str(path), "--fast"], input="quit\n")
     assert "The rules have changed since this game was saved" in " ".join(result.output.split()), result.output
     assert "Traceback" not in result.output
+
+
+def test_a_save_from_rules_that_said_nothing_where_they_now_say_something_goes_on(tmp_path):
+    # Hearts before it told each player the cards passed to them: other rules, the same moves
+    session = bot_session("hearts", seed=3, moves=20)
+    assert session.state.said
+    path = tmp_path / "old.save.json"
+    session.save(path)
+    data = json.loads(path.read_text())
+    data["fingerprint"] = data["state"]["fingerprint"] = "0123456789abcdef"
+    del data["state"]["said"]
+    path.write_text(json.dumps(data))
+    loaded = Session.load(path)
+    assert loaded.rules_changed and loaded.moves == session.moves
 
 
 def test_a_save_from_other_rules_whose_moves_play_otherwise_is_refused(tmp_path):

@@ -170,3 +170,62 @@ def test_preferans_a_deal_s_end_tells_how_each_total_was_made(tmp_path):
     for _, total, told in parts:          # each total is the sum of the parts told beside it
         values = [int(v.replace("−", "-")) for v in re.findall(r"[+−]\d+", told)]
         assert sum(values) == int(total.replace("−", "-"))
+
+
+def test_hearts_a_person_is_told_where_cards_pass_and_which_came_back(tmp_path):
+    import re
+    child = spawn("play", "hearts", "--seat", "human", "--seed", "5", "--fast", home=tmp_path)
+    child.expect("your move")
+    assert "this deal you pass to: P2" in child.before           # the first deal passes to the left
+    while True:
+        child.sendline("1")
+        child.expect("your move")
+        if "passes you" in child.before:
+            break
+    told = re.search(r"» P4 passes you ((?:\S+ ?){3})\r?\n", child.before)
+    assert told, child.before
+    received = told.group(1).split()
+    hand = re.search(r"your hand +(.+)", child.before.split("passes you", 1)[1])
+    assert hand and all(card in hand.group(1).split() for card in received)
+    for _ in range(8):                                          # the play: no empty rows for the cards passed
+        assert "cards to pass" not in child.before
+        child.sendline("1")
+        child.expect("your move")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def _rows(text: str, columns: int = 80) -> int:
+    """How many rows of a terminal `columns` wide the text takes (a long line wraps)."""
+    return sum(max(1, -(-len(line) // columns)) for line in text.splitlines())
+
+
+def test_bridge_the_auction_stands_on_the_table_and_the_hand_stays_in_view_at_80x24(tmp_path):
+    import re
+    env = dict(os.environ, TERM="dumb", COLUMNS="80", LINES="24", PYTHONPATH=str(ROOT), KOLODA_HOME=str(tmp_path))
+    child = pexpect.spawn(sys.executable, ["-m", "koloda.cli.main", "play", "bridge", "--seat", "human", "--seed", "3",
+                                           "--dealer", "P1", "--fast"], encoding="utf-8", timeout=60, env=env,
+                          cwd=str(ROOT), dimensions=(24, 80))
+    screens = []
+    while child.expect(["your move", "Game over"]) == 0 and len(screens) < 4:
+        screen = child.before.rsplit("Contract Bridge · deal", 1)[1]
+        if "auction:" not in screen:
+            break                                            # the play has begun
+        hand = screen[screen.index("your hand"):]
+        assert _rows(hand) + 1 <= 24, hand                   # the hand, the table and the moves fit, with the prompt
+        assert "stock" not in screen and "trick " not in screen and "(2) or" not in screen
+        assert re.search(r"doubled: (no|yes|redoubled) ", screen)
+        deal = re.match(r" (\d+)", screen).group(1)
+        screens.append((deal, re.search(r"auction: (.*?)\n  contract", screen, flags=re.S).group(1).replace("\n", "").strip()))
+        child.sendline("pass" if screens[1:] else "bid 1 clubs")
+    assert screens[0] == ("1", "—")                          # the dealer calls first: nothing called yet
+    assert len(screens) > 1, "the auction ended at once"
+    calls = screens[1][1].split(" · ")
+    assert calls[0] == "you bid 1 clubs" and len(calls) == 4 and all(re.match(r"P[234] ", c) for c in calls[1:])
+    for (deal, before), (next_deal, after) in zip(screens[1:], screens[2:]):
+        if next_deal == deal:                                # each screen of a deal goes on from the last
+            assert after.startswith(before + " · you pass")
+        else:                                                # a new deal's auction: only its own calls
+            assert "you bid 1 clubs" not in after and len(after.split(" · ")) <= 4
+    child.sendline("quit")
+    child.close()

@@ -32,11 +32,12 @@ TOP = ("extends", "game", "library", "title", "source", "notes", "players", "sid
 # Inside one entry of a section: what it is first, then its details, then the words for people.
 OPTION = ("default", "type", "choices", "min", "max", "help")
 ZONE = ("each", "melds", "visible", "grid", "lines", "arrange", "label", "help")
-VAR = ("each", "type", "start", "visible", "internal", "label", "help")
+VAR = ("each", "type", "start", "visible", "internal", "label", "shown as", "help")
 EVENT = ("when", "do", "help")
 MELD = ("of", "min", "max", "suits", "ace", "wild max", "repeat suits from", "named", "help")
 PATTERN = ("groups", "same suit", "run", "help")
-PHASE = ("label", "help", "if", "first", "turns", "start", "ends", "playout", "actions", "steps", "after turn")
+PHASE = ("label", "help", "show moves", "if", "first", "turns", "start", "ends", "playout", "actions", "steps",
+         "after turn")
 ACTION = ("label", "help", "with", "if", "text", "do")
 MATCH = ("first dealer", "ends", "score", "winner", "dealer rotates", "next dealer")
 TURN_CAP = ("turns", "ends")

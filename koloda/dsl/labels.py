@@ -72,7 +72,7 @@ def label_text(label: Label | None, name: str, language: str) -> str:
     return text if text else readable(name)
 
 
-DISPLAY_ONLY = ("label", "internal", "arrange")
+DISPLAY_ONLY = ("label", "internal", "arrange", "show moves", "shown as")
 # top-level keys that only watch play (event counters for reports): a save outlives them too
 WATCH_ONLY = ("count",)
 

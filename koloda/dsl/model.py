@@ -59,6 +59,8 @@ class VarSpec:
     per_side: bool = False
     label: Label | None = None
     internal: bool = False      # kept off the table (a helper of the rules); who may know it is `visible`
+    # the words the table shows for some values, by the value as written (`{1: no, 2: yes, 4: redoubled}`)
+    shown_as: dict[str, Label] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,7 @@ class PhaseSpec:
     label: Label | None = None
     when: ast.Node | None = None       # `if:`: asked when the phase would begin; false: it is not played
     playout: int | None = None         # bots' random playouts play at most this many moves of the phase
+    show_moves: bool = False           # the table lists the phase's moves so far (an auction)
 
 
 @dataclass
@@ -412,7 +415,9 @@ def _vars(doc: MarkedDict, b: _Builder) -> dict[str, VarSpec]:
         var = VarSpec(name, _var_type(raw.get("type"), span_of(raw.get("type"), span), b.errors), start_node, each, raw.get("visible", "all"), span,
                       per_side=raw.get("each") == "side",
                       label=read_label(raw.get("label"), span, f"variable `{name}`", b.errors),
-                      internal=raw.get("internal") is True)
+                      internal=raw.get("internal") is True,
+                      shown_as={_value_word(k): label for k, w in (raw.get("shown as") or {}).items()
+                                if (label := read_label(w, span, f"variable `{name}`", b.errors)) is not None})
         if var.visible == "owner" and not var.each_player:
             b.errors.append(RuleError(f"`{name}`: `visible: owner` needs `each: player`", span))
         variables[name] = var
@@ -500,7 +505,8 @@ def _phase(name: str, raw: MarkedDict, span: Span, b: _Builder) -> PhaseSpec:
         actions=actions, steps=steps, span=span, help=str(raw.get("help", "")),
         label=read_label(raw.get("label"), span, f"phase `{name}`", b.errors),
         when=b.expr(raw.get("if"), ks.get("if", span)) if "if" in raw else None,
-        playout=int(raw["playout"]) if isinstance(raw.get("playout"), int) else None)
+        playout=int(raw["playout"]) if isinstance(raw.get("playout"), int) else None,
+        show_moves=raw.get("show moves") is True)
 
 
 def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> ActionSpec:
@@ -576,3 +582,10 @@ def _names(spec: Spec, errors: list[RuleError]) -> None:
             elif name in names:
                 errors.append(RuleError(f"`{name}` names both a {names[name]} and a {what}", span))
             names[name] = what
+
+
+def _value_word(key: object) -> str:
+    """A value as the table writes it, for `shown as:`'s keys: `true`, `none`, `4`, `clubs`."""
+    if isinstance(key, bool):
+        return "yes" if key else "no"
+    return "none" if key is None else str(key)

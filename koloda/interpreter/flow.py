@@ -177,6 +177,7 @@ class Flow:
             index += 1
         phase = self.phases[index]
         s.phase, s.turns, s.next_player, s.goto = index, 0, None, None
+        s.phase_start = s.moves          # the phase's moves are those made from here on (the table lists them)
         s.current = (s.dealer + s.direction) % s.n
         phase.start(s, {})
         self._events(s)

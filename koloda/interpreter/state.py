@@ -89,7 +89,7 @@ class State:
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
                  "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty", "shared",
-                 "said", "scored", "shown", "facts", "direction", "deal_turns", "capped", "table")
+                 "said", "scored", "phase_start", "shown", "facts", "direction", "deal_turns", "capped", "table")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -148,6 +148,7 @@ class State:
         # what the rules told players (koloda/interpreter/knowledge.py): messages (`say`), cards shown
         # during the current action (`reveal`), and facts about zones' cards (`tell`)
         self.said: tuple[Said, ...] = ()
+        self.phase_start = 0               # the number of moves made when the phase under way began
         # the named parts of `score:` effects, for the table: (deal, variable index, ((part, value), ...))
         self.scored: tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...] = ()
         self.shown: dict[int, int] = {}
@@ -179,6 +180,7 @@ class State:
         c._listed = None if self._listed is None else self._listed[:]
         c.dirty, c.table = self.dirty, self.table        # (the table's list is never changed in place)
         c.said, c.facts, c.scored = self.said, self.facts, self.scored        # never changed in place
+        c.phase_start = self.phase_start
         c.shown = dict(self.shown) if self.shown else {}
         return c
 
@@ -518,7 +520,7 @@ class State:
             "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no, "last_meld": self.last_meld,
             "moved": self.moved,
             **({"said": self.said} if self.said else {}), **({"facts": self.facts} if self.facts else {}),
-            **({"scored": self.scored} if self.scored else {}),
+            **({"scored": self.scored} if self.scored else {}), "phase_start": self.phase_start,
             **({"shown": [[c, m] for c, m in self.shown.items()]} if self.shown else {}),
         }
 
@@ -556,6 +558,7 @@ class State:
         s.scored = tuple((deal, var, tuple((str(label), value) for label, value in parts))
                          for deal, var, parts in data.get("scored", []))
         s.shown = {c: m for c, m in data.get("shown", [])}
+        s.phase_start = int(data.get("phase_start", s.moves))     # a state saved before it was kept: none listed
         return s
 
     def __str__(self) -> str:

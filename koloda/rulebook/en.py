@@ -17,7 +17,8 @@ PHRASES: dict[str, str] = {
     "state.melds": "the melds on the table", "state.all_cards": "all the cards", "state.last_meld": "the meld just made",
     "state.direction": "the direction of play",
     "zone": "the {name}", "var": "the {name}",
-    "owned.mine": "your {name}", "owned": "the {name} of {owner}",
+    "owned.mine": "your {name}", "owned": "the {name} of {owner}", "grid": "the {name}",
+    "owned.zone.mine": "your {name}", "owned.zone": "the {name} of {owner}",
     "melds.all": "the melds on the table", "melds.of": "the melds of {owner}",
     # attributes
     "attr": "the {name} of {obj}",

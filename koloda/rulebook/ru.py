@@ -1,5 +1,8 @@
 """The rulebook's words in Russian: keys as in en.py. `{x.gen}` puts a phrase in the genitive (`масть {x.gen}`);
-names of zones and variables stand in «quotes», which keep their own form in any case."""
+names of zones and variables stand in «quotes», which keep their own form in any case. A slot stands where
+its nominative (or genitive) form is right: after a preposition that takes another case, a noun in that
+case goes before it (`в стопке {zone}`, not `в {zone}`), or a colon sets the phrase apart
+(`{target} увеличивается на: {value}`), since a rule file's names cannot be declined."""
 from __future__ import annotations
 
 PHRASES: dict[str, str] = {
@@ -19,8 +22,11 @@ PHRASES: dict[str, str] = {
     "state.melds": "комбинации на столе|комбинаций на столе", "state.all_cards": "все карты|всех карт",
     "state.last_meld": "последняя выложенная комбинация|последней выложенной комбинации",
     "state.direction": "направление игры|направления игры",
-    "zone": "«{name}»", "var": "«{name}»",
+    # a zone's name in quotes keeps its form: its genitive is said with a noun that takes the case
+    "zone": "«{name}»|стопки «{name}»", "grid": "«{name}»", "var": "«{name}»",
     "owned.mine": "«{name}» у вас", "owned": "«{name}» у {owner.gen}",
+    "owned.zone.mine": "«{name}» у вас|стопки «{name}» у вас",
+    "owned.zone": "«{name}» у {owner.gen}|стопки «{name}» у {owner.gen}",
     "melds.all": "комбинации на столе|комбинаций на столе", "melds.of": "комбинации {owner.gen}|комбинаций {owner.gen}",
     # attributes
     "attr": "«{name}» {obj.gen}",
@@ -108,7 +114,7 @@ PHRASES: dict[str, str] = {
     "seats.others": "остальные игроки по очереди после {start.gen}|остальных игроков по очереди после {start.gen}",
     # operators
     "arith.+": "{left} + {right}", "arith.-": "{left} − {right}", "arith.*": "{left} × {right}",
-    "arith.//": "{left} ÷ {right} (с округлением вниз)", "arith.%": "остаток от {left} ÷ {right}",
+    "arith.//": "{left} ÷ {right} (с округлением вниз)", "arith.%": "остаток от деления: {left} ÷ {right}",
     "is.true": "{x} — да", "is.false": "{x} — нет", "is.none": "{x} не задано", "is.some": "{x} задано",
     "cmp.==": "{left} — {right}", "cmp.!=": "{left} — не {right}", "cmp.>=": "{left} не меньше, чем {right}",
     "cmp.<=": "{left} не больше, чем {right}", "cmp.>": "{left} больше, чем {right}", "cmp.<": "{left} меньше, чем {right}",
@@ -132,8 +138,8 @@ PHRASES: dict[str, str] = {
     "fx.end_deal": "сдача заканчивается", "fx.end_turn": "ход заканчивается",
     "fx.say": "объявить: «{text}»", "fx.say.to": "сказать ({to}): «{text}»",
     "fx.reveal": "показать всем: {what}", "fx.reveal.to": "показать ({to}): {what}",
-    "fx.tell.holds": "сообщить ({to}), есть ли в {zone} карта: {value}",
-    "fx.tell.none": "сообщить ({to}), что в {zone} нет карты: {value}", "everyone": "всем",
+    "fx.tell.holds": "сообщить ({to}), есть ли в стопке {zone} карта: {value}",
+    "fx.tell.none": "сообщить ({to}), что в стопке {zone} нет карты: {value}", "everyone": "всем",
     "fx.reverse": "направление игры меняется", "fx.if": "если {cond}:", "fx.else": "иначе:",
     "fx.for": "для каждого {over}:", "fx.perform": "выполнить «{name}»", "fx.perform.args": "выполнить «{name}» для {args}",
     "fx.flip.up": "открыть: {what}", "fx.flip.down": "закрыть: {what}",

@@ -89,18 +89,21 @@ class Words:
         return self.say("zone", name=self.zone_name(n.name))
 
     def _GridRef(self, n: R.GridRef) -> Ph:
-        return self.say("zone", name=self.zone_name(n.name))
+        return self.say("grid" if self.say.has("grid") else "zone", name=self.zone_name(n.name))
 
     def _VarRef(self, n: R.VarRef) -> Ph:
         return self.say("var", name=self.var_name(n.name))
 
-    def _owned(self, n: R.Owned, name: str) -> Ph:
-        if isinstance(n.owner, R.StateValue) and n.owner.name == "me":
-            return self.say("owned.mine", name=name)
-        return self.say("owned", name=name, owner=self(n.owner))
+    def _owned(self, n: R.Owned, name: str, kind: str = "") -> Ph:
+        """`kind`: `.zone` for a zone, whose words a language may give apart (a noun that takes the case
+        a name in quotes cannot)."""
+        mine = isinstance(n.owner, R.StateValue) and n.owner.name == "me"
+        key = "owned.mine" if mine else "owned"
+        key = key.replace("owned", "owned" + kind, 1) if self.say.has(key.replace("owned", "owned" + kind, 1)) else key
+        return self.say(key, name=name) if mine else self.say(key, name=name, owner=self(n.owner))
 
     def _OwnedZone(self, n: R.OwnedZone) -> Ph:
-        return self._owned(n, self.zone_name(n.name))
+        return self._owned(n, self.zone_name(n.name), ".zone")
 
     def _OwnedGrid(self, n: R.OwnedGrid) -> Ph:
         return self._owned(n, self.zone_name(n.name))

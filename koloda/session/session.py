@@ -130,7 +130,10 @@ class Session:
         try:
             session.replay(data["moves"], source)
             now = _as_saved(session.state.to_json(), data["state"])
-            same = isinstance(data["state"], dict) and {**data["state"], "fingerprint": now.get("fingerprint")} == now
+            # what the rules say to players is their words, as labels are: a message added or reworded
+            # leaves the game the same
+            same = isinstance(data["state"], dict) and (
+                {**data["state"], "fingerprint": now.get("fingerprint"), "said": None} == {**now, "said": None})
         except SaveError:
             same = False
         if not same:
@@ -198,15 +201,21 @@ def _load_game(header: dict, source: Source, same_rules: bool = True) -> Game:
 
 
 # state fields newer than the save format: a save written before one was added still loads
-LATER_STATE_FIELDS = ("moved",)
+LATER_STATE_FIELDS = ("moved", "phase_start", "scored")
 
 
 def _as_saved(state: dict, saved: object) -> dict:
-    """The state as a save of its time would hold it: without the fields added since, if it lacks them."""
+    """The state as a save of its time would hold it: without the fields added since, if it lacks them,
+    and with who put each card where as the save has it. The engine once changed whom it credits a
+    card to (the player whose hand it left, not the one who moved it), so a save made before says
+    otherwise of the same moves; a save's state is only compared, never used, so this hides nothing."""
     if isinstance(saved, dict):
         for key in LATER_STATE_FIELDS:
             if key not in saved:
                 state.pop(key, None)
+        by = saved.get("by")
+        if isinstance(by, list) and len(by) == len(state.get("by", ())):
+            state["by"] = by
     return state
 
 

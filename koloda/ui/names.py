@@ -78,3 +78,10 @@ def owned(game: Table, name: str, owner: str, lang: str | None = None) -> str:
 def owned_value(game: Table, label: str, owner: str, lang: str | None = None) -> str:
     """A variable of a player or side, by its label: `P1+P3 score` in English, `P1+P3 · очки` otherwise."""
     return f"{owner} {label}" if (lang or language()) == DEFAULT_LANGUAGE else f"{owner} · {label}"
+
+
+def value(game: Table, var: str, text: str, lang: str | None = None) -> str:
+    """A variable's value as the table shows it: the rule file's word for it (`shown as:`), else as it is."""
+    spec = game.spec.vars.get(var)
+    word = spec.shown_as.get(text) if spec is not None else None
+    return plain(word.text(lang or language()) or text) if word is not None else plain(text)

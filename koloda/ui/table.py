@@ -6,6 +6,7 @@ from rich.text import Text
 from koloda.dsl.labels import DEFAULT_LANGUAGE
 from koloda.interpreter.state import State, Table
 from koloda.ui import names, zones
+from koloda.ui.safe import plain
 
 RED_SUITS = {"H", "D"}
 
@@ -230,9 +231,10 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
             grids.setdefault(z["cell"]["grid"], []).append(z)
         elif "meld" in z:
             melds.setdefault((z["owner"], z.get("side", False)), []).append(z)
+        elif not zones.drawn(game, z["zone"], z["size"], state.phase):
+            continue
         elif z["owner"] is None:
-            if zones.drawn(game, z["zone"], z["size"]):
-                piles.append((z, _shared_label(game, z, viewer, lang)))
+            piles.append((z, _shared_label(game, z, viewer, lang)))
         else:
             who = "you" if z["owner"] == viewer else f"P{z['owner'] + 1}"
             piles.append((z, names.owned(game, z["zone"], who, lang)))
@@ -263,6 +265,7 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
         else:
             out.append(f"{z['size']} card{'s' * (z['size'] != 1)}", style="dim")
         out.append("\n")
+    out.append_text(phase_moves(game, state, viewer, lang))
     for cells in grids.values():
         out.append_text(render_grid(game, cells, viewer, lang))
     if any(cell["size"] > 1 for cells in grids.values() for cell in cells):
@@ -292,11 +295,48 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
         if v["owner"] is not None:
             per_player.setdefault(v["var"], []).append(v)
     if shared:
-        out.append("  " + " · ".join(f"{names.variable(game, v['var'], lang)}: {v['value']}" for v in shared) + "\n")
-    for name, values in per_player.items():
-        out.append(f"  {names.variable(game, name, lang)}: "
-                   + ", ".join(f"{owner_name(game, v['owner'], v.get('side', False), viewer)} {v['value']}"
-                               for v in values) + "\n")
+        out.append("  " + " · ".join(f"{names.variable(game, v['var'], lang)}: {names.value(game, v['var'], v['value'], lang)}"
+                                     for v in shared) + "\n")
+    rows = [f"{names.variable(game, name, lang)}: "
+            + ", ".join(f"{owner_name(game, v['owner'], v.get('side', False), viewer)} "
+                        f"{names.value(game, name, v['value'], lang)}" for v in values)
+            for name, values in per_player.items()]
+    for row in _packed(rows):
+        out.append(f"  {row}\n")
+    return out
+
+
+ROW_WIDTH = 76      # an 80-column terminal, less the indent: short rows share a line, so the hand stays in view
+
+
+def _packed(rows: list[str]) -> list[str]:
+    """Rows of values, two or more to a line where they fit, in their order."""
+    lines: list[str] = []
+    for row in rows:
+        if lines and len(lines[-1]) + 3 + len(row) <= ROW_WIDTH:
+            lines[-1] += " · " + row
+        else:
+            lines.append(row)
+    return lines
+
+
+def phase_moves(game: Table, state: State, viewer: int | None, lang: str | None = None) -> Text:
+    """The moves of the phase under way, for a phase the rules mark `show moves:` (an auction):
+    `auction: P4 bid 1 clubs · you pass · P2 double`."""
+    out = Text()
+    if state.terminal or not game.spec.phases[state.phase].show_moves:
+        return out
+    count = state.moves - state.phase_start
+    moves = list(state.history)[-count:] if count > 0 else []
+    out.append(f"  {names.phase(game, state.phase, lang)}: ", style="bold")
+    if not moves:
+        out.append("—", style="dim")
+    for i, (p, action) in enumerate(moves):
+        if i:
+            out.append(" · ", style="dim")
+        out.append(f"{seat_name(p, viewer)} ", style="dim")
+        out.append(plain(game.describe(state, action, viewer)))
+    out.append("\n")
     return out
 
 
@@ -320,8 +360,13 @@ def deal_summary(game: Table, state: State) -> Text:
     out = Text(f"Deal {state.deal_number} is over", style="bold cyan")
     out.append("\n")
     layout = game.layout
+    # a kind of zone every player has emptied and the last phase does not use (cards to pass, once
+    # passed) is not listed; a hand played out is
+    held = {z.name for zi, z in enumerate(layout.zones) if state.zones[zi]}
     for zi, z in enumerate(layout.zones):
         if z.owner is None or z.cell is not None or z.slot is not None:
+            continue
+        if z.name not in held and not zones.drawn(game, z.name, 0, state.phase):
             continue
         cards = state.zones[zi]
         out.append(f"  {names.owned(game, z.name, layout.owner_label(z.owner, z.by_side))}: ", style="bold")
