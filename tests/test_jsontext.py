@@ -15,6 +15,7 @@ from koloda.dsl.jsontext import Bounds, JsonRefused, read_json
     ("[1e400]", "the number 1e400 is too large"),
     ("[NaN]", "`NaN` is not a number"),
     ("9" * 5000, "more than 4,300 digits"),
+    ("0." + "9" * 5000, "more than 4,300 digits"),             # a fraction is bounded as a whole number is
     ("   ", "it is empty"),
     ('["open', "it is not JSON, or it was cut short"),
     ('["[[[[' + "[" * 100_000, "it is not JSON, or it was cut short"),     # brackets inside an open string
@@ -32,6 +33,14 @@ def test_the_bounds_are_the_caller_s():
         read_json("[[[1]]]", small)
     with pytest.raises(JsonRefused, match="longer than 20 characters"):
         read_json(" " * 21 + "1", small)
+
+
+def test_each_caller_bounds_the_digits_of_a_number():
+    few = Bounds(digits=10)
+    assert read_json("[1234567890, 0.12345678]", few) == [1234567890, 0.12345678]
+    for text in ("[12345678901]", "[0.123456789]", "[1e-0000000001]"):
+        with pytest.raises(JsonRefused, match="more than 10 digits"):
+            read_json(text, few)
 
 
 def test_brackets_in_strings_do_not_count():
