@@ -2,10 +2,13 @@
 numbers, never recursing past its bound, and linear in the text whatever it holds."""
 from __future__ import annotations
 
+import ast
 import threading
+from pathlib import Path
 
 import pytest
 
+import koloda
 from koloda.dsl.jsontext import Bounds, JsonRefused, read_json
 
 
@@ -61,3 +64,31 @@ def test_a_text_of_escaped_quotes_is_read_in_one_pass():
     thread.start()
     thread.join(60)
     assert done and "cut short" in done[0]
+
+
+# every other json.load(s) in koloda reads what koloda ships or wrote itself a moment before
+_TRUSTED_JSON = {
+    "koloda/dsl/jsontext.py": "the reader itself",
+    "koloda/dsl/structure.py": "the rule files' schema, shipped in the package",
+    "koloda/session/schema.py": "the save and transcript schemas, shipped in the package",
+    "koloda/report/export.py": "the report schemas, shipped in the package",
+    "koloda/interpreter/state.py": "a copy of a state through json.dumps, in the same call",
+}
+
+
+def test_json_from_outside_is_read_only_by_the_bounded_reader():
+    root = Path(koloda.__file__).parent.parent
+    found: dict[str, int] = {}
+    for path in sorted((root / "koloda").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            called = (isinstance(node, ast.Attribute) and node.attr in ("load", "loads")
+                      and isinstance(node.value, ast.Name) and node.value.id == "json")
+            imported = (isinstance(node, ast.ImportFrom) and node.module == "json"
+                        and any(alias.name in ("load", "loads", "JSONDecoder") for alias in node.names))
+            if called or imported:
+                name = path.relative_to(root).as_posix()
+                found[name] = found.get(name, 0) + 1
+    unexpected = sorted(set(found) - set(_TRUSTED_JSON))
+    assert not unexpected, f"json.load(s) outside koloda/dsl/jsontext.py (use read_json with Bounds): {unexpected}"
+    assert sorted(found) == sorted(_TRUSTED_JSON), "a file in _TRUSTED_JSON reads no JSON any more: take it out"
