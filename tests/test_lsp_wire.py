@@ -100,11 +100,24 @@ def test_a_body_claiming_a_few_bytes_too_many_gives_back_the_next_message():
     (b'{"jsonrpc": "2.0", "id": 1, "method": "shutdown", "params": NaN}', wire.PARSE_ERROR, "`NaN`"),
     (b'{"jsonrpc": "2.0", "id": 1, "method": 5}', wire.INVALID_REQUEST, "method must be a string"),
     (b'{"jsonrpc": "1.0", "id": 1, "method": "shutdown"}', wire.INVALID_REQUEST, '"jsonrpc": "2.0"'),
+    (b'{"jsonrpc": "2.0", "id": 1' + b"2" * 1_001 + b', "method": "shutdown"}', wire.PARSE_ERROR, "1,000 digits"),
+    (b'{"jsonrpc": "2.0", "id": 0.' + b"5" * 1_001 + b', "method": "shutdown"}', wire.PARSE_ERROR, "1,000 digits"),
+    (b'{"jsonrpc": "2.0", "id": 1e400, "method": "shutdown"}', wire.PARSE_ERROR, "1e400 is too large"),
+    (b"", wire.PARSE_ERROR, "the message is empty"),
 ])
 def test_a_body_that_is_no_message_is_refused_with_its_json_rpc_error(body, code, said):
     refused = wire.decode(body)
     assert isinstance(refused, wire.Refusal) and refused.code == code and said in refused.message
     assert refused.answered
+
+
+def test_an_open_string_of_escaped_quotes_is_refused_in_one_pass():
+    # the server's first reader of JSON, a copy of its own, took time quadratic in this (most of an hour for these 400 KB)
+    done: list[object] = []
+    thread = threading.Thread(target=lambda: done.append(wire.decode(b'["' + b'\\"' * 200_000)), daemon=True)
+    thread.start()
+    thread.join(60)
+    assert done and isinstance(done[0], wire.Refusal) and "cut short" in done[0].message
 
 
 def test_a_well_formed_request_is_taken_and_a_malformed_notification_is_not_answered():

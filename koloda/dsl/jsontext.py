@@ -4,8 +4,9 @@
 Python's stack (RecursionError), and it reads numbers of any length. Here the text is measured
 and its nesting counted without recursion before the parser sees it, and the parser's hooks
 refuse what no koloda file or message holds: numbers Python would read as infinity (`1e400`) or
-slowly (thousands of digits), `NaN`, and a key given twice (parsers disagree on which one
-counts). Every refusal is a JsonRefused with a reason in words (and, where the parser knows it,
+slowly (thousands of digits, in a whole number or a fraction), `NaN`, and a key given twice
+(parsers disagree on which one counts). Each caller gives its own Bounds: a bot's answer is a
+short line, an editor's message may carry a whole rule file, a save sits in between. Every refusal is a JsonRefused with a reason in words (and, where the parser knows it,
 the line and column), for the caller to put in its own message.
 
 This module sits in `dsl`, the lowest layer, so that every part of koloda can use it.
@@ -30,7 +31,7 @@ class Bounds:
     chars: int = 8 * 1024 * 1024
     depth: int = 32
     containers: int = 200_000
-    digits: int = 4_300          # Python itself refuses to read longer integers
+    digits: int = 4_300          # characters of one number; Python itself refuses to read longer integers
 
 
 class JsonRefused(ValueError):
@@ -53,13 +54,14 @@ def read_json(text: str, bounds: Bounds = Bounds()) -> Any:
         raise JsonRefused("it is empty")
     _check_nesting(text, bounds)
     try:
-        return json.loads(text, parse_int=lambda t: _integer(t, bounds.digits), parse_float=_float,
-                          parse_constant=_constant, object_pairs_hook=_mapping)
+        return json.loads(text, parse_int=lambda t: _integer(t, bounds.digits),
+                          parse_float=lambda t: _float(t, bounds.digits), parse_constant=_constant,
+                          object_pairs_hook=_mapping)
     except _Hook as exc:
         raise JsonRefused(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise JsonRefused(f"it is not JSON, or it was cut short ({exc.msg})", exc.lineno, exc.colno) from None
-    except (ValueError, RecursionError) as exc:       # bounded above; kept so that no input gives a traceback
+    except (ValueError, RecursionError, MemoryError) as exc:     # bounded above; kept so that no input gives a traceback
         raise JsonRefused(f"it cannot be read as JSON ({type(exc).__name__})") from None
 
 
@@ -95,7 +97,9 @@ def _integer(text: str, digits: int) -> int:
     return int(text)
 
 
-def _float(text: str) -> float:
+def _float(text: str, digits: int) -> float:
+    if len(text) > digits:
+        raise _Hook(f"a number has more than {digits:,} digits")
     value = float(text)
     if not math.isfinite(value):
         raise _Hook(f"the number {text[:40]} is too large")

@@ -7,11 +7,10 @@ valid YAML, and completion is wanted most just then.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
-import json
 import re
 from typing import Any
+
+from koloda.dsl.structure import schema
 
 KEY = "key"            # the position is where a key of a mapping is written
 EFFECT = "effect"      # in an effect (`move c to pile`)
@@ -28,11 +27,6 @@ class Place:
     kind: str                 # KEY, EFFECT, EXPR or TEXT
     keys: tuple[str, ...]     # where kind is KEY: the keys the schema allows there
     before: str               # the line's text before the position
-
-
-@lru_cache(maxsize=1)
-def schema() -> dict[str, Any]:
-    return json.loads(resources.files("koloda.dsl").joinpath("schema.json").read_text(encoding="utf-8"))
 
 
 def place(lines: list[str], line: int, col: int) -> Place:

@@ -7,18 +7,18 @@ is taken as cut short. After any fault the reader finds its way back to the next
 next `Content-Length:` it sees, even in the middle of a line or of a body that could not be read:
 an editor's next message is not lost because the one before it was garbage.
 
-The JSON bound here is the same kind as the save reader's (koloda/session/jsonfile.py), written
-again because the language server may import only the language (tests/test_architecture.py).
+The JSON in a body is read by koloda's one bounded reader of JSON from outside
+(koloda/dsl/jsontext.py), with the language server's own bounds.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-import json
-import math
 import os
 import re
 import select
 from typing import Any, BinaryIO
+
+from koloda.dsl.jsontext import Bounds, JsonRefused, read_json
 
 MAX_LINE = 8 * 1024                  # one header line: `Content-Length: 1234` is 20 bytes
 MAX_BODY = 16 * 1024 * 1024          # a rule file is at most 1 MB (dsl/limits.py), in JSON at most 6 times that
@@ -34,8 +34,7 @@ NOT_INITIALIZED = -32002
 _NAME = b"content-length:"
 _LENGTH = re.compile(rb"content-length[ \t]*:[ \t]*(\d{1,20})[ \t]*", re.IGNORECASE)
 _HEADER = re.compile(rb"[!-9;-~]+[ \t]*:.*")          # `Name: value`, as HTTP writes headers
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BOUNDS = Bounds(chars=MAX_BODY, depth=MAX_DEPTH, containers=MAX_CONTAINERS, digits=MAX_DIGITS)
 
 
 class Source:
@@ -214,29 +213,20 @@ class Refusal:
     answered: bool = True
 
 
-class _Refused(ValueError):
-    pass
-
-
 def decode(body: bytes) -> dict[str, Any] | Refusal:
     """The JSON-RPC message of a body, or why it is refused."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         return Refusal(PARSE_ERROR, f"the message is not UTF-8 (byte 0x{body[exc.start]:02x} at {exc.start:,})")
-    problem = _nesting(text)
-    if problem is not None:
-        return Refusal(PARSE_ERROR, problem)
     try:
-        value = json.loads(text, parse_int=_integer, parse_float=_float, parse_constant=_constant,
-                           object_pairs_hook=_mapping)
-    except _Refused as exc:
-        return Refusal(PARSE_ERROR, f"the message cannot be taken: {exc}")
-    except json.JSONDecodeError as exc:
-        return Refusal(PARSE_ERROR, f"the message is not JSON, or it was cut short ({exc.msg} at line "
-                                    f"{exc.lineno}, column {exc.colno})")
-    except (ValueError, RecursionError, MemoryError) as exc:      # bounded above; kept so that none escapes
-        return Refusal(PARSE_ERROR, f"the message cannot be read as JSON ({type(exc).__name__})")
+        value = read_json(text, _BOUNDS)
+    except JsonRefused as exc:
+        reason = exc.reason.removeprefix("it ")
+        if exc.line is not None:
+            reason = f"{reason[:-1]} at line {exc.line}, column {exc.column})"
+        return Refusal(PARSE_ERROR, f"the message {reason}" if reason != exc.reason
+                       else f"the message cannot be taken: {reason}")
     return shaped(value)
 
 
@@ -283,46 +273,3 @@ def _kind(value: Any) -> str:
         return "true or false"
     return {dict: "an object", list: "a list", str: "a string", int: "a number", float: "a number"}.get(
         type(value), type(value).__name__)
-
-
-def _nesting(text: str) -> str | None:
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    if len(brackets) > 2 * MAX_CONTAINERS:
-        return f"the message holds more than {MAX_CONTAINERS:,} lists and objects"
-    depth = 0
-    for c in brackets:
-        if c in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return f"the message is nested more than {MAX_DEPTH} deep"
-        else:
-            depth -= 1          # a bracket too many is the parser's to report
-    return None
-
-
-def _integer(text: str) -> int:
-    if len(text) > MAX_DIGITS:
-        raise _Refused(f"a number has more than {MAX_DIGITS:,} digits")
-    return int(text)
-
-
-def _float(text: str) -> float:
-    if len(text) > MAX_DIGITS:
-        raise _Refused(f"a number has more than {MAX_DIGITS:,} digits")
-    value = float(text)
-    if not math.isfinite(value):
-        raise _Refused(f"the number {text[:40]} is too large")
-    return value
-
-
-def _constant(name: str) -> float:
-    raise _Refused(f"`{name}` is not a number")
-
-
-def _mapping(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    mapping: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in mapping:
-            raise _Refused(f"the key {json.dumps(key[:40])} is given twice")
-        mapping[key] = value
-    return mapping
