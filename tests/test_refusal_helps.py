@@ -1,0 +1,77 @@
+"""Every guard a player can fail, in every shipped game, says why in the player's words, in English and in
+Russian: the condition's `help:` (an `if:` written as a list), else the action's."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import koloda
+from koloda.dsl.labels import Help
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(p.stem for p in (ROOT / "koloda" / "rules").glob("*.yaml"))
+LANGUAGES = ("en", "ru")
+
+
+def unexplained(name: str) -> list[str]:
+    """The guards of a game without a help text in each language: `phase.action` (or `phase.action #2`
+    for the second condition of a list), and the languages missing."""
+    game = koloda.load(name)
+    missing = []
+    for phase, spec in zip(game.rules.phases, game.spec.phases):
+        for action_name, action in phase.actions.items():
+            if action.guard is None:
+                continue
+            written = spec.actions[action_name]
+            if action.conditions:
+                helps = [(f"{phase.name}.{action_name} #{k}", h) for k, (_, h) in enumerate(action.conditions, 1)]
+                # a condition without help of its own is said with the action's
+                helps = [(where, h if str(h) else written.help) for where, h in helps]
+            else:
+                helps = [(f"{phase.name}.{action_name}", written.help)]
+            for where, h in helps:
+                have = h.languages() if isinstance(h, Help) else set()
+                lacking = [lang for lang in LANGUAGES if lang not in have]
+                if lacking:
+                    missing.append(f"{where}: no help in {', '.join(lacking)}")
+    return missing
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_guard_says_why_in_both_languages(name):
+    assert unexplained(name) == []
+
+
+HALF = """\
+game: half
+players: 2
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  hand: {each: player, visible: owner}
+deal: [gather into stock, shuffle stock, deal 3 to each hand]
+phases:
+  main:
+    actions:
+      play:
+        help: {en: a card of rank 5 or more}
+        with: c in my hand
+        if: c.rank >= 5
+        do: end turn
+      draw:
+        if:
+          - {if: stock.size > 0, help: {en: the stock is empty, ru: колода пуста}}
+          - my hand.size < 5
+        do: [move stock.top to my hand, end turn]
+      pass: {do: end turn}
+deal ends: my hand.size == 0
+match: {ends: "true"}
+"""
+
+
+def test_the_check_names_each_guard_and_language_missing(tmp_path, monkeypatch):
+    path = tmp_path / "half.yaml"
+    path.write_text(HALF, encoding="utf-8")
+    monkeypatch.setattr(koloda, "load", lambda name, _load=koloda.load: _load(str(path)))
+    assert unexplained("half") == ["main.play: no help in ru", "main.draw #2: no help in en, ru"]
