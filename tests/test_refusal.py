@@ -133,8 +133,35 @@ def test_a_value_outside_its_range_and_a_word_of_the_wrong_kind():
 
 
 def test_a_move_half_typed_says_what_it_takes():
-    assert why_refused(pony("8H 9C AS KD QD", "7H"), "play") == \
-        "`play` is not a whole move: `play` takes a card for `c` (c in `my hand`)"
+    # the moves of that action that can be made now, else what the action takes
+    assert why_refused(pony("8H 9C AS KD QD", "7H"), "play") == "`play` is not a whole move: play 8♥"
+    s = pony("JH 9C AS KD QD", "7H")
+    act(s, "play JH")
+    assert why_refused(s, "name") == ("`name` is not a whole move: name clubs, name diamonds, name hearts, "
+                                      "name spades")
+
+
+def test_canasta_taking_the_pile_before_drawing():
+    g = koloda.load("canasta")
+    s = g.new_initial_state(2)
+    assert s.step == "start" and legal(s) == ["draw"]
+    for typed in ("take", "take the pile", "take the pile (AH)", "take the pile (A♥)"):
+        assert why_refused(s, typed) == f"`{typed}`: you can't take the pile yet: first draw", typed
+    assert why_refused(s, "take", language="ru") == \
+        "`take`: пока нельзя взять открытую колоду: сначала взять из колоды"
+    act(s, "draw")
+    assert why_refused(s, "take") == "`take` is not a whole move: take the pile (A♥)"
+
+
+def test_bridge_calls_refused_in_words():
+    s = koloda.load("bridge").new_initial_state(1, dealer=0)
+    assert why_refused(s, "x") == "`double` is not allowed now: there is no bid to double yet"
+    act(s, "bid 3 clubs")
+    assert why_refused(s, "2nt") == "`bid 2 no trump` is not allowed now: a bid must be higher than the last one (level 3)"
+    assert why_refused(s, "bid 3 c", language="ru") == (
+        "`bid 3 clubs` сейчас нельзя: заявка должна быть выше последней (уровень 3): выше уровнем или выше мастью "
+        "на том же уровне")
+    assert why_refused(s, "xx") == "`redouble` is not allowed now: you can redouble only your side's bid"
 
 
 def test_legal_moves_unknown_words_and_other_turns():

@@ -75,3 +75,35 @@ def test_the_check_names_each_guard_and_language_missing(tmp_path, monkeypatch):
     path.write_text(HALF, encoding="utf-8")
     monkeypatch.setattr(koloda, "load", lambda name, _load=koloda.load: _load(str(path)))
     assert unexplained("half") == ["main.play: no help in ru", "main.draw #2: no help in en, ru"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_refusal_of_a_shipped_game_is_in_words(name):
+    """Moves of other positions typed in a few positions of a game: each refusal is said in the file's help
+    texts, its values worked out (no `{…}` left), never as the rule's expression (`… is false`)."""
+    import random
+
+    from koloda.interpreter.refusal import why_refused
+    game = koloda.load(name)
+    s = game.new_initial_state(3)
+    rnd = random.Random(3)
+    states, texts = [], set()
+    for k in range(60):
+        if s.is_terminal():
+            break
+        moves = s.legal_actions()
+        texts |= {game.action_to_string(a, plain=True) for a in rnd.sample(moves, min(8, len(moves)))}
+        if k % 10 == 0:
+            states.append(s.clone())
+        s.apply_action(rnd.choice(moves))
+    told = 0
+    for state in states:
+        for text in sorted(texts):
+            for language in LANGUAGES:
+                why = why_refused(state, text, language=language)
+                if why is None:
+                    continue
+                told += 1
+                assert "{" not in why and "}" not in why, why
+                assert "` is false" not in why and "` is true" not in why, why
+    assert told > 50, "the positions refused few of the moves typed"

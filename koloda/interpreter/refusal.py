@@ -113,7 +113,9 @@ class _Reader:
                 typed = {var: (" ".join(words[i:j]), " ".join(original[i:j])) for var, (i, j) in places.items()
                          if var}
                 fits.append(_Meant(code, action, typed))
-            elif template.head and tuple(words[:len(template.head)]) == template.head:
+            elif template.head and (tuple(words[:len(template.head)]) == template.head
+                                    or tuple(words) == template.head[:len(words)]):
+                # the words the move starts with, or their start (`take` of `take the pile (…)`)
                 starts.append(_Meant(code, action, None))
         steps = self.rules.phases[s.phase].steps.get(s.step, ())
 
@@ -130,8 +132,10 @@ class _Reader:
 
     def why(self, s: Any, text: str, viewer: int, language: str = DEFAULT_LANGUAGE,
             rule_text: bool = False) -> str | None:
-        original = text.split()
-        words = normal_move(text).split()
+        # brackets are words of their own, as in the move texts (`take the pile (A♥)`)
+        spaced = text.replace("(", " ( ").replace(")", " ) ")
+        original = spaced.split()
+        words = normal_move(spaced).split()
         if not words or len(words) > MAX_WORDS or len(words) != len(original):
             return None
         if s.terminal:
@@ -154,6 +158,12 @@ class _Reader:
         if elsewhere is not None:
             return f"`{said}`: {elsewhere}"
         if meant.typed is None:
+            offered = [a for a in s.legal_actions() if code.offset <= a < code.offset + code.size]
+            if offered:
+                # the moves of that action that can be made now say what it takes
+                shown = ", ".join(self.game.action_to_string(a) for a in offered[:6])
+                more = _say(language, "more", n=str(len(offered) - 6)) if len(offered) > 6 else ""
+                return _say(language, "whole", said=said, moves=shown + more)
             needs = ", ".join(f"{show(p.type)} for `{p.var}` ({p.var} in {self.explainer.quote(p.domain)})"
                               for p in action.params)
             return f"`{said}` is not a whole move: `{code.name}` takes {needs}" if needs else None
@@ -395,9 +405,11 @@ _UNREAD = object()
 _PHRASES = {
     "en": {"refused": "`{said}` is not allowed now: {why}", "not now": "you can't {verb} now",
            "first": "you can't {verb} yet: first {now}", "may": "; you may {now}", "or": " or ",
+           "whole": "`{said}` is not a whole move: {moves}", "more": ", and {n} more",
            "phase": "you can't {verb} now: that is for the {theirs}, and this is the {mine}"},
     "ru": {"refused": "`{said}` сейчас нельзя: {why}", "not now": "сейчас нельзя {verb}",
            "first": "пока нельзя {verb}: сначала {now}", "may": "; можно {now}", "or": " или ",
+           "whole": "`{said}` — не весь ход: {moves}", "more": " и ещё {n}",
            "phase": "сейчас нельзя {verb}: это ход фазы «{theirs}», а сейчас «{mine}»"},
 }
 
@@ -426,7 +438,7 @@ def _template(code: ActionCode) -> _Template:
     if code.text:
         try:
             for literal, field, _spec, _conv in Formatter().parse(code.text):
-                tokens.extend((False, w) for w in normal_move(literal).split())
+                tokens.extend((False, w) for w in normal_move(literal.replace("(", " ( ").replace(")", " ) ")).split())
                 if field is not None:
                     # a computed value (`{value(c)}`) takes the words typed in its place, and names nothing
                     tokens.append((True, field if field in names else ""))
