@@ -351,3 +351,45 @@ def test_any_text_gets_a_reason_or_none(text):
     assert why is None or isinstance(why, str)
     why = why_refused(s, "play " + text)
     assert why is None or isinstance(why, str)
+
+
+FOLLOW = """\
+game: follow
+players: 2
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  hand: {each: player, visible: owner}
+  trick: {visible: all}
+define:
+  led(): trick.bottom.suit
+  may_play(card c): trick.size == 0 or c.suit == led() or not any(d.suit == led() for d in my hand)
+deal: [gather into stock, shuffle stock, deal 3 to each hand]
+phases:
+  main:
+    actions:
+      play:
+        with: c in my hand
+        if: may_play(c)
+        do: [move c to trick, end turn]
+      claim:
+        if: trick.size >= 2
+        do: end turn
+deal ends: my hand.size == 0
+match: {ends: "true"}
+"""
+
+
+def test_without_help_the_reason_names_cards_and_values_in_words(tmp_path):
+    path = tmp_path / "follow.yaml"
+    path.write_text(FOLLOW, encoding="utf-8")
+    s = koloda.load(str(path)).new_initial_state(1, dealer=1, hands={"P1 hand": "2C 3H 4H", "P2 hand": "5C 2S 3D"})
+    act(s, "play 2C")
+    assert why_refused(s, "play 2S") == ("`play 2♠` is not allowed now: `may_play(c)` is false:\n"
+                                         "    - `trick.size == 0` is false: it is 1, not 0\n"
+                                         "    - `c.suit == led()` is false: it is spades, not clubs\n"
+                                         "    - `any(d.suit == led() for d in my hand)` is true: you hold 5♣")
+    assert why_refused(s, "claim") == "`claim` is not allowed now: `trick.size >= 2` is false: it is 1, less than 2"
+    # for a designer, the rule's own operators
+    assert why_refused(s, "play 2S", rule_text=True).splitlines()[-1] == \
+        "    - `any(d.suit == led() for d in my hand)` is true (for d = 5♣)"

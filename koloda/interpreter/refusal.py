@@ -179,6 +179,7 @@ class _Reader:
             return None
         if action_id is not None:
             said = self.game.action_to_string(action_id)
+        self.explainer.in_words = not rule_text
         found = self._guard(look, action, b)
         if found is None:
             return None
