@@ -107,3 +107,36 @@ def test_every_refusal_of_a_shipped_game_is_in_words(name):
                 assert "{" not in why and "}" not in why, why
                 assert "` is false" not in why and "` is true" not in why, why
     assert told > 50, "the positions refused few of the moves typed"
+
+
+BAD_FIELD = """\
+game: badhelp
+players: 2
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  hand: {each: player, visible: owner}
+deal: [gather into stock, shuffle stock, deal 3 to each hand]
+phases:
+  main:
+    actions:
+      play:
+        with: c in my hand
+        if:
+          - if: c.rank >= 5
+            help: {en: "{c.rnk} is low", ru: "{c} мала"}
+        do: end turn
+deal ends: my hand.size == 0
+match: {ends: "true"}
+"""
+
+
+def test_a_help_field_is_checked_with_its_place(tmp_path):
+    from click.testing import CliRunner
+
+    from koloda.cli.main import main
+    path = tmp_path / "badhelp.yaml"
+    path.write_text(BAD_FIELD, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert f"{path}:15:" in result.output and "a card has no `rnk` (did you mean `rank`?)" in result.output
