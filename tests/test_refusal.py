@@ -169,6 +169,7 @@ def test_legal_moves_unknown_words_and_other_turns():
     assert why_refused(s, "play 8H") is None
     assert why_refused(s, "jump") is None
     assert why_refused(s, "draw", viewer=1) == "`draw`: it is P1's turn, not yours"
+    assert why_refused(s, "draw", viewer=1, language="ru") == "`draw`: сейчас ход P1, не ваш"
 
 
 def test_the_game_is_over():
@@ -177,6 +178,7 @@ def test_the_game_is_over():
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[0])
     assert why_refused(s, "draw") == "the game is over: no move can be made"
+    assert why_refused(s, "draw", language="ru") == "игра окончена: ходов больше нет"
 
 
 # ------------------------------------------------------------------ only what the player may know

@@ -139,7 +139,7 @@ class _Reader:
         if not words or len(words) > MAX_WORDS or len(words) != len(original):
             return None
         if s.terminal:
-            return "the game is over: no move can be made"
+            return _say(language, "over")
         meant = self.meant(s, words, original)
         if meant is None or meant.typed is None:
             # a short form (`x`, `2nt`) of one move of the game: read as that move's whole text
@@ -152,7 +152,7 @@ class _Reader:
         if len(said) > SAID_WIDTH:
             said = said[:SAID_WIDTH - 1] + "…"
         if viewer != s.current:
-            return f"`{said}`: it is P{s.current + 1}'s turn, not yours"
+            return _say(language, "turn", said=said, player=f"P{s.current + 1}")
         code, action = meant.code, meant.action
         elsewhere = self._elsewhere(s, code, language)
         if elsewhere is not None:
@@ -407,10 +407,12 @@ _PHRASES = {
     "en": {"refused": "`{said}` is not allowed now: {why}", "not now": "you can't {verb} now",
            "first": "you can't {verb} yet: first {now}", "may": "; you may {now}", "or": " or ",
            "whole": "`{said}` is not a whole move: {moves}", "more": ", and {n} more",
+           "over": "the game is over: no move can be made", "turn": "`{said}`: it is {player}'s turn, not yours",
            "phase": "you can't {verb} now: that is for the {theirs}, and this is the {mine}"},
     "ru": {"refused": "`{said}` сейчас нельзя: {why}", "not now": "сейчас нельзя {verb}",
            "first": "пока нельзя {verb}: сначала {now}", "may": "; можно {now}", "or": " или ",
            "whole": "`{said}` — не весь ход: {moves}", "more": " и ещё {n}",
+           "over": "игра окончена: ходов больше нет", "turn": "`{said}`: сейчас ход {player}, не ваш",
            "phase": "сейчас нельзя {verb}: это ход фазы «{theirs}», а сейчас «{mine}»"},
 }
 
