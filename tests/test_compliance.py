@@ -55,6 +55,10 @@ Each file describes one small game (`given:`) and a list of `cases:`.
       - expr: "-x"
         error: runtime           # compiles, but evaluating it raises RuleRuntimeError
         xfail: "reason"          # a known bug: the case states the correct behaviour
+      - help: "{c} is worth {value(c)}"   # a `help:` text (or {en: .., ru: ..}), its `{…}` fields checked
+        scope: {c: card}         #   as an action's, with these parameters, and worked out as a refusal
+        bind: {c: QS}            #   says it (in `language:`, default en)
+        result: "Q♠ is worth 10"
 
 The runner writes a real rule file around `given` (deck, zones, vars, `rules:`, one
 phase `main` with steps `main` and `other` and a trivial action), loads it with
@@ -74,6 +78,9 @@ import koloda
 from koloda.dsl import model
 from koloda.dsl.check import Checker
 from koloda.dsl.errors import RuleErrors, Span
+from koloda.dsl.labels import read_help
+from koloda.interpreter.explain import Explainer
+from koloda.interpreter.refusal import filled
 from koloda.dsl.loader import parse_yaml
 from koloda.dsl.types import COLORS, RANK_CONSTANTS, SUITS, elem, is_list
 from koloda.interpreter.cards import rank_name
@@ -83,7 +90,7 @@ from koloda.interpreter.game import compile_expression
 HERE = Path(__file__).parent / "compliance"
 FILES = sorted(HERE.glob("*.yaml"))
 CASE_KEYS = {"expr", "effect", "counter", "result", "type", "error", "message", "hint", "scope", "bind", "current", "then",
-             "xfail", "id", "in_action", "direction"}
+             "xfail", "id", "in_action", "direction", "help", "language"}
 NAMED = {"card", "suit", "rank", "player", "color", "zone", "str"}
 
 
@@ -101,7 +108,7 @@ def case_params():
         for i, case in enumerate(read(path)["cases"]):
             unknown = set(case) - CASE_KEYS
             assert not unknown, f"{path.name} case {i}: unknown keys {unknown}"
-            label = case.get("id") or str(case.get("expr", case.get("effect")))
+            label = case.get("id") or str(case.get("expr", case.get("effect", case.get("help"))))
             marks = [pytest.mark.xfail(reason=case["xfail"], strict=True)] if "xfail" in case else []
             out.append(pytest.param(path, i, id=f"{path.stem}[{i}]:{label[:50]}", marks=marks))
     return out
@@ -361,16 +368,41 @@ def assert_error(errors, case):
         assert first.hint and case["hint"] in first.hint, listing
 
 
+def check_help(game, s, b: dict, case: dict, scope: dict):
+    """A help text checked as an action's (its fields, with the case's scope as parameters) and said."""
+    raw = parse_yaml(yaml.safe_dump({"help": case["help"]}, allow_unicode=True), "<help>")
+    errors: list = []
+    text = read_help(raw["help"], Span("<help>", 1, 1), "the case", errors)
+    checker = Checker(game.spec, game.rules.var_types, game.rules.functions)
+    checker.errors = list(errors)
+    spec = model.ActionSpec("case", (), None, (), None, Span("<help>", 1, 1), text)
+    values = checker.help_values(spec, dict(scope))
+    if case.get("error"):
+        assert checker.errors, "the help was accepted"
+        assert_error(checker.errors, case)
+        return
+    assert not checker.errors, "; ".join(e.message for e in checker.errors)
+    explainer = Explainer(game.compiler, game.rules, game.view, game.layout)
+    said = filled(text.text(case.get("language", "en")), values,
+                  lambda node: explainer.render(explainer.value(node, s, b), node.type))
+    assert said == case["result"]
+
+
 @pytest.mark.parametrize("path,index", case_params())
 def test_case(path, index, rule_dir):
     data = read(path)
     given, case = data["given"] or {}, data["cases"][index]
     game = game_for(path, rule_dir)
-    assert sum(k in case for k in ("expr", "effect", "counter")) == 1, "a case has `expr:`, `effect:` or `counter:`"
+    assert sum(k in case for k in ("expr", "effect", "counter", "help")) == 1, \
+        "a case has `expr:`, `effect:`, `counter:` or `help:`"
     assert sum(k in case for k in ("result", "error", "then")) == 1, "a case expects one of result/error/then"
     scope = case.get("scope") or {}
     s = make_state(game, given, case)
     b = bindings(game, case)
+
+    if "help" in case:
+        check_help(game, s, b, case, scope)
+        return
 
     if case.get("error") not in (None, "runtime"):
         with pytest.raises(RuleErrors) as info:

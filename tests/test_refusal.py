@@ -46,29 +46,36 @@ def peklo_trick():
 def test_a_kunkin_meld_short_of_the_opening_says_which_condition_fails():
     s = kunkin_melding("2S 3S 4S 9D")
     assert "meld 2♠ 3♠ 4♠" not in legal(s)
-    why = why_refused(s, "meld 2S 3S 4S")
+    # in the player's words: the condition's help, its values worked out for this meld
+    assert why_refused(s, "meld 2S 3S 4S") == ("`meld 2♠ 3♠ 4♠` is not allowed now: 31 points short of the 40 "
+                                               "opening, and the rest of your hand cannot make them up this turn")
+    assert why_refused(s, "meld 2S 3S 4S", language="ru") == (
+        "`meld 2♠ 3♠ 4♠` сейчас нельзя: до открытия (40 очков) не хватает 31, и остальные карты руки их за этот "
+        "ход не доберут")
+    # as the rule file writes it, for a designer
+    why = why_refused(s, "meld 2S 3S 4S", rule_text=True)
     assert why is not None
-    first, *rest = why.splitlines()
-    assert first.startswith("`meld 2♠ 3♠ 4♠` is not allowed now: `allowed(m)` is false: `opens(m)` is false")
+    assert why.splitlines()[0] == "`meld 2♠ 3♠ 4♠` is not allowed now: `opens(m)` is false:"
     assert "- `my opened` is false" in why
     assert "- `short(m) <= 0` is false: 31 <= 0" in why, "40 points less the meld's 9 are still needed"
     assert "- `best_points_after(m, left, keep(), short(m)) >= short(m)` is false: 0 >= 31" in why
-    assert rest[-1].strip() == ("(meld: three or more cards of one rank (different suits), "
-                                "or in sequence in one suit)"), "the action's help: closes the reason"
 
 
 def test_pony_draw_is_refused_while_a_card_can_be_played():
     s = pony("8H 9C AS KD QD", "7H")
     assert "draw" not in legal(s)
-    why = why_refused(s, "draw")
-    assert why is not None
-    assert why.startswith("`draw` is not allowed now: `can_play()` is true: "
-                          "`any(playable(c) for c in my hand)` is true (for c = 8♥)")
-    assert "(draw: only when no card in hand can be played; exactly one card)" in why
+    assert why_refused(s, "draw") == ("`draw` is not allowed now: only when no card in your hand can be played; "
+                                      "exactly one card")
+    why = why_refused(s, "draw", rule_text=True)
+    assert why == ("`draw` is not allowed now: `can_play()` is true: "
+                   "`any(playable(c) for c in my hand)` is true (for c = 8♥)")
 
 
 def test_a_card_that_does_not_fit_is_told_part_by_part_from_a_folded_function():
-    why = why_refused(pony("8H 9C AS KD QD", "7H"), "play 9C")
+    assert why_refused(pony("8H 9C AS KD QD", "7H"), "play 9C") == (
+        "`play 9♣` is not allowed now: 9♣ does not fit 7♥: play its suit or rank (the named suit after a jack), "
+        "or a jack")
+    why = why_refused(pony("8H 9C AS KD QD", "7H"), "play 9C", rule_text=True)
     assert why is not None
     assert why.startswith("`play 9♣` is not allowed now: `playable(c)` is false:")
     assert "- `c.rank == J` is false: 9 == J" in why
@@ -81,7 +88,10 @@ def test_a_card_that_does_not_fit_is_told_part_by_part_from_a_folded_function():
 def test_oh_hell_a_card_that_does_not_follow_suit():
     s = peklo_trick()
     assert legal(s) == ["play 5♣"]
-    why = why_refused(s, "play 2S")
+    assert why_refused(s, "play 2S") == "`play 2♠` is not allowed now: follow suit: clubs were led and you hold 5♣"
+    assert why_refused(s, "play 2S", language="ru") == \
+        "`play 2♠` сейчас нельзя: нужно ходить в масть (clubs): у вас есть 5♣"
+    why = why_refused(s, "play 2S", rule_text=True)
     assert why is not None
     assert why.startswith("`play 2♠` is not allowed now: `may_play(c)` is false:")
     assert "- `trick.size == 0` is false: 2 == 0" in why
@@ -101,11 +111,18 @@ def test_a_card_not_in_hand():
 
 def test_a_move_of_another_step_or_phase():
     assert why_refused(pony("8H 9C AS KD QD", "7H"), "name hearts") == \
-        "`name hearts` is not allowed now: it is a move of step `name`, and this is step `turn`"
-    assert why_refused(kunkin_melding("2S 3S 4S 9D"), "draw") == \
-        "`draw` is not allowed now: it is a move of step `start`, and this is step `melding`"
+        "`name hearts`: you can't name a suit yet: first play a card"
+    assert why_refused(kunkin_melding("2S 3S 4S 9D"), "draw") == "`draw`: you can't draw now; you may discard"
     assert why_refused(peklo_trick(), "bid 1") == \
-        "`bid 1` is not allowed now: it is a move of phase `bidding`, and this is phase `play`"
+        "`bid 1`: you can't bid now: that is for the bidding, and this is the play; you may play a card"
+    assert why_refused(peklo_trick(), "bid 1", language="ru") == \
+        "`bid 1`: сейчас нельзя заказать: это ход фазы «заказ взяток», а сейчас «розыгрыш»; можно сыграть карту"
+    # before drawing: the moves of the step, by their labels
+    g = koloda.load("kunkin", players=2)
+    s = g.new_initial_state(1)
+    assert why_refused(s, "meld 2S 3S 4S") == "`meld 2S 3S 4S`: you can't meld yet: first draw or take the discard"
+    assert why_refused(s, "meld 2S 3S 4S", language="ru") == \
+        "`meld 2S 3S 4S`: пока нельзя выложить: сначала взять из колоды или взять открытую карту"
 
 
 def test_a_value_outside_its_range_and_a_word_of_the_wrong_kind():
@@ -116,8 +133,35 @@ def test_a_value_outside_its_range_and_a_word_of_the_wrong_kind():
 
 
 def test_a_move_half_typed_says_what_it_takes():
-    assert why_refused(pony("8H 9C AS KD QD", "7H"), "play") == \
-        "`play` is not a whole move: `play` takes a card for `c` (c in `my hand`)"
+    # the moves of that action that can be made now, else what the action takes
+    assert why_refused(pony("8H 9C AS KD QD", "7H"), "play") == "`play` is not a whole move: play 8♥"
+    s = pony("JH 9C AS KD QD", "7H")
+    act(s, "play JH")
+    assert why_refused(s, "name") == ("`name` is not a whole move: name clubs, name diamonds, name hearts, "
+                                      "name spades")
+
+
+def test_canasta_taking_the_pile_before_drawing():
+    g = koloda.load("canasta")
+    s = g.new_initial_state(2)
+    assert s.step == "start" and legal(s) == ["draw"]
+    for typed in ("take", "take the pile", "take the pile (AH)", "take the pile (A♥)"):
+        assert why_refused(s, typed) == f"`{typed}`: you can't take the pile yet: first draw", typed
+    assert why_refused(s, "take", language="ru") == \
+        "`take`: пока нельзя взять открытую колоду: сначала взять из колоды"
+    act(s, "draw")
+    assert why_refused(s, "take") == "`take` is not a whole move: take the pile (A♥)"
+
+
+def test_bridge_calls_refused_in_words():
+    s = koloda.load("bridge").new_initial_state(1, dealer=0)
+    assert why_refused(s, "x") == "`double` is not allowed now: there is no bid to double yet"
+    act(s, "bid 3 clubs")
+    assert why_refused(s, "2nt") == "`bid 2 no trump` is not allowed now: a bid must be higher than the last one (level 3)"
+    assert why_refused(s, "bid 3 c", language="ru") == (
+        "`bid 3 clubs` сейчас нельзя: заявка должна быть выше последней (уровень 3): выше уровнем или выше мастью "
+        "на том же уровне")
+    assert why_refused(s, "xx") == "`redouble` is not allowed now: you can redouble only your side's bid"
 
 
 def test_legal_moves_unknown_words_and_other_turns():
@@ -125,6 +169,7 @@ def test_legal_moves_unknown_words_and_other_turns():
     assert why_refused(s, "play 8H") is None
     assert why_refused(s, "jump") is None
     assert why_refused(s, "draw", viewer=1) == "`draw`: it is P1's turn, not yours"
+    assert why_refused(s, "draw", viewer=1, language="ru") == "`draw`: сейчас ход P1, не ваш"
 
 
 def test_the_game_is_over():
@@ -133,6 +178,7 @@ def test_the_game_is_over():
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[0])
     assert why_refused(s, "draw") == "the game is over: no move can be made"
+    assert why_refused(s, "draw", language="ru") == "игра окончена: ходов больше нет"
 
 
 # ------------------------------------------------------------------ only what the player may know
@@ -232,21 +278,22 @@ def test_a_condition_says_its_own_help(tmp_path):
     path.write_text(HELPED, encoding="utf-8")
     g = koloda.load(str(path))
     s = g.new_initial_state(1, dealer=1, hands={"P1 hand": "2H 3H 4C", "P2 hand": "5D 6D 7D", "pile": "9H"})
-    assert why_refused(s, "play 4C") == ("`play 4♣` is not allowed now: `c.suit == pile.top.suit` is false: "
-                                         "clubs == hearts\n  (follow the suit of the pile)")
+    assert why_refused(s, "play 4C") == "`play 4♣` is not allowed now: follow the suit of the pile"
     # a condition without help: the action's
-    assert why_refused(s, "play 2H") == ("`play 2♥` is not allowed now: `c.rank != 2` is false: 2 != 2\n"
-                                         "  (play: a card of the pile's suit, not a two)")
-    why = why_refused(s, "draw")
-    assert why is not None and why.startswith("`draw` is not allowed now: `can_play()` is true: ")
-    assert why.endswith("\n  (you may draw only when no card in your hand can be played)")
+    assert why_refused(s, "play 2H") == "`play 2♥` is not allowed now: a card of the pile's suit, not a two"
+    assert why_refused(s, "draw") == \
+        "`draw` is not allowed now: you may draw only when no card in your hand can be played"
+    # the rule as written, for a designer
+    assert why_refused(s, "play 4C", rule_text=True) == \
+        "`play 4♣` is not allowed now: `c.suit == pile.top.suit` is false: clubs == hearts"
 
 
 # ------------------------------------------------------------------ at the table
 def test_match_move_gives_the_reason_and_keeps_ambiguity_messages():
     s = pony("8H 7S AS KD QD", "7H")
     action, why = match_move(s, "draw")
-    assert action is None and why.startswith("`draw` is not allowed now: `can_play()` is true")
+    assert action is None and why == ("`draw` is not allowed now: only when no card in your hand can be played; "
+                                      "exactly one card")
     action, why = match_move(s, "play")
     assert action is None and "`play` fits 2 moves" in why
     action, why = match_move(s, "dance")
@@ -261,8 +308,7 @@ def test_the_terminal_shows_why_a_move_is_refused(tmp_path):
                                        "--save", str(tmp_path / "s.json")], input="draw\nplay QS\nquit\n")
     out = result.output
     assert "Traceback" not in out, out
-    assert "`draw` is not allowed now: `can_play()` is true" in out, out
-    assert "only when no card in hand can be played" in out
+    assert "`draw` is not allowed now: only when no card in your hand can be played" in out, out
     assert "`play QS` cannot be made: Q♠ is not in `my hand`" in out
 
 
@@ -307,3 +353,45 @@ def test_any_text_gets_a_reason_or_none(text):
     assert why is None or isinstance(why, str)
     why = why_refused(s, "play " + text)
     assert why is None or isinstance(why, str)
+
+
+FOLLOW = """\
+game: follow
+players: 2
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  hand: {each: player, visible: owner}
+  trick: {visible: all}
+define:
+  led(): trick.bottom.suit
+  may_play(card c): trick.size == 0 or c.suit == led() or not any(d.suit == led() for d in my hand)
+deal: [gather into stock, shuffle stock, deal 3 to each hand]
+phases:
+  main:
+    actions:
+      play:
+        with: c in my hand
+        if: may_play(c)
+        do: [move c to trick, end turn]
+      claim:
+        if: trick.size >= 2
+        do: end turn
+deal ends: my hand.size == 0
+match: {ends: "true"}
+"""
+
+
+def test_without_help_the_reason_names_cards_and_values_in_words(tmp_path):
+    path = tmp_path / "follow.yaml"
+    path.write_text(FOLLOW, encoding="utf-8")
+    s = koloda.load(str(path)).new_initial_state(1, dealer=1, hands={"P1 hand": "2C 3H 4H", "P2 hand": "5C 2S 3D"})
+    act(s, "play 2C")
+    assert why_refused(s, "play 2S") == ("`play 2♠` is not allowed now: `may_play(c)` is false:\n"
+                                         "    - `trick.size == 0` is false: it is 1, not 0\n"
+                                         "    - `c.suit == led()` is false: it is spades, not clubs\n"
+                                         "    - `any(d.suit == led() for d in my hand)` is true: you hold 5♣")
+    assert why_refused(s, "claim") == "`claim` is not allowed now: `trick.size >= 2` is false: it is 1, less than 2"
+    # for a designer, the rule's own operators
+    assert why_refused(s, "play 2S", rule_text=True).splitlines()[-1] == \
+        "    - `any(d.suit == led() for d in my hand)` is true (for d = 5♣)"

@@ -80,6 +80,8 @@ def test_a_short_form_that_is_not_legal_now_or_fits_several():
     s = bridge()
     with pytest.raises(IllegalAction, match="`x` is not a legal move now"):
         s.string_to_action("x")                  # nothing to double yet
+    action, why = match_move(s, "x")
+    assert action is None and why == "`double` is not allowed now: there is no bid to double yet"
     with pytest.raises(IllegalAction, match=r"`bid 2` names 5 moves now \(bid 2 clubs, bid 2 diamonds, "):
         s.string_to_action("bid 2")
     action, why = match_move(s, "bid 2")
@@ -199,7 +201,7 @@ def test_short_bids_typed_at_the_table(tmp_path):
     assert "`bid 2` fits 5 moves" in child.before and "bid 2 no trump" in child.before
     child.sendline("x")                         # nothing to double yet
     child.expect("your move")
-    assert "`x` is not a legal move now" in child.before or "`x` is not allowed now" in child.before
+    assert "`double` is not allowed now: there is no bid to double yet" in child.before
     child.sendline("2nt")
     child.expect(["your move", "Game over"])
     assert "bid 2 no trump" in child.before, child.before

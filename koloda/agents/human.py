@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from koloda.dsl.labels import help_in
 from koloda.interpreter.movetext import read_move
 from koloda.interpreter.refusal import why_refused
 from koloda.interpreter.state import State
@@ -37,7 +38,7 @@ def match_move(state: State, text: str) -> tuple[int | None, str]:
         more = f", and {len(found) - 6} more" if len(found) > 6 else ""
         return None, f"`{said}` fits {len(found)} moves: {shown_moves}{more}; say which (number or full name)"
     # not a legal move: say why, in the rule file's words, when the line names a move of the game
-    return None, why_refused(state, entry) or f"`{said}` is not a legal move now"
+    return None, why_refused(state, entry, language=names.language()) or f"`{said}` is not a legal move now"
 
 
 class HumanAgent:
@@ -68,13 +69,14 @@ class HumanAgent:
         phase_spec = game.spec.phases[state.phase]
         step = f" · {shown(names.step(state.step))}" if len(phase_spec.steps) > 1 else ""
         self.console.print(f"[bold]{shown(names.title(game))}[/bold] · {shown(names.phase(game, state.phase))}{step}")
+        lang = names.language()
         if phase_spec.help:
-            self.console.print(plain(phase_spec.help.strip()), markup=False)
+            self.console.print(plain(help_in(phase_spec.help, lang).strip()), markup=False)
         for name, _ in phase_spec.steps[state.step]:
             action = phase_spec.actions[name]
             if action.help:
                 label = names.action(game, state.phase, name)
-                self.console.print(f"  [bold]{shown(label)}[/bold]: {shown(action.help.strip())}")
+                self.console.print(f"  [bold]{shown(label)}[/bold]: {shown(help_in(action.help, lang).strip())}")
         self.console.print("Legal moves:")
         self.show_moves(state, full=True)
         self.console.print("Type a move's number, or its name such as `play QS` (10 is `10H` or `TH`); "

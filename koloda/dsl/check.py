@@ -221,6 +221,7 @@ class Checker(Resolver, ControlChecks):
                     self._numbers(binding.var, domain)
                 params.append(R.Param(binding.var, pt, domain))
             text_values = self.text_values(action, scope)
+            help_values = self.help_values(action, scope)
             what = f"the `if:` of action `{action.name}`"
             guard = self._optional(action.guard, scope, BOOL, what)
             conditions = tuple((self.expect(node, scope, BOOL, what), text) for node, text in action.conditions)
@@ -229,7 +230,7 @@ class Checker(Resolver, ControlChecks):
             effects = self.effects(action.effects, scope)
             self.errors[mark:] = _unbound(action.name, self.errors[mark:], set(scope))
             actions[action.name] = R.Action(action.name, tuple(params), guard, effects, action.text, action.span,
-                                            conditions, text_values)
+                                            conditions, text_values, help_values)
         self.steps = None
         steps = {step: tuple(name for name, _ in listed) for step, listed in phase.steps.items()}
         when = self._optional(phase.when, {}, BOOL, f"the `if:` of phase `{phase.name}`")

@@ -200,6 +200,32 @@ class ControlChecks:
                 values[field] = value
         return values
 
+    def help_values(self, action: ActionSpec, scope: Scope) -> dict[str, R.Expr]:
+        """The `{…}` fields of an action's help texts and of its conditions' (in every language), each
+        checked as an expression of the action's parameters: worked out when a refusal says the text, so
+        they may read the state of play (`{short(m)} points short of the opening`)."""
+        values: dict[str, R.Expr] = {}
+        helps = [action.help] + [h for _, h in action.conditions]
+        for h in helps:
+            where: Span = getattr(h, "span", None) or action.span
+            for text in (h.all_texts() if hasattr(h, "all_texts") else [str(h)]):
+                for start, field in text_fields(text):
+                    if field in values:
+                        continue
+                    try:
+                        node = parse(field, "expr_start", where)
+                    except RuleError as exc:
+                        self.error(f"in the help of `{action.name}`: {exc.message}", exc.span, exc.hint,
+                                   category=exc.category)
+                        continue
+                    value = self.expr(node, scope)
+                    if is_list(value.type) and elem(value.type) in (ZONE, GRID, PLAN):
+                        self.error(f"a help text shows values such as numbers, cards and players, not "
+                                   f"{show(value.type)}", node, category="type")
+                    else:
+                        values[field] = value
+        return values
+
     def _reads_state(self, node: R.Expr) -> bool:
         for n in R.walk(node):
             if isinstance(n, R.UserCall) and self._reads_state(self.functions[n.name].body):

@@ -97,3 +97,63 @@ def without_labels(doc: dict) -> dict:
         if key in result:
             result[key] = strip(result[key], inner)
     return result
+
+
+class Help(str):
+    """A `help:` text: as a str, its English text (or its only one); `texts`: its text per language code.
+
+    Written `help: TEXT` or `help: {en: TEXT, ru: TEXT}`. A text's `{…}` fields are expressions worked out
+    when the text is said (a refusal: dsl/check.py checks them with the action's names)."""
+    texts: tuple[tuple[str, str], ...]
+    span: Span | None
+
+    def __new__(cls, default: str = "", texts: tuple[tuple[str, str], ...] = (), span: Span | None = None) -> Help:
+        made = super().__new__(cls, default)
+        made.texts = texts
+        made.span = span
+        return made
+
+    def __reduce__(self) -> tuple:
+        return (Help, (str(self), self.texts, self.span))
+
+    def text(self, language: str) -> str:
+        """The text in `language`, else in English, else the only one."""
+        return dict(self.texts).get(language) or str(self)
+
+    def all_texts(self) -> list[str]:
+        """Every language's text (the one text if it has no languages)."""
+        return [t for _, t in self.texts] if self.texts else ([str(self)] if str(self) else [])
+
+    def languages(self) -> set[str]:
+        return {code for code, _ in self.texts}
+
+
+def read_help(raw: object, span: Span, owner: str, errors: list[RuleError]) -> Help:
+    """A help text as the file writes it: one text, or one per language code (as a label, of any length)."""
+    if raw is None:
+        return Help()
+    where = span_of(raw, span)
+    if not isinstance(raw, dict):
+        return Help(str(raw), (), where)
+    key_spans = getattr(raw, "key_spans", {})
+    texts = []
+    for code, text in raw.items():
+        code = str(code)
+        if not LANGUAGE_CODE.fullmatch(code):
+            errors.append(RuleError(f"the help of {owner}: `{code}` is not a language code",
+                                    key_spans.get(code, where),
+                                    "a language code is two or three lower-case letters: en, ru", category="schema"))
+        texts.append((code, str(text)))
+    found = dict(texts)
+    default = found.get(DEFAULT_LANGUAGE) or (texts[0][1] if texts else "")
+    return Help(default, tuple(texts), where)
+
+
+_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def help_in(text: object, language: str) -> str:
+    """A help text as read away from a move (a rulebook, the table's `help`): in `language`, else in
+    English, its `{…}` fields (values worked out for a move refused) shown as `…`."""
+    found = text.text(language) if isinstance(text, Help) else str(text or "")
+    return _FIELD.sub("…", found)

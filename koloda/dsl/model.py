@@ -15,7 +15,7 @@ from koloda.dsl.about import players, title_of
 from koloda.dsl.builtins import NAMES_TAKEN
 from koloda.dsl.limits import LOOP_LIMIT, MAX_LOOP_LIMIT, MAX_PLAYERS
 from koloda.dsl.errors import RuleError, Span
-from koloda.dsl.labels import Label, read_label, without_labels
+from koloda.dsl.labels import Help, Label, read_help, read_label, without_labels
 from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.options import OptionSpec, option_spec
 from koloda.dsl.to_ast import guarded_binding, parse
@@ -93,7 +93,7 @@ class ActionSpec:
     effects: tuple[ast.Node, ...]
     text: str | None
     span: Span
-    help: str = ""
+    help: str = ""              # a Help (a str: its English text) as read; "" if none
     # `if:` written as a list: each condition, and the `help:` text said when it fails ("" if none)
     conditions: tuple[tuple[ast.Node, str], ...] = ()
     label: Label | None = None
@@ -502,7 +502,8 @@ def _phase(name: str, raw: MarkedDict, span: Span, b: _Builder) -> PhaseSpec:
         ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
         start=b.effects(raw.get("start"), ks.get("start", span)),
         after_turn=b.effects(raw.get("after turn"), ks.get("after turn", span)),
-        actions=actions, steps=steps, span=span, help=str(raw.get("help", "")),
+        actions=actions, steps=steps, span=span,
+        help=read_help(raw.get("help"), raw.key_spans.get("help", span), f"phase `{name}`", b.errors),
         label=read_label(raw.get("label"), span, f"phase `{name}`", b.errors),
         when=b.expr(raw.get("if"), ks.get("if", span)) if "if" in raw else None,
         playout=int(raw["playout"]) if isinstance(raw.get("playout"), int) else None,
@@ -527,13 +528,16 @@ def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> Actio
         for item in raw_if:
             if isinstance(item, dict):
                 node = b.expr(item.get("if"), getattr(item, "key_spans", {}).get("if", span_of(item, where)))
-                conditions.append((node, str(item.get("help", ""))))
+                item_spans = getattr(item, "key_spans", {})
+                conditions.append((node, read_help(item.get("help"), item_spans.get("help", span_of(item, where)),
+                                                   f"a condition of action `{name}`", b.errors)))
             else:
-                conditions.append((b.expr(item, span_of(item, where)), ""))
+                conditions.append((b.expr(item, span_of(item, where)), Help()))
     elif "if" in raw:
         guard = b.expr(raw_if, where)
     effects = b.effects(raw.get("do"), raw.key_spans.get("do", span))
-    return ActionSpec(name, params, guard, effects, raw.get("text"), span, str(raw.get("help", "")),
+    return ActionSpec(name, params, guard, effects, raw.get("text"), span,
+                      read_help(raw.get("help"), raw.key_spans.get("help", span), f"action `{name}`", b.errors),
                       conditions=tuple((node, text) for node, text in conditions if node is not None),
                       label=read_label(raw.get("label"), span, f"action `{name}`", b.errors))
 

@@ -482,6 +482,8 @@ class Action:
     conditions: tuple[tuple[Expr, str], ...] = ()
     # `text:` fields that are expressions, not a parameter's name: the field as written -> its value
     text_values: dict[str, Expr] = field(default_factory=dict)
+    # `{…}` fields of the action's and its conditions' help texts: the field as written -> its value
+    help_values: dict[str, Expr] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

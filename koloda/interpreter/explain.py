@@ -77,6 +77,9 @@ class Explainer:
         self._fns: dict[R.Expr, Fn] = {}
         self._seqs: dict[R.Expr, Fn] = {}
         self._quotes: dict[R.Expr, str] = {}
+        # say examples and compared values in words (`you hold Q♦`, `31, more than 0`) rather than as the
+        # rule file's operators (`(for d = Q♦)`, `31 <= 0`); a refusal sets it, a designer's view does not
+        self.in_words = False
 
     # ------------------------------------------------------------ values
     def value(self, n: R.Expr, s: Any, b: dict) -> Any:
@@ -320,9 +323,29 @@ class Explainer:
             if n.cond is not None and not self.truth(n.cond, look.s, inner):
                 continue
             if self.truth(n.elem, look.s, inner) == (n.func == "any"):
+                if self.in_words:
+                    return ": " + self._where(x, t, n.iterable, look, b, n.func == "any")
                 return f" (for {n.var} = {self.render(x, t)})" if n.func == "any" else \
                     f" (not for {n.var} = {self.render(x, t)})"
         return ""
+
+    def _where(self, x: Any, t: str, iterable: R.Expr, look: Look, b: dict, holds: bool) -> str:
+        """An example item in words, with the zone it lies in: `you hold Q♦`, `Q♦ in the pile`, `not for Q♦`."""
+        shown = self.render(x, t)
+        zone = None
+        if iterable.type == ZONE:
+            try:
+                zone = self.value(iterable, look.s, b)
+            except Unknown:
+                zone = None
+        if isinstance(zone, int) and 0 <= zone < len(self.layout.zones):
+            z = self.layout.zones[zone]
+            mine = z.owner is not None and z.owner == (self.layout.side_of(look.viewer) if z.by_side else look.viewer)
+            if mine and z.name == "hand":
+                return f"you hold {shown}" if holds else f"not so for {shown}, which you hold"
+            place = "your " + z.name if mine else self.render(zone, ZONE)
+            return f"{shown} in {place}" if holds else f"not so for {shown} in {place}"
+        return f"for instance {shown}" if holds else f"not so for {shown}"
 
     def _sides(self, n: R.Compare, look: Look, b: dict, public: frozenset[str]) -> str:
         """The compared values: `: 31 <= 0`."""
@@ -341,6 +364,9 @@ class Explainer:
         told = [s for side, s in zip((n.left, n.right), shown) if not isinstance(side, R.Const) and s != "…"]
         if not told:
             return ""
+        if self.in_words and n.op in _WANTED and "…" not in shown and self.truth(n, look.s, b) is False:
+            # what the left side is, and what it would have to be
+            return f": it is {shown[0]}, {_WANTED[n.op]} {shown[1]}"
         return f": {shown[0]} {n.op} {shown[1]}"
 
     def _shown_as(self, n: R.Expr, look: Look, b: dict, public: frozenset[str]) -> str:
@@ -351,6 +377,11 @@ class Explainer:
         except Unknown:
             return ""
         return "" if f"`{text}`" == self.quote(n) else f" ({self.quote(n)} is {text})"
+
+
+# a comparison that fails, in words: the left side's value is ... (`31, more than 0` for `x <= 0`)
+_WANTED = {"==": "not", "!=": "and must not be", "<=": "more than", "<": "not less than", ">=": "less than",
+           ">": "not more than"}
 
 
 def _chain(n: R.Expr, kind: type) -> list[R.Expr]:

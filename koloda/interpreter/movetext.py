@@ -135,14 +135,20 @@ def _fits_at(typed: Tokens, move: Tokens, start: int) -> bool:
 
 
 def read_move(text: str, legal: list[int], to_string: Callable[..., str],
-              me: int | None = None) -> tuple[list[int], bool]:
+              me: int | None = None, known: dict[int, set[Tokens]] | None = None) -> tuple[list[int], bool]:
     """The legal actions the typed text names, and whether they were found by the whole text (passes 1
     and 2: a move it fits) or by a part (pass 3: moves it starts or is a part of). `me`: the player to
-    move, whom `my` names."""
+    move, whom `my` names; `known`: the moves' words worked out before, kept for the next call."""
     readings = _readings(text, me)
     if not readings or not readings[0]:
         return [], False
-    forms = {a: _move_tokens(a, to_string) for a in legal}
+    known = {} if known is None else known
+    forms: dict[int, set[Tokens]] = {}
+    for a in legal:
+        words = known.get(a)
+        if words is None:
+            words = known[a] = _move_tokens(a, to_string)
+        forms[a] = words
     exact = set(readings)
     found = [a for a, fs in forms.items() if fs & exact]
     if found:

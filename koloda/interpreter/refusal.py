@@ -10,20 +10,23 @@ fails (explain.py), with the action's `help:`.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from string import Formatter
-from typing import Any
+from typing import Any, Callable
 from weakref import WeakKeyDictionary
 
 from koloda.dsl import resolved as R
+from koloda.dsl.labels import DEFAULT_LANGUAGE, Help, label_text
 from koloda.dsl.types import BOOL, CARD, PLAN, PLAYER, RANK, SUIT, SUIT_LETTERS, SUIT_SYMBOLS, SUITS, ZONE, show
 from koloda.interpreter.cards import rank_name
 from koloda.interpreter.codec import ActionCode
 from koloda.interpreter.explain import FAILURES, Explainer, Finding, Look, Unknown
-from koloda.interpreter.movetext import looks_like_card, normal_move
+from koloda.interpreter.movetext import looks_like_card, normal_move, read_move
 
 MAX_WORDS = 40           # a longer line names no move
 MAX_VALUES = 20_000      # values of one parameter's domain looked through
+MAX_SPELLED = 5_000      # the most moves of an action looked through to spell out a short form
 SAID_WIDTH = 60          # the most of a typed line repeated in an answer
 
 
@@ -48,16 +51,19 @@ class _Untold(Exception):
 _readers: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def why_refused(state: Any, text: str, viewer: int | None = None) -> str | None:
+def why_refused(state: Any, text: str, viewer: int | None = None, language: str = DEFAULT_LANGUAGE,
+                rule_text: bool = False) -> str | None:
     """Why the move typed as `text` cannot be made now by `viewer` (the player to move if None),
-    in the rule file's words; None when the text names no action of the game, or names a legal move.
-    The reason may take several lines."""
+    in the rule file's words (its `help:` texts in `language`, else English); None when the text names
+    no action of the game, or names a legal move. The reason may take several lines. rule_text: the
+    failing part of the guard as the file writes it, even where a `help:` says it in words (for designers)."""
     game = state.game
     reader = _readers.get(game)
     if reader is None:
         reader = _readers[game] = _Reader(game)
     try:
-        return reader.why(state, text, state.current if viewer is None else viewer)
+        who = state.current if viewer is None else viewer
+        return reader.why(state, text, who, language, rule_text)
     except (_Untold, Unknown, *FAILURES):
         return None
 
@@ -70,6 +76,29 @@ class _Reader:
         self.cards = game.cards
         self.explainer = Explainer(game.compiler, game.rules, game.view, game.layout)
         self.templates = [_template(code) for code in self.codec.actions]
+        self._texts: dict[tuple[int, bool], str] = {}
+        self._every: list[int] | None = None
+        self._words: dict[int, set[tuple[str, ...]]] = {}
+
+    def spelled(self, s: Any, text: str) -> str:
+        """The whole text of the one move of the game a short form names (`x`: `double`, `2nt`: `bid 2 no
+        trump`), else the text as typed. Only actions of few moves are looked through (not melds)."""
+        if self._every is None:
+            self._every = [a for code in self.codec.actions if code.size <= MAX_SPELLED
+                           and all(p.type != PLAN for p in code.params) for a in range(code.offset, code.offset + code.size)]
+        found, _ = read_move(text, self._every, self._text, None if s.terminal else s.current, self._words)
+        return self._text(found[0], True) if len(found) == 1 else text
+
+    def _text(self, action: int, plain: bool = False) -> str:
+        key = (action, plain)
+        found = self._texts.get(key)
+        if found is None:
+            try:
+                found = self.game.action_to_string(action, plain)
+            except (*FAILURES, Unknown):
+                found = ""
+            self._texts[key] = found
+        return found
 
     # ------------------------------------------------------------ what was meant
     def meant(self, s: Any, words: list[str], original: list[str]) -> _Meant | None:
@@ -84,76 +113,139 @@ class _Reader:
                 typed = {var: (" ".join(words[i:j]), " ".join(original[i:j])) for var, (i, j) in places.items()
                          if var}
                 fits.append(_Meant(code, action, typed))
-            elif template.head and tuple(words[:len(template.head)]) == template.head:
+            elif template.head and (tuple(words[:len(template.head)]) == template.head
+                                    or tuple(words) == template.head[:len(words)]):
+                # the words the move starts with, or their start (`take` of `take the pile (…)`)
                 starts.append(_Meant(code, action, None))
         steps = self.rules.phases[s.phase].steps.get(s.step, ())
 
-        def rank(m: _Meant) -> tuple[int, int]:
+        def rank(m: _Meant) -> tuple[int, int, int]:
             here = m.code.phase == s.phase
-            return (0 if here and m.code.name in steps else 1 if here else 2, -len(self.templates[m.code.index].head))
+            tokens = self.templates[m.code.index]
+            # of texts that fit alike, the one with more of its own words (`bid {n} no trump`, not `bid {n} {s}`)
+            return (0 if here and m.code.name in steps else 1 if here else 2, -len(tokens.head),
+                    -sum(not is_param for is_param, _ in tokens.tokens))
         for found in (fits, starts):
             if found:
                 return min(found, key=rank)
         return None
 
-    def why(self, s: Any, text: str, viewer: int) -> str | None:
-        original = text.split()
-        words = normal_move(text).split()
+    def why(self, s: Any, text: str, viewer: int, language: str = DEFAULT_LANGUAGE,
+            rule_text: bool = False) -> str | None:
+        # brackets are words of their own, as in the move texts (`take the pile (A♥)`)
+        spaced = text.replace("(", " ( ").replace(")", " ) ")
+        original = spaced.split()
+        words = normal_move(spaced).split()
         if not words or len(words) > MAX_WORDS or len(words) != len(original):
             return None
         if s.terminal:
-            return "the game is over: no move can be made"
+            return _say(language, "over")
         meant = self.meant(s, words, original)
+        if meant is None or meant.typed is None:
+            # a short form (`x`, `2nt`) of one move of the game: read as that move's whole text
+            whole = self.spelled(s, text)
+            if whole != text:
+                return self.why(s, whole, viewer, language, rule_text)
         if meant is None:
             return None
         said = " ".join(text.split())
         if len(said) > SAID_WIDTH:
             said = said[:SAID_WIDTH - 1] + "…"
         if viewer != s.current:
-            return f"`{said}`: it is P{s.current + 1}'s turn, not yours"
+            return _say(language, "turn", said=said, player=f"P{s.current + 1}")
         code, action = meant.code, meant.action
-        elsewhere = self._elsewhere(s, code)
+        elsewhere = self._elsewhere(s, code, language)
         if elsewhere is not None:
-            return f"`{said}` is not allowed now: {elsewhere}"
+            return f"`{said}`: {elsewhere}"
         if meant.typed is None:
+            offered = [a for a in s.legal_actions() if code.offset <= a < code.offset + code.size]
+            if offered:
+                # the moves of that action that can be made now say what it takes
+                shown = ", ".join(self.game.action_to_string(a) for a in offered[:6])
+                more = _say(language, "more", n=str(len(offered) - 6)) if len(offered) > 6 else ""
+                return _say(language, "whole", said=said, moves=shown + more)
             needs = ", ".join(f"{show(p.type)} for `{p.var}` ({p.var} in {self.explainer.quote(p.domain)})"
                               for p in action.params)
             return f"`{said}` is not a whole move: `{code.name}` takes {needs}" if needs else None
         look = Look(s, viewer)
         b, missing = self._bind(look, action, meant.typed)
         if missing is not None:
+            whole = self.spelled(s, text)
+            if whole != text:
+                return self.why(s, whole, viewer, language, rule_text)
             return f"`{said}` cannot be made: {missing}"
         action_id = self._action_id(code, b)
         if action_id is not None and action_id in s.legal_actions():
             return None
         if action_id is not None:
             said = self.game.action_to_string(action_id)
+        self.explainer.in_words = not rule_text
         found = self._guard(look, action, b)
         if found is None:
             return None
         finding, condition_help = found
+        spec_action = self.game.spec.phases[code.phase].actions[code.name]
+        # the failing condition's `help:`, else the action's, in the player's words; else the rule's own
+        for help_text in () if rule_text else (condition_help, spec_action.help):
+            told = self._help(help_text, look, action, b, language)
+            if told:
+                return _say(language, "refused", said=said, why=told)
         lines = [f"`{said}` is not allowed now: " + finding.lines()[0]] + ["  " + x for x in finding.lines()[1:]]
-        # the failing condition's `help:`, else the action's
-        action_help = " ".join(self.game.spec.phases[code.phase].actions[code.name].help.split())
-        if condition_help:
-            lines.append(f"  ({' '.join(condition_help.split())})")
-        elif action_help:
-            lines.append(f"  ({code.name}: {action_help})")
         return "\n".join(lines)
 
-    def _elsewhere(self, s: Any, code: ActionCode) -> str | None:
-        """Where an action of another phase or step belongs."""
+    def _help(self, help_text: Any, look: Look, action: R.Action, b: dict, language: str) -> str | None:
+        """A help text in `language`, its `{…}` fields worked out for this move; None if there is none, or a
+        field tells what the player may not know."""
+        text = help_text.text(language) if isinstance(help_text, Help) else str(help_text or "")
+        text = " ".join(text.split())
+        if not text:
+            return None
+        ex = self.explainer
+        public = frozenset(b)
+
+        def said(node: R.Expr) -> str:
+            if not ex.knowable(node, look, b, public):
+                raise _Untold()
+            return ex.render(ex.value(node, look.s, b), node.type)
+        try:
+            return filled(text, action.help_values, said)
+        except (_Untold, Unknown):
+            return None
+
+    def _elsewhere(self, s: Any, code: ActionCode, language: str) -> str | None:
+        """Where an action of another phase or step belongs, in words: `you can't meld now: first draw or
+        take the discard` (the moves of now, by their labels)."""
         phase = self.rules.phases[code.phase]
-        steps = [step for step, names in phase.steps.items() if code.name in names]
-        where = ", ".join(f"`{step}`" for step in steps) or "none"
-        step_word = "step" if len(steps) == 1 else "steps"
+        here = code.phase == s.phase and code.name in phase.steps.get(s.step, ())
+        if here:
+            return None
+        now = self._now(s, language)
+        verb = self._action_label(code.phase, code.name, language)
         if code.phase != s.phase:
-            now = self.rules.phases[s.phase].name
-            steps_said = f" ({step_word} {where})" if len(phase.steps) > 1 else ""
-            return f"it is a move of phase `{phase.name}`{steps_said}, and this is phase `{now}`"
-        if code.name not in phase.steps.get(s.step, ()):
-            return f"it is a move of {step_word} {where}, and this is step `{s.step}`"
-        return None
+            theirs = label_text(self.game.spec.phases[code.phase].label, phase.name, language)
+            mine = label_text(self.game.spec.phases[s.phase].label, self.rules.phases[s.phase].name, language)
+            return _say(language, "phase", verb=verb, theirs=theirs, mine=mine) + \
+                (_say(language, "may", now=now) if now else "")
+        order = list(phase.steps)
+        later = [k for k, step in enumerate(order) if code.name in phase.steps[step]]
+        if now and later and s.step in order and min(later) > order.index(s.step):
+            return _say(language, "first", verb=verb, now=now)
+        return _say(language, "not now", verb=verb) + (_say(language, "may", now=now) if now else "")
+
+    def _now(self, s: Any, language: str) -> str:
+        """The moves that can be made now, by the labels of their actions: `draw or take the discard`."""
+        names: list[str] = []
+        for a in s.legal_actions():
+            code, _ = self.codec.decode(a, s)
+            label = self._action_label(code.phase, code.name, language)
+            if label not in names:
+                names.append(label)
+        if len(names) > 1:
+            return ", ".join(names[:-1]) + _say(language, "or") + names[-1]
+        return names[0] if names else ""
+
+    def _action_label(self, phase: int, name: str, language: str) -> str:
+        return label_text(self.game.spec.phases[phase].actions[name].label, name, language)
 
     # ------------------------------------------------------------ the parameters
     def _bind(self, look: Look, action: R.Action, typed: dict[str, tuple[str, str]]) -> tuple[dict, str | None]:
@@ -310,6 +402,36 @@ class _Reader:
 
 
 _UNREAD = object()
+# the words a refusal is framed in, per language (the reasons themselves are the rule file's)
+_PHRASES = {
+    "en": {"refused": "`{said}` is not allowed now: {why}", "not now": "you can't {verb} now",
+           "first": "you can't {verb} yet: first {now}", "may": "; you may {now}", "or": " or ",
+           "whole": "`{said}` is not a whole move: {moves}", "more": ", and {n} more",
+           "over": "the game is over: no move can be made", "turn": "`{said}`: it is {player}'s turn, not yours",
+           "phase": "you can't {verb} now: that is for the {theirs}, and this is the {mine}"},
+    "ru": {"refused": "`{said}` сейчас нельзя: {why}", "not now": "сейчас нельзя {verb}",
+           "first": "пока нельзя {verb}: сначала {now}", "may": "; можно {now}", "or": " или ",
+           "whole": "`{said}` — не весь ход: {moves}", "more": " и ещё {n}",
+           "over": "игра окончена: ходов больше нет", "turn": "`{said}`: сейчас ход {player}, не ваш",
+           "phase": "сейчас нельзя {verb}: это ход фазы «{theirs}», а сейчас «{mine}»"},
+}
+
+
+def filled(text: str, values: dict[str, R.Expr], said: Callable[[R.Expr], str]) -> str:
+    """A help text with each `{…}` field replaced by what `said` makes of its checked expression (`values`:
+    the field as written -> the expression, as the checker resolved it). Raises Unknown for a field that
+    was not checked."""
+    def field(m: re.Match) -> str:
+        node = values.get(m.group(1))
+        if node is None:
+            raise Unknown()
+        return said(node)
+    return _FIELD.sub(field, text)
+
+
+def _say(language: str, key: str, **values: str) -> str:
+    return _PHRASES.get(language, _PHRASES[DEFAULT_LANGUAGE])[key].format(**values)
+_FIELD = re.compile(r"\{([^{}]*)\}")
 
 
 def _template(code: ActionCode) -> _Template:
@@ -319,7 +441,7 @@ def _template(code: ActionCode) -> _Template:
     if code.text:
         try:
             for literal, field, _spec, _conv in Formatter().parse(code.text):
-                tokens.extend((False, w) for w in normal_move(literal).split())
+                tokens.extend((False, w) for w in normal_move(literal.replace("(", " ( ").replace(")", " ) ")).split())
                 if field is not None:
                     # a computed value (`{value(c)}`) takes the words typed in its place, and names nothing
                     tokens.append((True, field if field in names else ""))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError
 from koloda.dsl.deckspec import deck_size
-from koloda.dsl.labels import label_text
+from koloda.dsl.labels import help_in, label_text
 from koloda.dsl.model import Spec
 from koloda.dsl.types import RANK_NAMES, SUITS
 from koloda.rulebook.deeds import Deeds, Lines
@@ -257,7 +257,7 @@ class Writer:
             spec = specs.get(phase.name)
             name = label_text(spec.label if spec else None, phase.name, self.lang)
             s = Section("phase:" + phase.name, self.say.word("book.phase", name=name))
-            s.entries.append(self.phase_rules(phase, spec.help if spec else ""))
+            s.entries.append(self.phase_rules(phase, help_in(spec.help, self.lang) if spec else ""))
             actions = spec.actions if spec else {}
             for step, names in phase.steps.items():
                 shown = ", ".join(self.action_name(phase.name, a) for a in names)
@@ -266,7 +266,7 @@ class Writer:
                 for a in names:
                     if a in phase.actions:
                         aspec = actions.get(a)
-                        s.entries.append(self.action(phase.actions[a], aspec.help if aspec else "",
+                        s.entries.append(self.action(phase.actions[a], help_in(aspec.help, self.lang) if aspec else "",
                                                      self.action_name(phase.name, a)))
             out.append(s)
         return out
@@ -306,12 +306,12 @@ class Writer:
             lines.append("  - " + say.word("action.choose", over=self.w.over(p.var, p.domain)))
             nodes.append(p.domain)
         conditions = [c for c, _ in a.conditions] if a.conditions else ([a.guard] if a.guard is not None else [])
-        helps = [h for _, h in a.conditions] if a.conditions else [""]
+        helps = [help_in(h, self.lang) for _, h in a.conditions] if a.conditions else [""]
         if len(conditions) == 1:
-            lines.append("  - " + say.word("action.if", cond=self.w.clause(conditions[0])) + _help(helps[0], say))
+            lines.append("  - " + say.word("action.if", cond=self.w.clause(conditions[0])) + _otherwise(helps[0], say))
         elif conditions:
             lines.append("  - " + say.word("action.ifs"))
-            lines += ["    - " + self.w.clause(c).nom + _help(h, say) for c, h in zip(conditions, helps)]
+            lines += ["    - " + self.w.clause(c).nom + _otherwise(h, say) for c, h in zip(conditions, helps)]
         nodes += conditions
         if a.effects:
             lines.append("  - " + say.word("action.do"))
@@ -381,6 +381,11 @@ class Writer:
             s.entries.append(self.entry("count:" + name, ["- " + self.say.word("counter", name=name,
                                                                                  cond=self.w(cond))], [cond]))
         return s
+
+
+def _otherwise(text: str, say: Phrases) -> str:
+    """A condition's help: what a refusal for it says."""
+    return " " + say.word("action.otherwise", help=text.strip()) if text else ""
 
 
 def _help(text: str, say: Phrases) -> str:

@@ -155,7 +155,7 @@ PHRASES: dict[str, str] = {
     "phase.first": "First to play: {player}.", "phase.ends": "The phase ends when {cond}.",
     "phase.start": "When the phase begins:", "phase.after": "After each turn:",
     "book.step": "Step “{name}”: {actions}", "action": "**{name}**", "action.choose": "choose {over}",
-    "action.if": "allowed when {cond}", "action.ifs": "allowed when all of these hold:", "action.help": "({help})",
+    "action.if": "allowed when {cond}", "action.ifs": "allowed when all of these hold:", "action.help": "({help})", "action.otherwise": "(otherwise: {help})",
     "action.do": "then:", "action.nothing": "nothing else happens",
     "book.events": "Events", "event": "**{name}**: when {cond}:",
     "book.deal_ends": "The end of the deal", "deal.ends": "The deal ends when {cond}.",

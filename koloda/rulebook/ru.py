@@ -181,7 +181,7 @@ PHRASES: dict[str, str] = {
     "phase.first": "Первым ходит: {player}.", "phase.ends": "Фаза кончается, когда {cond}.",
     "phase.start": "В начале фазы:", "phase.after": "После каждого хода:",
     "book.step": "Шаг «{name}»: {actions}", "action": "**{name}**", "action.choose": "выбор: {over}",
-    "action.if": "можно, если {cond}", "action.ifs": "можно, если верно всё это:", "action.help": "({help})",
+    "action.if": "можно, если {cond}", "action.ifs": "можно, если верно всё это:", "action.help": "({help})", "action.otherwise": "(иначе: {help})",
     "action.do": "затем:", "action.nothing": "больше ничего не происходит",
     "book.events": "События", "event": "**{name}**: когда {cond}:",
     "book.deal_ends": "Конец сдачи", "deal.ends": "Сдача кончается, когда {cond}.",
