@@ -5,11 +5,14 @@
     python bench/bidding.py preferans --seat tricks -n 100      # the trick-count reference below
     python bench/bidding.py thousand --seat greedy -n 100
     python bench/bidding.py thousand --seat points -n 100       # the point-count reference below
+    python bench/bidding.py spades --seat greedy -n 40          # each partner's bid and the side's
 
 Each deal is bid by the given bots at every seat; the rest of the deal (the talon, the whist,
 the play) is played by greedy bots. The script prints the share of deals passed out (Preferans'
 all-pass), the contracts reached (Thousand: the bid, then the contract the declarer names after
-the talon), and the share made.
+the talon), and the share made. For Spades (the whole deal by the given bots) it prints the
+first and the second bidder of each side's mean bid beside the tricks their hand hopes for (the
+rule file's `hoped`), and the side's bid against the tricks it took.
 
 The references are bidders outside the engine, the simplest a player would use:
 - `tricks` (Preferans) counts its tricks: in its longest suit, with four cards or more, each card
@@ -143,14 +146,46 @@ def play_deal(game, name: str, seat: str, seed: int) -> tuple[str, bool | None, 
     return f"{bid}/{contract}", var(state, "score", declarer) > before, calls
 
 
+def spades(seat: str, n: int, seed: int) -> None:
+    from koloda.interpreter.game import compile_expression
+    game = koloda.load("spades", {"deals": 1})
+    hoped, _ = compile_expression(game, "[hoped(q) for q in players]")
+    first, second, sides, over, made = [], [], [], [], 0
+    for i in range(n):
+        state = game.new_initial_state(seed=seed + i)
+        agents = [make_agent(seat, seed=(seed + i) * 10 + k) for k in range(4)]
+        hopes, order = hoped(state, {}), []
+        while state.observation(0)["phase"] == "bidding":
+            order.append(state.current_player())
+            state.apply_action(agents[state.current_player()].choose(state))
+        bids = [var(state, "bid", p) for p in range(4)]
+        first += [(bids[p], hopes[p] / 10) for p in order[:2]]
+        second += [(bids[p], hopes[p] / 10) for p in order[2:]]
+        while not state.is_terminal():
+            state.apply_action(agents[state.current_player()].choose(state))
+        for t in range(2):
+            bid, took = bids[t] + bids[t + 2], var(state, "tricks", t) + var(state, "tricks", t + 2)
+            sides.append(bid)
+            over.append(took - bid)
+            made += took >= bid
+    for name, calls in (("first", first), ("second", second)):
+        print(f"{name} bidder of a side: mean bid {statistics.mean(b for b, _ in calls):.2f},"
+              f" its hand hopes for {statistics.mean(h for _, h in calls):.2f}")
+    print(f"side's bid: mean {statistics.mean(sides):.2f}; tricks taken less the bid: mean"
+          f" {statistics.mean(over):.2f}, sd {statistics.pstdev(over):.2f}; made {made} of {len(sides)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("game", choices=["preferans", "thousand"])
+    parser.add_argument("game", choices=["preferans", "thousand", "spades"])
     parser.add_argument("--seat", default="greedy")
     parser.add_argument("-n", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--calls", action="store_true", help="print each deal's calls")
     args = parser.parse_args()
+    if args.game == "spades":
+        spades(args.seat, args.n, args.seed)
+        return
     game = koloda.load(args.game, options={"deals": 1} if args.game == "preferans" else {})
     contracts: Counter[str] = Counter()
     made = played = 0
