@@ -124,7 +124,7 @@ def test_no_import_cycles():
 # `koloda list` imports the YAML loader only for a file whose title is not in the cache.
 # What simulate and compare do asks for plots and Ray only when told to: they are optional extras.
 IMPORTS_INSIDE_FUNCTIONS = {"koloda": None, "koloda.cli.main": None, "koloda.cli.table_run": None, "koloda.cli.authoring": None,
-                            "koloda.dsl.structure": {"jsonschema"}, "koloda.dsl.about": {"koloda.dsl.loader"},
+                            "koloda.dsl.structure": {"jsonschema", "jsonschema.exceptions"}, "koloda.dsl.about": {"koloda.dsl.loader"},
                             "koloda.cli.reports": {"koloda.report", "koloda.sim"},
                             "koloda.cli.explain": {"koloda.rulebook", "koloda.rulebook.compare"}}
 

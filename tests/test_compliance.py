@@ -47,6 +47,7 @@ Each file describes one small game (`given:`) and a list of `cases:`.
           sizes: {stock: 52}     #   zone sizes (each-player zones: a list),
           any_order: {stock: [2C, 3C]}   # and zone contents in any order (after a shuffle)
           said: [["P2 has no 7", [P1, P2]]]  # the messages said, each with the players it is for
+          scored: [["P1 score", [[melds, 30], [going out, 100]]]]   # `score:` parts, by variable
           known: {QS: [P1]}      #   who can place each card listed (State.known)
           facts: {P1: ["P2 hand holds no 7"]}   # the facts a player holds, as their view tells them
       - counter: made            # a `count:` condition of the file (given.rules.count), asked of the
@@ -270,7 +271,7 @@ def bindings(game, case: dict) -> dict:
 # ------------------------------------------------------------------ effects
 def compile_effects(game, items, scope: dict, in_action: bool):
     """Check and compile effects written as in a rule file (text, or `if:`/`for:` mappings)."""
-    text = yaml.safe_dump(items if isinstance(items, list) else [items], allow_unicode=True)
+    text = yaml.safe_dump(items if isinstance(items, list) else [items], allow_unicode=True, sort_keys=False)
     doc = parse_yaml(text, "<effect>")
     builder = model._Builder(doc)
     nodes = builder.effects(doc, Span("<effect>", 1, 1))
@@ -323,6 +324,11 @@ def check_then(game, s, then: dict):
         assert s.skips == then["skips"]
     if "deal_over" in then:
         assert s.deal_over is then["deal_over"]
+    if "scored" in then:      # the named parts of `score:`, as [variable (with its owner), [[part, value], ...]]
+        lay = game.layout
+        got = [[(f"P{lay.var_owner[var] + 1} " if lay.var_owner[var] is not None else "") + lay.var_names[var],
+                [list(part) for part in parts]] for _, var, parts in s.scored]
+        assert got == then["scored"], "scored"
     if "said" in then:        # each message as [text, [its players]]
         got = [[text, [f"P{p + 1}" for p in range(s.n) if mask >> p & 1]] for _, mask, text in s.said]
         assert got == then["said"], "said"
@@ -340,7 +346,7 @@ def check_then(game, s, then: dict):
         assert s.asked[1] == then["asked"]["step"]
         assert (len(s.asked) == 3) is then["asked"].get("window", False)
     unknown = set(then) - {"zones", "vars", "by", "goto", "next_player", "skips", "deal_over", "sizes", "any_order",
-                           "said", "known", "facts", "direction", "asked"}
+                           "said", "scored", "known", "facts", "direction", "asked"}
     assert not unknown, f"unknown keys in then: {unknown}"
 
 

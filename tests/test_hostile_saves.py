@@ -234,8 +234,8 @@ TRANSCRIPT_CASES: list[tuple[str, Callable[[list[str]], object], str]] = [
     ("digest missing", lambda lines: lines.__setitem__(-1, json.dumps(
         {k: v for k, v in json.loads(lines[-1]).items() if k != "digest"})), "`digest` is missing"),
     ("first line a move", lambda lines: lines.pop(0), "it is not a koloda transcript"),
-    ("format from the future", _set(1, format="koloda-transcript/3"),
-     'its format "koloda-transcript/3" is not one this version of koloda reads'),
+    ("format from the future", _set(1, format="koloda-transcript/9"),
+     'its format "koloda-transcript/9" is not one this version of koloda reads'),
 ]
 
 

@@ -71,12 +71,16 @@ for line in sys.stdin:
     assert second["type"] == "move" and second["observation"]["history"]
 
 
+# a bot's loop that answers each move request (and not the start message) with what follows
+ON_MOVE = "for line in sys.stdin:\n  if json.loads(line)['type'] == 'move':\n    "
+
+
 @pytest.mark.parametrize("body, message", [
     ("sys.stderr.write('no model file found\\n'); sys.exit(3)", r"ended \(exit code 3\).*no model file found"),
-    ("for line in sys.stdin:\n    print(flush=True)\n    print('e4', flush=True)", r"answered `e4`, which is not a JSON line"),
-    ("for line in sys.stdin:\n    print(json.dumps({'move': 99999}), flush=True)", r"move 99999, which is not one of the legal ids"),
-    ("for line in sys.stdin:\n    print(json.dumps({'move': 'two'}), flush=True)", r"the answer is \{\"move\": ID\}"),
-    ("for line in sys.stdin:\n    print(json.dumps({'text': 'fly away'}), flush=True)", r"`\{\"text\": \"fly away\"\}`, which is not a legal move"),
+    (ON_MOVE + "print(flush=True)\n    print('e4', flush=True)", r"answered `e4`, which is not a JSON line"),
+    (ON_MOVE + "print(json.dumps({'move': 99999}), flush=True)", r"move 99999, which is not one of the legal ids"),
+    (ON_MOVE + "print(json.dumps({'move': 'two'}), flush=True)", r"the answer is \{\"move\": ID\}"),
+    (ON_MOVE + "print(json.dumps({'text': 'fly away'}), flush=True)", r"`\{\"text\": \"fly away\"\}`, which is not a legal move"),
 ])
 def test_a_failing_program_is_told_plainly(tmp_path, body, message):
     agent = make_agent(seat(bot(tmp_path, body)), 0)

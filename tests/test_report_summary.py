@@ -101,3 +101,26 @@ def test_csv_has_a_row_a_game():
     assert rows[1]["agent_P1"] == "random" and rows[1]["result_P2"] == "1.0"
     assert rows[4]["status"] == "step cap" and rows[4]["result_P1"] == "" and rows[4]["deals"] == "9"
     assert rows[5]["error"] == "t.yaml:3:4: division by zero"
+
+
+def test_spread_quantiles_draws_and_the_turn_cap():
+    records = RECORDS[:4] + [record(6, returns=(0.5, 0.5), capped=True)]
+    r = summarise(records, game=GAME, run=RUN, counters=["moon"])
+    assert r["games"]["turn_cap"] == 1 and r["games"]["ended"] == 5
+    assert (r["draws"]["value"], r["draws"]["low"], r["draws"]["high"]) == pytest.approx((2 / 5, *wilson(2, 5)))
+    deals = r["length"]["deals"]             # 4, 4, 4, 2, 4
+    assert (deals["median"], deals["p90"], deals["min"], deals["max"]) == (4, 4, 2, 4)
+    assert deals["sd"] == pytest.approx(0.894427, abs=1e-6)
+    assert r["quality"]["decisiveness"]["mean"] == 0.5 and r["quality"]["decisiveness"]["n"] == 5
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(render(r, "koloda simulate t -p 2"))
+    assert "(1 drawn at the rules' turn cap)" in console.export_text()
+
+
+def test_a_penalty_score_reads_lower_is_better_at_the_terminal(report):
+    def table(winner: str) -> str:
+        console = Console(width=120, record=True, file=io.StringIO())
+        console.print(render(dict(report, game=dict(GAME, winner=winner)), "koloda simulate t -p 2"))
+        return console.export_text()
+    assert "mean score (lower is better)" in table("lowest")
+    assert "lower is better" not in table("highest")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 import signal
 import stat
 import subprocess
@@ -19,6 +20,7 @@ from click.testing import CliRunner
 import koloda
 from koloda.agents.random_agent import RandomAgent
 from koloda.cli.main import main
+from koloda.session import integrity
 from koloda.session import SaveError, Session, latest_save, new_save_path, read_transcript, tidy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,12 +199,15 @@ def test_foreign_or_corrupt_saves_are_refused(tmp_path, content, message):
 
 
 def _saved(tmp_path, **change):
+    """A save, changed as `change` says, and checked again as if koloda had written it so (as one
+    written under other rules was)."""
     session = bot_session("pony", seed=8, moves=20)
     path = tmp_path / "s.save.json"
     session.save(path)
     data = json.loads(path.read_text())
     for key, value in change.items():
         data[key] = value(data[key]) if callable(value) else value
+    data["check"] = integrity.make({k: v for k, v in data.items() if k not in ("seats", "check")}, data["seats"])
     path.write_text(json.dumps(data))
     return path
 
@@ -492,6 +497,34 @@ def test_quit_saves_and_resume_without_a_file_takes_the_last_save(tmp_path, pexp
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("save", [False, True])
+def test_quitting_a_game_with_a_program_in_a_seat_says_it_cannot_be_resumed(tmp_path, pexpect, save):
+    program = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'examples' / 'random_bot.py'))}"
+    log = tmp_path / "game.jsonl"
+    where = ["--save", str(tmp_path / "mine.save.json")] if save else []
+    child = spawn(pexpect, "play", "pony", "--seat", "human", "--seat", program, "--seed", "3", "--fast",
+                  "--log", str(log), *where, home=tmp_path)
+    child.expect("your move")
+    child.sendline("quit")
+    child.expect("Game saved in" if save else "The game was not saved, and cannot be resumed")
+    child.expect("P2 is a program")
+    child.expect("a saved game never starts programs")
+    child.expect(f"koloda replay {log}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Go on with" not in child.before
+    assert sorted(p.name for p in tmp_path.glob("*.save.json")) == (["mine.save.json"] if save else [])
+
+
+def test_stopping_a_game_between_bots_says_it_was_not_saved():
+    from koloda.cli.table_run import _stopped_lines
+    lines = _stopped_lines(["random", "greedy"], None, None)
+    assert lines == ["\nThe game was not saved: a game between bots is saved only when asked (`--save FILE`)."]
+    saved = _stopped_lines(["human", "random"], Path("/elsewhere/g.save.json"), None)
+    assert saved[0] == "\nGame saved in /elsewhere/g.save.json." and "koloda resume /elsewhere/g.save.json" in saved[1]
 
 
 def test_without_pexpect_only_the_terminal_tests_are_skipped(tmp_path):

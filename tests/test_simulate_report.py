@@ -70,6 +70,9 @@ def test_simulate_writes_json_and_csv(tmp_path):
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     jsonschema.validate(report, schema("report"))
     assert report["run"]["rotate"] and report["game"]["options"]["limit"] == 20
+    # the variant as asked for, and which way scores go (Pony's lowest score wins: a penalty)
+    assert report["run"]["options"] == {"limit": "20"} and report["game"]["winner"] == "lowest"
+    assert "mean score (lower is better)" in out.output
     assert {a["agent"]: a["seat_games"] for a in report["agents"]} == {"greedy": 6, "random": 6}
     rows = list(csv.DictReader((tmp_path / "g.csv").open(encoding="utf-8")))
     assert [r["seed"] for r in rows] == [str(2 + k) for k in range(6)]

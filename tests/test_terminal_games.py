@@ -137,3 +137,36 @@ def test_oh_hell_a_person_sees_who_played_each_card_and_who_took_each_trick(tmp_
         played = cards.split(", ")
         assert len(played) == 4
         assert sorted(p.split()[0] for p in played) == ["P2", "P3", "P4", "you"]
+
+
+def test_durak_a_person_sees_each_beaten_card_beside_the_attack_it_beat(tmp_path):
+    import re
+    child = spawn("play", "durak", "--seat", "human", "--seat", "random", "--seed", "3", "--fast", home=tmp_path)
+    pairs = []
+    while child.expect(["your move", "Game over"]) == 0 and not pairs:
+        screen = child.before
+        pairs = re.findall(r"beaten cards +(\S+) (P2|you) / (\S+) (P2|you)", screen)
+        moves = moves_offered(screen)
+        beat = [k for k, m in enumerate(moves, 1) if m.startswith("beat")]
+        child.sendline(str(beat[0] if beat else 1))
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert pairs, "no pair of beaten cards was shown"
+    _, attacker, _, defender = pairs[0]
+    assert {attacker, defender} == {"P2", "you"}        # the attack card is the attacker's, not the defender's
+
+
+def test_preferans_a_deal_s_end_tells_how_each_total_was_made(tmp_path):
+    import re
+    child = spawn("play", "preferans", "--seat", "human", "--seed", "4", "--fast", home=tmp_path)
+    while child.expect(["your move", "Deal 1 is over"]) == 0:
+        child.sendline("1")
+    child.expect("Scores after deal 1")
+    summary = child.before
+    child.sendline("quit")
+    child.close()
+    parts = re.findall(r"P\d (pool|mountain|whists written) ([+−]\d+): (.+)", summary)
+    assert parts, summary
+    for _, total, told in parts:          # each total is the sum of the parts told beside it
+        values = [int(v.replace("−", "-")) for v in re.findall(r"[+−]\d+", told)]
+        assert sum(values) == int(total.replace("−", "-"))

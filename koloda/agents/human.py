@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from koloda.interpreter.movetext import move_forms, normal_move
+from koloda.interpreter.movetext import read_move
 from koloda.interpreter.refusal import why_refused
 from koloda.interpreter.state import State
 from koloda.ui import names
@@ -28,21 +28,14 @@ def match_move(state: State, text: str) -> tuple[int | None, str]:
         if 1 <= k <= len(legal):
             return legal[k - 1], ""
         return None, f"there is no move {k}: choose 1..{len(legal)}"
-    want = normal_move(entry)
-    forms = {a: move_forms(a, state.game.action_to_string) for a in legal}
-    exact = [a for a, f in forms.items() if want in f]
-    if len(exact) == 1:
-        return exact[0], ""
-    # a bare card name (`QS`) or the start of a move (`dr`), when it picks out one move
-    partial = [a for a, f in forms.items()
-               if any(want in x.split() or x.startswith(want) for x in f)]
-    if len(partial) == 1:
-        return partial[0], ""
+    found, whole = read_move(entry, legal, state.game.action_to_string, state.current)
+    if len(found) == 1:
+        return found[0], ""
     said = entry if len(entry) <= 40 else entry[:40] + "…"
-    if len(partial) > 1:
-        shown_moves = ", ".join(f"{legal.index(a) + 1}. {state.game.action_to_string(a)}" for a in partial[:6])
-        more = f", and {len(partial) - 6} more" if len(partial) > 6 else ""
-        return None, f"`{said}` fits {len(partial)} moves: {shown_moves}{more}; say which (number or full name)"
+    if found:
+        shown_moves = ", ".join(f"{legal.index(a) + 1}. {state.game.action_to_string(a)}" for a in found[:6])
+        more = f", and {len(found) - 6} more" if len(found) > 6 else ""
+        return None, f"`{said}` fits {len(found)} moves: {shown_moves}{more}; say which (number or full name)"
     # not a legal move: say why, in the rule file's words, when the line names a move of the game
     return None, why_refused(state, entry) or f"`{said}` is not a legal move now"
 

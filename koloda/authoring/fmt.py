@@ -31,10 +31,10 @@ TOP = ("extends", "game", "library", "title", "source", "notes", "players", "sid
        "phases", "deal ends", "scoring", "match", "turn cap", "show", "heuristic", "count")
 # Inside one entry of a section: what it is first, then its details, then the words for people.
 OPTION = ("default", "type", "choices", "min", "max", "help")
-ZONE = ("each", "melds", "visible", "grid", "lines", "label", "help")
+ZONE = ("each", "melds", "visible", "grid", "lines", "arrange", "label", "help")
 VAR = ("each", "type", "start", "visible", "internal", "label", "help")
 EVENT = ("when", "do", "help")
-MELD = ("of", "min", "max", "layoffs past max", "suits", "ace", "wild max", "repeat suits from", "help")
+MELD = ("of", "min", "max", "layoffs past max", "suits", "ace", "wild max", "repeat suits from", "named", "help")
 PATTERN = ("groups", "same suit", "run", "help")
 PHASE = ("label", "help", "if", "first", "turns", "start", "ends", "playout", "actions", "steps", "after turn")
 ACTION = ("label", "help", "with", "if", "text", "do")

@@ -14,6 +14,17 @@ from koloda.cli.output import Failure, console
 from koloda.ui.safe import plain
 
 
+def _yaml_error(text: str, name: str) -> str | None:
+    """What is wrong with a file that is not YAML, told as `check` tells it: file:line:col, the line, a caret."""
+    from koloda.dsl.errors import RuleError
+    from koloda.dsl.loader import parse_yaml
+    try:
+        parse_yaml(text, name)
+    except RuleError as exc:
+        return exc.format()
+    return None
+
+
 @click.command(name="fmt")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--check", is_flag=True, help="Change nothing; list the files that are not in the layout and exit 1.")
@@ -38,7 +49,7 @@ def fmt(files: tuple[str, ...], check: bool, show_diff: bool) -> None:
         try:
             new = format_text(text)
         except FormatError as exc:
-            console.print(plain(f"{name}: {exc}"), markup=False, soft_wrap=True)
+            console.print(plain(_yaml_error(text, name) or f"{name}: {exc}"), markup=False, soft_wrap=True)
             failed += 1
             continue
         if new == text:

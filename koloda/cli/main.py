@@ -305,20 +305,28 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
 @click.option("--fast", is_flag=True, help="Do not pause on the bots' moves.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=MAX_MOVES, show_default=True,
               help="Stop a game that has not ended after this many moves (all told).")
+@click.option("--accept-edited", is_flag=True,
+              help="Go on with a save changed since koloda wrote it (its seats, say) without asking.")
 @language_option
-def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max_moves: int) -> None:
+def resume(file: str | None, log_file: str | None, delay: float, fast: bool, max_moves: int,
+           accept_edited: bool) -> None:
     """Go on with a saved game (default: the last one saved)."""
     from koloda.ui import names
-    from koloda.session import SaveError, Session, find_save, latest_save
+    from koloda.cli import trust
+    from koloda.session import SaveError, Session, default_save_dir, find_save, latest_save
     path = find_save(file) if file else latest_save()
     if path is None:
         raise Failure("no saved game is waiting for a person to play (`koloda saves` lists the saves)")
+    if not path.exists():
+        raise Failure(f"there is no save `{shown(file or '')}`: neither a file nor the id of a save in "
+                      f"{shown(default_save_dir())} (`koloda saves` lists the saves and their ids)")
     try:
         session = Session.load(path)
     except SaveError as exc:
         raise Failure(str(exc)) from None
     if session.state.is_terminal():
         raise Failure(f"the game saved in {path} is over (scores: {scores_text(session.state)})")
+    trust.check_save(session.integrity, path, accept_edited)
     console.print(f"Resuming {shown(names.title(session.game))} from {shown(path)} after {len(session.moves)} moves.")
     if session.rules_changed:
         console.print("[yellow]The rules have changed since this game was saved; every move so far plays "
@@ -353,6 +361,7 @@ def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool)
     """Replay a transcript written by `play --log`, checking every move."""
     from koloda.ui.table import taken_lines
     from koloda.interpreter.errors import IllegalAction
+    from koloda.cli import trust
     from koloda.session import SaveError, read_transcript
     from koloda.ui.table import render
     try:
@@ -395,6 +404,8 @@ def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool)
             raise Failure(f"{file}: the replay ends with scores {state.scores()}, "
                           f"but the transcript says {rec.end.get('scores')}")
         console.print(f"Replayed {len(rec.moves)} moves: same moves, same scores ({scores_text(state)}).")
+        if (note := trust.replay_note(rec.integrity, whole=True)) is not None:
+            console.print(note, style="yellow", markup=False, soft_wrap=True)
     else:
         console.print(f"Replayed {len(rec.moves)} moves (the transcript stops before the end).")
 

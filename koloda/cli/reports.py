@@ -23,6 +23,8 @@ from koloda.report.render import render
 from koloda.report.render_compare import render_comparison
 from koloda.report.summary import summarise
 from koloda.sim import SimulationResult, Table, duration_text, simulate, simulate_timed
+from koloda.sim.ledger import RETRIES, WorkersFailed
+from koloda.sim.stop import Signals, sigterm_stops
 from koloda.sim.timing import Backend, seconds_text
 from koloda.ui.safe import plain
 
@@ -74,10 +76,26 @@ def play(g: Game, table: Table, count: int, jobs: int, backend: Backend | None, 
             when = f"{duration_text(seconds)} on {workers} worker{'s' if workers > 1 else ''}"
             bar.update(task, description=f"{title}: {when}")
             err_console.print(estimate_line(title, count, seconds, first, workers), markup=False)
-        result = simulate_timed(g, table, count, jobs, lambda k: bar.advance(task, k), estimate, backend=backend)
+        try:
+            result = simulate_timed(g, table, count, jobs, lambda k: bar.advance(task, k), estimate, backend=backend)
+        except WorkersFailed as exc:
+            raise Failure(str(exc)) from None
     if result.stopped:
         err_console.print(f"Interrupted: the report is of the {result.games} games played.", markup=False)
+    if result.deaths:
+        err_console.print(f"{result.deaths} worker process{'es' if result.deaths > 1 else ''} died during the run: "
+                          "the games not finished were played again by another.", markup=False)
+    if result.lost:
+        games = ", ".join(f"game {number + 1} (seed {seed})" for number, seed in result.lost)
+        err_console.print(f"Lost: {len(result.lost)} game{'s' if len(result.lost) > 1 else ''} whose worker died "
+                          f"each of the {RETRIES + 1} times it was played, left out of the report: {games}",
+                          markup=False)
     return result
+
+
+def stop_code(signals: Signals) -> int:
+    """The exit code of an interrupted run: that of the signal that stopped it, as a shell gives."""
+    return 143 if signals.terminated else 130
 
 
 def _json_safe(options: dict[str, Any]) -> dict[str, Any]:
@@ -89,7 +107,9 @@ def report_of(g: Game, table: Table, count: int, result: SimulationResult) -> di
                      game={"name": g.name, "title": plain(g.title), "options": _json_safe(dict(g.options)),
                            "players": g.num_players, "winner": "lowest" if g.flow.lowest_wins else "highest"},
                      run={"games": count, "seed": table.seed, "seats": list(table.seats), "rotate": table.rotate,
-                          "max_moves": table.max_moves, "stopped": result.stopped, "options": dict(table.options)},
+                          "max_moves": table.max_moves, "stopped": result.stopped, "options": dict(table.options),
+                          "worker_deaths": result.deaths,
+                          "lost": [{"game": number + 1, "seed": seed} for number, seed in result.lost]},
                      counters=list(g.counters))
 
 
@@ -126,10 +146,12 @@ def make_dir(path: str) -> Path:
 
 def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backend | None, outputs: Outputs,
                     only: int | None = None) -> int:
-    """Run, print and write; the exit code: 0, 1 when a game did not end, 130 when interrupted."""
+    """Run, print and write; the exit code: 0, 1 when a game did not end or was lost, 130 when
+    interrupted (143 when SIGTERM stopped it)."""
     plots = plots_module() if outputs.plots_dir else None      # before the games: a missing extra fails fast
     folder = make_dir(outputs.plots_dir) if outputs.plots_dir else None
-    result = play(g, table, count, jobs, backend, only=only)
+    with sigterm_stops() as signals:
+        result = play(g, table, count, jobs, backend, only=only)
     report = report_of(g, table, count, result)
     # a file written to standard output keeps it to itself: the table goes to standard error
     screen = err_console if "-" in (outputs.json_file, outputs.csv_file) else console
@@ -147,8 +169,8 @@ def simulate_report(g: Game, table: Table, count: int, jobs: int, backend: Backe
         written = plots.report_plots(report, folder)
         screen.print(f"{len(written)} plots written to {plain(outputs.plots_dir)}", markup=False)
     if result.stopped:
-        return 130
-    return 1 if report["findings"] else 0
+        return stop_code(signals)
+    return 1 if report["findings"] or result.lost else 0
 
 
 def compare_report(games: Sequence[Game], names: Sequence[str], tables: Sequence[Table], count: int, jobs: int,
@@ -156,7 +178,13 @@ def compare_report(games: Sequence[Game], names: Sequence[str], tables: Sequence
     """Both variants on the same seeds; the exit code as for simulate_report."""
     plots = plots_module() if outputs.plots_dir else None
     folder = make_dir(outputs.plots_dir) if outputs.plots_dir else None
-    results = [play(g, t, count, jobs, backend, name) for g, t, name in zip(games, tables, names)]
+    results: list[SimulationResult] = []
+    with sigterm_stops() as signals:
+        for g, t, name in zip(games, tables, names):
+            # a stop ends the comparison: B is not played after A was interrupted
+            stopped = bool(results) and results[0].stopped
+            results.append(SimulationResult(seats=list(t.seats), players=g.num_players, stopped=True) if stopped
+                           else play(g, t, count, jobs, backend, name))
     reports = [report_of(g, t, count, r) for g, t, r in zip(games, tables, results)]
     comparison = compare(results[0].records, results[1].records, names=list(names), players=games[0].num_players,
                          counters=[c for c in games[0].counters if c in games[1].counters],
@@ -169,5 +197,5 @@ def compare_report(games: Sequence[Game], names: Sequence[str], tables: Sequence
         written = plots.compare_plots(comparison, folder)
         screen.print(f"{len(written)} plots written to {plain(outputs.plots_dir)}", markup=False)
     if any(r.stopped for r in results):
-        return 130
-    return 1 if any(rep["findings"] for rep in reports) else 0
+        return stop_code(signals)
+    return 1 if any(rep["findings"] or r.lost for rep, r in zip(reports, results)) else 0

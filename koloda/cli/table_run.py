@@ -93,15 +93,9 @@ def run(session: Session, save_path: Path | None, log_file: str | None, delay: f
             if humans and player not in humans and delay > 0:
                 time.sleep(delay)
     except (QuitGame, KeyboardInterrupt) as stop:
-        if save_path is not None:
-            # the command on a line of its own, never broken: it is to be copied
-            console.print(f"\nGame saved in {shown(save_path)}.", soft_wrap=True)
-            if any(s.split(":")[0] == "cmd" for s in seats):
-                # a save does not start programs (koloda/agents/registry.py): it cannot be resumed
-                console.print("A program plays a seat, and a saved game does not start programs: "
-                              "this one cannot be resumed.", soft_wrap=True)
-            else:
-                console.print(f"Go on with:\n  {shown(_resume_command(save_path))}", soft_wrap=True)
+        for told_line in _stopped_lines(seats, save_path, log_file):
+            # a command on a line of its own, never broken: it is to be copied
+            console.print(told_line, soft_wrap=True)
         sys.exit(0 if isinstance(stop, QuitGame) else 130)
     except RuleError as exc:
         raise Failure(exc.format()) from None
@@ -119,6 +113,29 @@ def run(session: Session, save_path: Path | None, log_file: str | None, delay: f
         console.print(f"Deal {state.deal_number} reached the rules' turn cap ({state.deal_turns} turns): "
                       "the match ends drawn.")
     console.print(_result(g, state.returns()))
+
+
+def _stopped_lines(seats: list[str], save_path: Path | None, log_file: str | None) -> list[str]:
+    """What a person who stops a game is told: whether it was saved, and how to go on with it or why
+    it cannot be."""
+    programs = [f"P{i + 1}" for i, s in enumerate(seats) if s.split(":")[0] == "cmd"]
+    # a save does not start programs (koloda/agents/registry.py): anyone could write a command into one
+    why = (f"{' and '.join(programs)} {'is a program' if len(programs) == 1 else 'are programs'} (`cmd:`), "
+           "and a saved game never starts programs, since anyone could write a command into a save")
+    if save_path is not None:
+        lines = [f"\nGame saved in {shown(save_path)}."]
+        if programs:
+            lines.append(f"It cannot be resumed: {why}.")
+        else:
+            lines.append(f"Go on with:\n  {shown(_resume_command(save_path))}")
+    elif programs:
+        lines = [f"\nThe game was not saved, and cannot be resumed: {why}."]
+    else:
+        lines = ["\nThe game was not saved: a game between bots is saved only when asked (`--save FILE`)."]
+    if log_file is not None:
+        lines.append(f"Its moves so far are in {shown(log_file)}: `koloda replay {shown(shlex.quote(log_file))}` "
+                     "shows them.")
+    return lines
 
 
 def _result(game: Game, returns: list[float]) -> str:

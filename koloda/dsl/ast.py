@@ -247,6 +247,15 @@ class EndTurn(Node):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Score(Node):
+    """`{score: t.score, parts: {melds: ..., going out: ...}}`: the parts added to a number, each
+    named, so that the table can tell how the total was made."""
+    target: Node
+    labels: tuple[str, ...]
+    values: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Say(Node):
     """`say "P{n} has no {r}s" to all`: a message for the players named (`to` None: everyone).
     `parts` alternate the text between values and the values written in braces."""

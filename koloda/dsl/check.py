@@ -6,6 +6,7 @@ compiler. It does not change the Spec.
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from koloda.dsl import ast
@@ -201,6 +202,7 @@ class Checker(Resolver, ControlChecks):
         self.step_actions = {step: {name for name, _ in listed} for step, listed in phase.steps.items()}
         actions: dict[str, R.Action] = {}
         for action in phase.actions.values():
+            mark = len(self.errors)
             scope: Scope = {}
             params = []
             for binding in action.params:
@@ -225,6 +227,7 @@ class Checker(Resolver, ControlChecks):
             for part, _ in conditions:
                 guard = part if guard is None else R.And(part.span, BOOL, guard, part)
             effects = self.effects(action.effects, scope)
+            self.errors[mark:] = _unbound(action.name, self.errors[mark:], set(scope))
             actions[action.name] = R.Action(action.name, tuple(params), guard, effects, action.text, action.span,
                                             conditions, text_values)
         self.steps = None
@@ -305,6 +308,15 @@ class Checker(Resolver, ControlChecks):
         if not isinstance(target, (R.VarRef, R.OwnedVar)):
             return None
         return R.Assign(e.span, target, e.op, value)
+
+    def _do_Score(self, e: ast.Score, scope: Scope) -> R.Effect | None:
+        target = self.target(e.target, scope)
+        if target.type not in (INT, ANY):
+            self.error(f"`score:` adds numbers, but the target is {show(target.type)}", e.target, category="type")
+        values = tuple(self.expect(v, scope, INT, f"the part `{label}`") for label, v in zip(e.labels, e.values))
+        if not isinstance(target, (R.VarRef, R.OwnedVar)):
+            return None
+        return R.Score(e.span, target, e.labels, values)
 
     def _do_Let(self, e: ast.Let, scope: Scope) -> R.Effect:
         value = self.expr(e.value, scope)
@@ -464,3 +476,35 @@ def check(spec: Spec) -> tuple[R.Rules, list[RuleError]]:
     errors = sorted(checker.errors, key=lambda e: (e.span.file, e.span.line, e.span.col))
     rules.warnings.extend(sorted(checker.warnings, key=lambda e: (e.span.file, e.span.line, e.span.col)))
     return rules, errors
+
+
+_UNKNOWN = re.compile(r"unknown name `([^`]+)`$")
+_SHOWN = re.compile(r"`text:` of `[^`]+` shows `\{([^`{}]+)\}`")
+
+
+def _unbound(action: str, errors: list[RuleError], bound: set[str]) -> list[RuleError]:
+    """An action's errors, with a name it uses in several places but never binds (a `with:` taken out)
+    told once, where it is first used, with the way to bind it, in place of an error at every use."""
+    uses: dict[str, list[RuleError]] = {}
+    for e in errors:
+        m = _UNKNOWN.match(e.message)
+        if m and e.hint is None and m.group(1) not in bound:      # not a typo of a known name
+            uses.setdefault(m.group(1), []).append(e)
+    shown = {m.group(1) for e in errors if (m := _SHOWN.match(e.message))}
+    unbound = {name for name, found in uses.items() if len(found) > 1 or name in shown}
+    if not unbound:
+        return errors
+    out = []
+    for e in errors:
+        m = _UNKNOWN.match(e.message) or _SHOWN.match(e.message)
+        name = m.group(1) if m else None
+        if name not in unbound:
+            out.append(e)
+            continue
+        first = uses.get(name, [e])[0]
+        if e is first:
+            count = len(uses.get(name, []))
+            out.append(RuleError(f"unknown name `{name}`: action `{action}` uses it"
+                                 + (f" {count} times" if count > 1 else "") + " but never binds it", e.span,
+                                 f"bind it with `with:`, as in `with: {name} in my hand`", category="name"))
+    return out

@@ -64,6 +64,15 @@ class ControlChecks:
                        "unbounded loops", spec.signature, "to do something again, use `repeat:` or `while:`",
                        category="name")
             return None
+        if len(self._proc_stack) >= MAX_PROCEDURE_DEPTH:
+            # refused before its body is read: a chain of procedures each running the next is checked
+            # one inside another, so a long one would run out of Python's stack
+            first = self.spec.procedures[self._proc_stack[0]]
+            self.error(f"procedure `{first.signature.name}` runs procedures more than {MAX_PROCEDURE_DEPTH} deep "
+                       f"(`{first.signature.name}` runs `{self._proc_stack[1] if len(self._proc_stack) > 1 else name}`"
+                       f", which runs … `{name}`)", first.signature,
+                       "write it with fewer procedures inside one another", category="limit")
+            return None
         scope: Scope = {}
         for p in spec.signature.params:
             if p.type not in TYPE_NAMES:

@@ -72,13 +72,13 @@ def label_text(label: Label | None, name: str, language: str) -> str:
     return text if text else readable(name)
 
 
-DISPLAY_ONLY = ("label", "internal")
+DISPLAY_ONLY = ("label", "internal", "arrange")
 # top-level keys that only watch play (event counters for reports): a save outlives them too
 WATCH_ONLY = ("count",)
 
 
 def without_labels(doc: dict) -> dict:
-    """The document less what only the table reads (labels, a variable's `internal:`) and what only
+    """The document less what only the table reads (labels, a variable's `internal:`, a zone's `arrange:`) and what only
     reports read (`count:`): what a game's fingerprint is taken of, so that a save outlives a label
     added or translated, or a counter added (they do not change play)."""
     def strip(items: object, inner: str | None = None) -> object:

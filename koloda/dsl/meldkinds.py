@@ -31,6 +31,8 @@ class MeldKind:
     # the least and `max` the most the option allows (None: no limit), so that tables' layouts fit any value
     min_option: str | None = None
     max_option: str | None = None
+    # what the table calls a meld of this kind from a size on (`named: {7: canasta}`), largest first
+    named: tuple[tuple[int, str], ...] = ()
     # `layoffs past max: true`: `max` bounds only the melds put down; layoffs may lengthen one past it
     layoffs_past_max: bool = False
 
@@ -85,7 +87,9 @@ def read_melds(doc: MarkedDict, zones: Mapping[str, _Zone], options: dict[str, O
                         str(raw.get("suits", "distinct")), str(raw.get("ace", "high")),
                         int(raw["wild max"]) if raw.get("wild max") is not None else None,
                         int(raw["repeat suits from"]) if raw.get("repeat suits from") is not None else None,
-                        raw.get("whole") is True, min_option, max_option, raw.get("layoffs past max") is True)
+                        raw.get("whole") is True, min_option, max_option,
+                        tuple(sorted(((int(k), str(v)) for k, v in (raw.get("named") or {}).items()), reverse=True)),
+                        raw.get("layoffs past max") is True)
         if kind.max is not None and kind.max < kind.min and not (min_option or max_option):
             errors.append(RuleError(f"meld `{name}`: `max` {kind.max} is below `min` {kind.min}", doc.span))
         if kind.repeat_from is not None and (kind.of != "rank" or kind.suits != "distinct"):

@@ -45,6 +45,7 @@ class ZoneSpec:
     grid: list[list[int | None]] | None = None    # rank code of each cell, top row first
     lines: tuple[str, ...] = ("rows", "columns", "diagonals")
     label: Label | None = None
+    arrange: str | None = None  # how the table lays its cards out: `pairs`, `sorted` (display only)
 
 
 @dataclass
@@ -238,12 +239,46 @@ class _Builder:
                 return ast.For(span, binding.var, binding.domain, body)
             if "repeat" in item or "while" in item:
                 return self.loop(item)
+            if "score" in item:
+                return self.score(item)
             self.errors.append(RuleError("an effect is a text such as `move c to pile`, or a mapping with "
-                                         "`if:`/`then:`/`else:`, `for:`/`do:`, `repeat:`/`do:` or `while:`/`do:`",
+                                         "`if:`/`then:`/`else:`, `for:`/`do:`, `repeat:`/`do:`, `while:`/`do:` "
+                                         "or `score:`/`parts:`",
                                          span, category="schema"))
             return None
         return self.parse(item, "effect_start", where)
 
+
+    def score(self, item: MarkedDict) -> ast.Node | None:
+        """`{score: t.score, parts: {NAME: EXPR, ...}}`: the number the parts are added to, and the parts."""
+        where = item.key_spans["score"]
+        head = self.expr(item["score"], where)
+        target: ast.Node | None = None
+        if isinstance(head, ast.Name):
+            target = ast.TargetVar(head.span, head.name)
+        elif isinstance(head, ast.My):
+            target = ast.TargetAttr(head.span, ast.Name(head.span, "me"), head.name)
+        elif isinstance(head, ast.Attr):
+            target = ast.TargetAttr(head.span, head.obj, head.name)
+        elif head is not None:
+            self.errors.append(RuleError("`score:` names the number the parts are added to: a variable, as "
+                                         "`score`, `my score` or `t.score`", span_of(item["score"], where)))
+        parts = item.get("parts")
+        if not isinstance(parts, MarkedDict) or not parts:
+            self.errors.append(RuleError("`score:` needs `parts:`, each a name and the number it adds "
+                                         "(`parts: {melds: side_points(t), going out: 100}`)",
+                                         item.key_spans.get("parts", item.span), category="schema"))
+            return None
+        labels, values = [], []
+        for name, text in parts.items():
+            node = self.expr(text, parts.key_spans[name])
+            if node is None:
+                return None
+            labels.append(str(name))
+            values.append(node)
+        if target is None:
+            return None
+        return ast.Score(item.span, target, tuple(labels), tuple(values))
 
     def loop(self, item: MarkedDict) -> ast.Node | None:
         """`{repeat: N, do: [...]}` or `{while: COND, do: [...]}`, with an optional `limit:`."""
@@ -347,7 +382,8 @@ def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
         visible = raw.get("visible", "owner" if each else "all")
         span = doc["zones"].key_spans[name]
         zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side", melds=bool(raw.get("melds")),
-                        label=read_label(raw.get("label"), span, f"zone `{name}`", errors))
+                        label=read_label(raw.get("label"), span, f"zone `{name}`", errors),
+                        arrange=raw.get("arrange"))
         if raw.get("grid") is not None:
             zone.grid = [[cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
             if len({len(row) for row in zone.grid}) != 1:

@@ -47,10 +47,15 @@ def _resolve(name_or_path: str) -> Path:
             raise RuleError(f"no such rule file: {name_or_path}")
         return candidate
     shipped = shipped_path(name_or_path)
-    if shipped is None:
-        hint = did_you_mean(name_or_path, shipped_names())
-        raise RuleError(f"no shipped game or rule file named `{name_or_path}`", hint=hint)
-    return shipped
+    if shipped is not None:
+        return shipped
+    # a game written here by name, as `koloda new my-game` names it: `my-game` is `my-game.yaml`
+    for suffix in (".yaml", ".yml"):
+        local = Path(name_or_path + suffix)
+        if "/" not in name_or_path and local.is_file():
+            return local
+    hint = did_you_mean(name_or_path, shipped_names())
+    raise RuleError(f"no shipped game or rule file named `{name_or_path}`", hint=hint)
 
 
 def display_name(path: Path) -> str:

@@ -356,6 +356,14 @@ class EndTurn(Effect):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Score(Effect):
+    """Named parts added to a number (`score:` with `parts:`); the table tells each part."""
+    target: VarRef | OwnedVar
+    labels: tuple[str, ...]
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Say(Effect):
     """A message for some players: text parts alternating with values (parts has one more)."""
     parts: tuple[str, ...]

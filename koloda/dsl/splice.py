@@ -15,6 +15,16 @@ from koloda.dsl.marked import MarkedList
 _EFFECTS = "#/$defs/effects"
 
 
+def looks_into(alternative: Any, value: Any) -> bool:
+    """Whether a mapping is read as an alternative of a `oneOf`: only if it holds the alternative's first
+    required key (`repeat:` for a `repeat:` loop), so that an effect inside effects is walked once, not
+    once for every kind of effect that has a `do:` (which is exponential in their nesting)."""
+    if not isinstance(value, dict) or not isinstance(alternative, dict):
+        return True
+    required = alternative.get("required")
+    return not required or required[0] in value
+
+
 def splice_effects(doc: dict, schema: dict) -> None:
     """Splice aliased lists into every effect list of `doc`, in place."""
     _walk(doc, schema, schema["$defs"])
@@ -28,7 +38,8 @@ def _walk(value, node: dict, defs: dict) -> None:
         _walk(value, defs[ref[len("#/$defs/"):]], defs)
         return
     for alternative in node.get("oneOf", ()):
-        _walk(value, alternative, defs)
+        if looks_into(alternative, value):
+            _walk(value, alternative, defs)
     if isinstance(value, dict):
         properties = node.get("properties", {})
         extra = node.get("additionalProperties")

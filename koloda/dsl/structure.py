@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.marked import MarkedDict, span_of
-from koloda.dsl.splice import splice_effects
+from koloda.dsl.splice import looks_into, splice_effects
 from koloda.dsl.types import DECKS
 
 if TYPE_CHECKING:
@@ -53,10 +53,9 @@ _NAMES = "^[a-z][a-z0-9_-]*$"
 
 def validate(doc: MarkedDict) -> list[RuleError]:
     """Check the file's structure against the JSON Schema; all errors, located, in the file's order."""
-    import jsonschema           # here, not at the top: reading a file's title (`koloda list`) needs no schema
     rules_schema = library_schema() if "library" in doc else schema()
     splice_effects(doc, rules_schema)
-    validator = jsonschema.Draft202012Validator(rules_schema)
+    validator = _validator_class()(rules_schema)
     errors = [_schema_error(doc, meant) for err in validator.iter_errors(doc) for meant in _meant(err)]
     root = doc.span.file
     return sorted(_dedupe(errors), key=lambda e: (e.span.file != root, e.span.file, e.span.line, e.span.col))
@@ -70,6 +69,44 @@ def _dedupe(errors: list[RuleError]) -> list[RuleError]:
             seen.add(key)
             result.append(e)
     return result
+
+
+@lru_cache(maxsize=1)
+def _validator_class() -> type:
+    import jsonschema           # here, not at the top: reading a file's title (`koloda list`) needs no schema
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator, {"oneOf": _one_of})
+
+
+_SHALLOW: dict[int, tuple[dict, dict]] = {}
+
+
+def _shallow(alternative: dict) -> dict:
+    """An alternative that does not look into the values of its keys: what a mapping of another kind
+    is checked against, with the same shallow errors (a key it needs, a key it does not know)."""
+    kept = _SHALLOW.get(id(alternative))
+    if kept is None:
+        shallow = {**alternative, "properties": {key: True for key in alternative.get("properties", {})}}
+        kept = _SHALLOW[id(alternative)] = (alternative, shallow)    # the original kept, so its id stays its own
+    return kept[1]
+
+
+def _one_of(validator, one_of: list, instance: object, schema: dict):
+    """jsonschema's `oneOf`, but a mapping is looked into only by the alternatives of its kind (whose first
+    required key it holds): an effect has five alternatives, three of them with `do:`, and looking into
+    every one made checking effects inside effects take time exponential in their nesting."""
+    from jsonschema.exceptions import ValidationError
+    alternatives = [alt if looks_into(alt, instance) else _shallow(alt) for alt in one_of]
+    errors: list = []
+    for index, alternative in enumerate(alternatives):
+        found = list(validator.descend(instance, alternative, schema_path=index))
+        if not found:
+            break
+        errors.extend(found)
+    else:
+        yield ValidationError(f"{_shown(instance)} is not valid under any of the given schemas", context=errors)
+        return
+    if any(validator.evolve(schema=other).is_valid(instance) for other in alternatives[index + 1:]):
+        yield ValidationError(f"{_shown(instance)} is valid under more than one of the given schemas")
 
 
 # ------------------------------------------------------------ which alternative was meant
@@ -181,6 +218,9 @@ def _schema_error(doc: MarkedDict, err: ValidationError) -> RuleError:
             key = extra[0]
             key_span = err.instance.key_spans.get(key, span) if hasattr(err.instance, "key_spans") else span
             place = f" in `{where}`" if path else ""
+            dedented = _dedented_action(path, err.instance, key)
+            if dedented is not None:
+                return RuleError(dedented[0], key_span, dedented[1], category="schema")
             return RuleError(f"unknown key `{_shown(key, False)}`{place}", key_span,
                              did_you_mean(key, allowed) or _home(key), category="schema")
     if err.validator == "required":
@@ -254,6 +294,26 @@ def _misplaced(doc: MarkedDict, path: list, err: ValidationError) -> RuleError |
     else:
         return None
     return RuleError(message, container.key_spans[key], hint, category="schema")
+
+
+def _dedented_action(path: list, phase: dict, key: str) -> tuple[str, str] | None:
+    """An action written at the level of its phase's keys (dedented out of `actions:`): YAML reads it
+    as a key of the phase. Told as a key indented at the wrong level is (`after turn:` under
+    `actions:`), with where it belongs. None if the key's value does not look like an action."""
+    if len(path) != 2 or path[0] != "phases":
+        return None
+    value = phase.get(key)
+    action_keys = schema()["$defs"]["action"]["properties"]
+    if not isinstance(value, dict) or not value or any(k not in action_keys for k in value):
+        return None
+    message = f"`{key}:` is indented like a key of phase `{path[1]}`, so it reads as one, and a phase has no `{key}:`"
+    spans = getattr(phase, "key_spans", {})
+    if "actions" in phase and "actions" in spans:
+        hint = (f"`{key}:` looks like an action: indent it under `actions:`, on line {spans['actions'].line}, "
+                "lined up with the other actions")
+    else:
+        hint = f"`{key}:` looks like an action: put it under the phase's `actions:`, indented under it"
+    return message, hint
 
 
 def _named_kind(outer: list) -> tuple[str, dict, tuple[str, dict, str] | None] | None:

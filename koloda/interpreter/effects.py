@@ -139,6 +139,30 @@ class EffectCompiler(ControlEffects):
             s.dirty |= dirt
         return update
 
+    def _do_Score(self, e: R.Score, env: Env) -> Fn:
+        """The parts' sum added to the target, and the parts noted for the table (State.scored)."""
+        values = [self.expr(v, env) for v in e.values]
+        labels, span = e.labels, e.span
+        index: Fn
+        if isinstance(e.target, R.VarRef):
+            base = self.layout.var_base[e.target.name]
+            index = lambda s, b: base
+        else:
+            index = self.owner_index(e.target, env)
+        dirt = self.var_dirt.get(e.target.name, 0)
+
+        def score(s, b):
+            i = index(s, b)
+            parts = [f(s, b) for f in values]
+            old = s.vars[i]
+            if old is None or None in parts:
+                raise RuleRuntimeError("`score:` with none", span)
+            s.vars[i] = old + sum(parts)
+            s.dirty |= dirt
+            deal = s.deal_number
+            s.scored = tuple(x for x in s.scored if x[0] == deal) + ((deal, i, tuple(zip(labels, parts))),)
+        return score
+
     def _do_Let(self, e: R.Let, env: Env) -> Fn:
         value, name = self.expr(e.value, env), e.name
 

@@ -106,6 +106,10 @@ class Layout:
         # zones the whole table shares and sees (a trick, an open row): who put each card there and
         # where their cards go are public, and the table shows them
         self.public = [z.owner is None and z.slot is None and z.visible == "all" for z in self.zones]
+        # a player's own zone (a hand, not a side's pile nor a meld slot): a card an action moves out of
+        # it is credited to that player, whoever's action it is (the dummy's hand laid down, played)
+        self.holder = [z.owner if z.owner is not None and not z.by_side and z.slot is None else -1
+                       for z in self.zones]
         self.var_base: dict[str, int] = {}
         self.var_names: list[str] = []
         self.var_owner: list[int | None] = []

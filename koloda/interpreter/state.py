@@ -10,6 +10,7 @@ import random
 from typing import Any, Callable, Protocol
 
 from koloda.dsl.model import Spec
+from koloda.dsl.resolved import Rules
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.codec import ActionCodec
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
@@ -28,6 +29,7 @@ class Table(Protocol):
 
     Declared here, not imported, so that the state does not depend on the module that builds it."""
     spec: Spec
+    rules: Rules
     layout: Layout
     flow: Flow
     codec: ActionCodec
@@ -87,7 +89,7 @@ class State:
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
                  "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty", "shared",
-                 "said", "shown", "facts", "direction", "deal_turns", "capped", "table")
+                 "said", "scored", "shown", "facts", "direction", "deal_turns", "capped", "table")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -146,6 +148,8 @@ class State:
         # what the rules told players (koloda/interpreter/knowledge.py): messages (`say`), cards shown
         # during the current action (`reveal`), and facts about zones' cards (`tell`)
         self.said: tuple[Said, ...] = ()
+        # the named parts of `score:` effects, for the table: (deal, variable index, ((part, value), ...))
+        self.scored: tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...] = ()
         self.shown: dict[int, int] = {}
         self.facts: tuple[Fact, ...] = ()
 
@@ -174,7 +178,7 @@ class State:
         c.moved = self.moved
         c._listed = None if self._listed is None else self._listed[:]
         c.dirty, c.table = self.dirty, self.table        # (the table's list is never changed in place)
-        c.said, c.facts = self.said, self.facts         # never changed in place
+        c.said, c.facts, c.scored = self.said, self.facts, self.scored        # never changed in place
         c.shown = dict(self.shown) if self.shown else {}
         return c
 
@@ -234,11 +238,28 @@ class State:
         else:
             cards.append(card)
         loc[card] = dest
+        if who is not None and src >= 0:
+            who = self._credit(card, src, dest, who)
         self.by[card] = who
         self.face[card] = face_up
         known_of[card] = known = known | (layout.watchers[dest] if face_up and not under else 0)
         if self.facts:
             self.facts = facts_after_move(self.facts, self.game.cards, card, src, dest, before, known)
+
+    def _credit(self, card: int, src: int, dest: int, actor: int) -> int:
+        """Who a card that `actor`'s action moves out of zone `src` is credited to (its `by`): the player
+        whose own zone it leaves (the dummy's hand laid down by the leader); a card moving on between
+        zones the table shares keeps the player who put it there (an attack card beaten, a card played
+        from the dummy); any other card, the actor."""
+        layout = self.layout
+        holder = layout.holder[src]
+        if holder >= 0:
+            return holder
+        if layout.public[src] and layout.zone_owner[dest] is None:
+            put = self.by[card]
+            if put is not None:
+                return put
+        return actor
 
     def move_zone(self, src: int, dest: int, who: int | None, face_up: bool = True, under: bool = False) -> None:
         """`move ZONE to ...`: every card of `src`, noted for the table if `src` is public, each moved as
@@ -260,13 +281,17 @@ class State:
             self.slot_kind[layout.zone_slot[src]] = None       # an emptied meld frees its slot
         seen_leaving, arriving = layout.watchers[src], layout.watchers[dest] if face_up else 0
         pile = self.own(dest)
+        holder = layout.holder[src]
+        credit = who if who is None or holder < 0 else holder
+        keeps = who is not None and holder < 0 and layout.public[src] and layout.zone_owner[dest] is None
         for c in cards:
             if stands[c] is not None:
                 stands[c] = None
             known = known_of[c] & seen_leaving if face[c] else self._knew_face_down(c, who)
             pile.append(c)
             loc[c] = dest
-            by[c] = who
+            if not keeps or by[c] is None:
+                by[c] = credit
             face[c] = face_up
             known_of[c] = known | arriving
         dirt = self.flow.zone_dirt
@@ -459,9 +484,11 @@ class State:
         return self.game.action_to_string(action, plain)
 
     def string_to_action(self, text: str) -> int:
-        """The legal action written `text`: `play 10H`, `play 10♥`, `PLAY TH` and `bid 3` all work.
-        Raises IllegalAction (a ValueError), listing the legal moves, if no legal move reads so."""
-        return action_named(text, self.legal_actions(), self.game.action_to_string)
+        """The legal action written `text`: `play 10H`, `play 10♥`, `PLAY TH` and `bid 3` all work, and
+        so do short forms (`bid 2nt`, `x` for `double`, `meld KH KD KS` in any order: movetext.py).
+        Raises IllegalAction (a ValueError), listing the legal moves, if no legal move or several read so."""
+        return action_named(text, self.legal_actions(), self.game.action_to_string,
+                            None if self.terminal or self.current < 0 else self.current)
 
     def returns(self) -> list[float]:
         return self.flow.returns(self)
@@ -491,6 +518,7 @@ class State:
             "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no, "last_meld": self.last_meld,
             "moved": self.moved,
             **({"said": self.said} if self.said else {}), **({"facts": self.facts} if self.facts else {}),
+            **({"scored": self.scored} if self.scored else {}),
             **({"shown": [[c, m] for c, m in self.shown.items()]} if self.shown else {}),
         }
 
@@ -525,6 +553,8 @@ class State:
                         for source, dest, cards, players, whole in data.get("moved", []))
         s.said = tuple((k, mask, text) for k, mask, text in data.get("said", []))
         s.facts = tuple(tuple(f) for f in data.get("facts", []))       # type: ignore[misc]
+        s.scored = tuple((deal, var, tuple((str(label), value) for label, value in parts))
+                         for deal, var, parts in data.get("scored", []))
         s.shown = {c: m for c, m in data.get("shown", [])}
         return s
 

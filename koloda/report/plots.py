@@ -107,7 +107,7 @@ def report_plots(report: dict[str, Any], folder: Path) -> list[Path]:
 def compare_figures(comparison: dict[str, Any]) -> dict[str, Figure]:
     """The same charts with both variants side by side, and differences.png of the paired differences."""
     reports, names = comparison["reports"], comparison["variants"]
-    figures = _figures(reports, names)
+    figures = _figures(reports, names) if reports else {}
     penalty = _penalty(reports[0]) if reports else ""
     rows = [r for r in comparison["measures"] if r["n"]]
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 2.2))

@@ -87,7 +87,7 @@ class Writer:
                     self.definitions(), self.procedures(), self.effects("setup", "book.setup", self.rules.setup),
                     self.effects("deal", "book.deal", self.rules.deal), *self.phases(), self.events(),
                     self.deal_end(), self.effects("scoring", "book.scoring", self.rules.scoring), self.match(),
-                    self.shown()]
+                    self.shown(), self.counted()]
         return Book(title or spec.title, sections, dict(self.w.fallbacks))
 
     def entry(self, key: str, lines: list[str], nodes: Sequence[R.Node] = ()) -> Entry:
@@ -376,6 +376,11 @@ class Writer:
         s = Section("show", self.say.word("book.show"))
         for name, value in self.rules.show.items():
             s.entries.append(self.entry(name, ["- " + self.say.word("show", name=name, value=self.w(value))], [value]))
+        return s
+
+    def counted(self) -> Section:
+        """`count:` conditions: counted for `simulate`'s report, never shown at the table."""
+        s = Section("count", self.say.word("book.counters"))
         for name, cond in self.rules.counters.items():
             s.entries.append(self.entry("count:" + name, ["- " + self.say.word("counter", name=name,
                                                                                  cond=self.w(cond))], [cond]))

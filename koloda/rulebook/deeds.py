@@ -54,6 +54,12 @@ class Deeds:
         key = {"=": "fx.set", "+=": "fx.add", "-=": "fx.sub"}.get(e.op, "fx.op")
         return self.one(depth, key, target=self.w(e.target), value=self.w(e.value), op=e.op)
 
+    def _Score(self, e: R.Score, depth: int) -> Lines:
+        out = self.one(depth, "fx.score", target=self.w(e.target))
+        for label, value in zip(e.labels, e.values):
+            out += self.one(depth + 1, "fx.score.part", label=label, value=self.w(value))
+        return out
+
     def _Let(self, e: R.Let, depth: int) -> Lines:
         return self.one(depth, "fx.let", name=e.name, value=self.w(e.value))
 

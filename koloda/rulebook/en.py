@@ -103,6 +103,7 @@ PHRASES: dict[str, str] = {
     "fx.deal": "deal {count} cards from {source} to each player's {family}",
     "fx.set": "set {target} to {value}", "fx.add": "add {value} to {target}", "fx.sub": "take {value} from {target}",
     "fx.op": "{target} {op} {value}", "fx.let": "let {name} be {value}",
+    "fx.score": "add to {target}, part by part:", "fx.score.part": "{label}: {value}",
     "fx.goto": "go on to the step “{step}”", "fx.turn": "the turn passes to {player}", "fx.skip": "{player} misses a turn",
     "fx.ask": "{player} answers at the step “{step}”",
     "fx.window": "{players} answer in turn at the step “{step}” until all pass (“{passing}”)",

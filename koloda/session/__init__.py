@@ -4,6 +4,7 @@
     transcript.py   transcripts (JSON Lines) read back and checked whole
     files.py        the save folder, new save names, atomic writes and what interrupted ones leave
     jsonfile.py     JSON from a file anyone may have written, read within bounds
+    integrity.py    the keyed check a save or transcript carries, and the key in the state folder
     schema.py       the schemas in schemas/, and their errors as sentences
 
 Every problem with a file a user gives is a SaveError with a message, never a traceback.

@@ -22,12 +22,17 @@ from koloda.interpreter.game import Game
 from koloda.interpreter.state import State
 from koloda.session.errors import SaveError, Source, shown
 from koloda.session.files import write_atomically
+from koloda.session.integrity import Verdict, make, verify
 from koloda.session.jsonfile import parse, read_text
 from koloda.session.schema import check
 
-SAVE_FORMAT = "koloda-save/1"
-TRANSCRIPT_FORMAT = "koloda-transcript/2"       # /2: the end record counts the moves and carries their digest
-TRANSCRIPT_FORMATS = (TRANSCRIPT_FORMAT, "koloda-transcript/1")
+SAVE_FORMAT = "koloda-save/2"                  # /2: it carries an integrity check (integrity.py)
+SAVE_FORMATS = (SAVE_FORMAT, "koloda-save/1")
+TRANSCRIPT_FORMAT = "koloda-transcript/3"       # /3: the first and last records carry integrity checks
+TRANSCRIPT_FORMATS = (TRANSCRIPT_FORMAT, "koloda-transcript/2", "koloda-transcript/1")   # /2: the end's digest
+# what the end record's check covers of the header, whichever format the header has (a resumed game
+# goes on writing the transcript an older koloda began)
+HEADER_KEYS = ("game", "fingerprint", "options", "players", "seats", "seed", "deck", "dealer")
 
 
 def game_reference(name_or_path: str) -> str:
@@ -49,6 +54,7 @@ class Session:
     moves: list[int] = field(default_factory=list)
     state: State = field(init=False)
     rules_changed: bool = False               # loaded from a save written under an earlier version of the rules
+    integrity: Verdict | None = None          # what a loaded save's check says (integrity.py)
 
     def __post_init__(self) -> None:
         self.state = self.game.new_initial_state(self.seed, self.deck, self.dealer)
@@ -83,6 +89,7 @@ class Session:
 
     def save(self, path: Path) -> None:
         data = {"format": SAVE_FORMAT, **self.header(), "moves": self.moves, "state": self.state.to_json()}
+        data["check"] = make(_without(data, "seats"), self.seats)
         write_atomically(path, json.dumps(data))
 
     @classmethod
@@ -101,8 +108,8 @@ class Session:
     def load(cls, path: Path) -> "Session":
         source = Source(str(path), "save")
         data = parse(read_text(Path(path), source), source)
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise source.invalid(foreign(data, "save", (SAVE_FORMAT,)))
+        if not isinstance(data, dict) or data.get("format") not in SAVE_FORMATS:
+            raise source.invalid(foreign(data, "save", SAVE_FORMATS))
         check(data, source, "save")
         for i, seat in enumerate(data["seats"], 1):
             try:
@@ -110,6 +117,9 @@ class Session:
             except UnknownAgent as exc:
                 raise source.invalid(f"seat {i}: {exc}") from None
         session = cls.from_header(data, source, same_rules=False)
+        # told after every other check: a refusal for what is wrong comes first
+        session.integrity = verify(data.get("check"), _without(data, "seats", "check"), data["seats"],
+                                   "its game (its setup, moves or state)")
         if session.game.fingerprint == data["fingerprint"]:
             session.replay(data["moves"], source)
             if data["state"] != _as_saved(session.state.to_json(), data["state"]):
@@ -142,7 +152,9 @@ class Session:
 
     # ------------------------------------------------------------ transcripts
     def transcript_header(self) -> str:
-        return json.dumps({"type": "game", "format": TRANSCRIPT_FORMAT, **self.header()})
+        record = {"type": "game", "format": TRANSCRIPT_FORMAT, **self.header()}
+        record["check"] = make(_without(record, "seats"), self.seats)
+        return json.dumps(record)
 
     def transcript_move(self, player: int, action: int) -> str:
         record: dict = {"type": "move", "n": len(self.moves), "player": player, "action": action,
@@ -155,8 +167,19 @@ class Session:
         return json.dumps(record)
 
     def transcript_end(self) -> str:
-        return json.dumps({"type": "end", "scores": self.state.scores(), "returns": self.state.returns(),
-                           "moves": len(self.moves), "digest": self.digest()})
+        record: dict = {"type": "end", "scores": self.state.scores(), "returns": self.state.returns(),
+                        "moves": len(self.moves), "digest": self.digest()}
+        record["check"] = make(transcript_whole(self.header(), self.moves, record))
+        return json.dumps(record)
+
+
+def _without(record: dict, *keys: str) -> dict:
+    return {k: v for k, v in record.items() if k not in keys}
+
+
+def transcript_whole(header: dict, moves: list[int], end: dict) -> dict:
+    """What a transcript's end record's check covers: the setup (seats too), every move, the end."""
+    return {"header": {k: header.get(k) for k in HEADER_KEYS}, "moves": moves, "end": _without(end, "check")}
 
 
 def _load_game(header: dict, source: Source, same_rules: bool = True) -> Game:

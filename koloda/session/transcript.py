@@ -17,7 +17,8 @@ from koloda.interpreter.errors import IllegalAction
 from koloda.session.errors import Source, shown
 from koloda.session.jsonfile import parse, read_text
 from koloda.session.schema import check
-from koloda.session.session import TRANSCRIPT_FORMAT, TRANSCRIPT_FORMATS, Session, foreign
+from koloda.session.integrity import FOREIGN, SOUND, UNCHECKED, Verdict, verify
+from koloda.session.session import TRANSCRIPT_FORMAT, TRANSCRIPT_FORMATS, Session, foreign, transcript_whole
 
 
 @dataclass
@@ -26,6 +27,7 @@ class Replay:
     session: Session
     moves: list[dict]
     end: dict | None
+    integrity: Verdict          # SOUND, UNCHECKED or FOREIGN (a transcript whose check fails is refused)
 
 
 def read_transcript(path: Path) -> Replay:
@@ -38,7 +40,8 @@ def read_transcript(path: Path) -> Replay:
     if not isinstance(header, dict) or header.get("type") != "game" or header.get("format") not in TRANSCRIPT_FORMATS:
         raise source.invalid(foreign(header, "transcript", TRANSCRIPT_FORMATS))
     check(header, source, "transcript", "record-game", f"line {first}: ")
-    end_record = "record-end" if header["format"] == TRANSCRIPT_FORMAT else "record-end-1"
+    end_record = {TRANSCRIPT_FORMAT: "record-end-3", "koloda-transcript/2": "record-end"}.get(header["format"],
+                                                                                           "record-end-1")
     session = Session.from_header(header, source)
     played = session.restarted()        # the moves are checked by playing them here, as they are read
     moves: list[dict] = []
@@ -64,7 +67,23 @@ def read_transcript(path: Path) -> Replay:
             raise source.invalid(f"line {n} is not a `move` or `end` record")
     if end is not None:
         _check_end(played, end, source)
-    return Replay(session, moves, end)
+    return Replay(session, moves, end, _integrity(header, moves, end, source))
+
+
+def _integrity(header: dict, moves: list[dict], end: dict | None, source: Source) -> Verdict:
+    """The transcript's checks, after every other: one that does not match refuses it. What is left
+    is SOUND, UNCHECKED (written before checks, or cut short before its end) or FOREIGN (made with
+    another key, on another machine or account)."""
+    first = verify(header.get("check"), {k: v for k, v in header.items() if k not in ("seats", "check")},
+                   header["seats"], "its first line")
+    last = verify(end.get("check"), transcript_whole(header, [m["action"] for m in moves], end),
+                  what="the record of its moves and result") if end is not None else Verdict(UNCHECKED)
+    changes = first.changes + last.changes
+    if changes:
+        raise source.invalid("; ".join(changes) + ": it was changed after koloda wrote it")
+    if FOREIGN in (first.status, last.status):
+        return Verdict(FOREIGN)
+    return Verdict(SOUND if first.status == last.status == SOUND else UNCHECKED)
 
 
 def _play(session: Session, k: int, move: dict, source: Source) -> None:

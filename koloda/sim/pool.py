@@ -1,80 +1,164 @@
 """A run's games shared out over local processes.
 
-Each process loads the game once, when it starts, and is then sent only ranges of game numbers;
-records come back as ranges finish, in any order, and are sorted by number: the results depend on
-the master seed alone, not on the number of processes or which finishes first."""
+Each process loads the game once, when it starts, and is then sent ranges of game numbers; each
+game's record comes back as the game ends, and the records are sorted by number: the results depend
+on the master seed alone, not on the number of processes or which finishes first.
+
+The parent waits on every worker's pipe and on its process at once, so a worker that dies (killed,
+out of memory, crashed) is noticed at once: its unfinished games go back to be played by another
+worker (a new one takes its place), and a game that kills every worker that plays it is given up as
+lost after a few tries (ledger.py) and listed. The workers die with the parent (lifeline.py)."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import SpawnContext, SpawnProcess
+from typing import Any
 
-from koloda.api import load
-from koloda.interpreter.game import Game
-from koloda.report.records import GameRecord
-from koloda.sim.play import Position, play_game
+from koloda.sim.ledger import Ledger
+from koloda.sim.play import game_seed
 from koloda.sim.result import SimulationResult
+from koloda.sim.table import Table, ranges
+from koloda.sim.worker import DONE, ERROR, READY, RECORD, work
+
+__all__ = ["Table", "ranges", "simulate_parallel"]
+
+Progress = Callable[[int], object] | None
 
 
-@dataclass(frozen=True)
-class Table:
-    """Everything a worker needs to play any game of a run, sent to it once."""
-    game_ref: str
-    options: dict[str, str]
-    players: int
-    seed: int
-    max_moves: int
-    seats: tuple[str, ...]
-    position: Position = Position()
-    rotate: bool = False
+@dataclass(eq=False)
+class _Worker:
+    process: SpawnProcess
+    conn: Connection
+    ready: bool = False                  # the game is loaded: it can be sent games
+    job: tuple[int, int] | None = None   # the games it was sent (first, count)
+    back: int = 0                        # how many of them came back
 
-    def load(self) -> Game:
-        return load(self.game_ref, self.options, self.players)
+    def give(self, job: tuple[int, int]) -> None:
+        self.conn.send(job)
+        self.job, self.back = job, 0
 
-    def play(self, game: Game, first: int, count: int) -> list[GameRecord]:
-        return [play_game(game, number, self.seed, self.seats, self.max_moves, self.position, self.rotate)
-                for number in range(first, first + count)]
-
-
-def ranges(start: int, count: int, workers: int) -> list[tuple[int, int]]:
-    """Game numbers start..count-1 in ranges small enough to keep every worker busy to the end and
-    to move the progress bar, large enough that sending them costs little."""
-    size = max(1, min(50, (count - start) // (workers * 8) or 1))
-    return [(first, min(size, count - first)) for first in range(start, count, size)]
+    def left(self) -> tuple[int, int] | None:
+        """The games it was sent that did not come back."""
+        if self.job is None or self.back == self.job[1]:
+            return None
+        return self.job[0] + self.back, self.job[1] - self.back
 
 
-_table: Table | None = None
-_game: Game | None = None
-
-
-def _start_worker(table: Table) -> None:
-    global _table, _game
-    # Ctrl-C reaches every process of the terminal's group: the parent stops the workers itself
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _table, _game = table, table.load()
-
-
-def _play_range(job: tuple[int, int]) -> list[GameRecord]:
-    assert _table is not None and _game is not None, "the worker was not started"
-    return _table.play(_game, *job)
-
-
-def simulate_parallel(table: Table, count: int, jobs: int, progress: Callable[[int], object] | None = None,
-                      start: int = 0) -> SimulationResult:
-    """Games `start` .. `count - 1` of the run on `jobs` processes. Ctrl-C stops them and returns
-    the games finished so far (result.stopped is then true)."""
-    result = SimulationResult(seats=list(table.seats), players=table.players)
-    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_start_worker, initargs=(table,))
+def _start(context: SpawnContext, table: Table) -> _Worker:
+    ours, theirs = context.Pipe()
+    process = context.Process(target=work, args=(table, theirs, os.getpid()), daemon=True, name="koloda-worker")
+    # Ctrl-C reaches the terminal's whole group: a worker ignores it from its first instruction on
+    # (Python keeps an ignored SIGINT it inherits), not only once it has imported koloda
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        for part in pool.imap_unordered(_play_range, ranges(start, count, jobs)):
-            result.records.extend(part)
-            if progress is not None:
-                progress(len(part))
-    except KeyboardInterrupt:
-        result.stopped = True
+        process.start()
     finally:
-        pool.terminate()        # the workers have nothing left to do, or are to stop
-        pool.join()
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+    theirs.close()          # the worker's end is its own alone: when it dies, the pipe ends
+    return _Worker(process, ours)
+
+
+def _end(worker: _Worker, at_once: bool) -> None:
+    """Stop a worker: an idle one ends when its pipe closes; a busy one (at_once) is killed."""
+    worker.conn.close()
+    if at_once:
+        worker.process.kill()
+    worker.process.join(timeout=5)
+    if worker.process.exitcode is None:
+        worker.process.kill()
+        worker.process.join()
+
+
+class _Run:
+    def __init__(self, table: Table, jobs: list[tuple[int, int]], workers: int, progress: Progress):
+        self.table, self.size, self.progress = table, workers, progress
+        self.ledger = Ledger(jobs)
+        self.context = multiprocessing.get_context("spawn")
+        self.workers: list[_Worker] = []
+        self.result = SimulationResult(seats=list(table.seats), players=table.players)
+
+    def play(self) -> None:
+        self.workers = [_start(self.context, self.table) for _ in range(self.size)]
+        while self._hand_out():
+            handles: dict[Any, _Worker] = {}
+            for w in self.workers:
+                handles[w.conn] = handles[w.process.sentinel] = w
+            for handle in wait(list(handles)):
+                worker = handles[handle]
+                if worker in self.workers and not self._hear(worker):
+                    self._bury(worker)
+
+    def _hand_out(self) -> bool:
+        """Give every idle worker a range; False when every game is played (or lost)."""
+        for w in self.workers:
+            if w.ready and w.job is None and (job := self.ledger.take()) is not None:
+                w.give(job)
+        return self.ledger.waiting or any(w.job is not None for w in self.workers)
+
+    def _hear(self, worker: _Worker) -> bool:
+        """Read what the worker sent; False if it is dead."""
+        try:
+            while worker.conn.poll():
+                self._take(worker, worker.conn.recv())
+        except (EOFError, OSError):
+            return False
+        return worker.process.is_alive()
+
+    def _take(self, worker: _Worker, message: Any) -> None:
+        if message == READY:
+            worker.ready = True
+            return
+        kind, value = message
+        if kind == RECORD:
+            self.result.records.append(value)
+            worker.back += 1
+            self.ledger.finished()
+            if self.progress is not None:
+                self.progress(1)
+        elif kind == DONE:
+            worker.job = None
+        elif kind == ERROR:
+            raise value
+
+    def _bury(self, worker: _Worker) -> None:
+        """A worker died: what it did not send back is played again (or lost), by a new worker."""
+        self.workers.remove(worker)
+        _end(worker, at_once=True)
+        self.ledger.died(worker.left())
+        if self.ledger.waiting:
+            self.workers.append(_start(self.context, self.table))
+
+    def stop(self, at_once: bool) -> None:
+        for w in self.workers:
+            _end(w, at_once)
+        self.workers = []
+
+
+def simulate_parallel(table: Table, count: int, jobs: int, progress: Progress = None,
+                      start: int = 0) -> SimulationResult:
+    """Games `start` .. `count - 1` of the run on `jobs` processes. Ctrl-C (or anything raised as
+    KeyboardInterrupt) stops them and returns the games finished so far (result.stopped is then
+    true); games whose workers kept dying are in result.lost."""
+    work_list = ranges(start, count, jobs)
+    run = _Run(table, work_list, max(1, min(jobs, len(work_list))), progress)
+    at_once = True
+    try:
+        run.play()
+        at_once = False
+    except KeyboardInterrupt:
+        run.result.stopped = True
+    finally:
+        run.stop(at_once)       # the workers have nothing left to do, or are to stop
+    result = run.result
     result.records.sort(key=lambda r: r.number)
+    result.deaths = run.ledger.deaths
+    result.lost = [(number, game_seed(table.seed, number)) for number in sorted(run.ledger.lost)]
     return result

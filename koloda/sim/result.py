@@ -12,10 +12,14 @@ class SimulationResult:
     seats: list[str] = field(default_factory=list)
     players: int = 0
     stopped: bool = False        # interrupted (Ctrl-C) before every game was played
+    # games given up because every worker that played them died: (game number, its seed)
+    lost: list[tuple[int, int]] = field(default_factory=list)
+    deaths: int = 0              # worker processes that died during the run (their games were played again)
 
     def merge(self, other: "SimulationResult") -> "SimulationResult":
         return SimulationResult(sorted(self.records + other.records, key=lambda r: r.number), self.seats,
-                                self.players or other.players, self.stopped or other.stopped)
+                                self.players or other.players, self.stopped or other.stopped,
+                                sorted(self.lost + other.lost), self.deaths + other.deaths)
 
     @property
     def games(self) -> int:

@@ -12,15 +12,22 @@ does (clubs first); the table lists a decision's moves action by action and,
 within an action, its cards in the order the hand is drawn (spades, hearts,
 clubs, diamonds; by rank within a suit), so that a move list reads like the
 hand above it. A move's number is its place in this list.
+
+A parameter that ranges over a list the file writes out (`s in [spades, clubs, diamonds, hearts]`)
+keeps the order written; and actions of a phase whose first parameter is the same number (`bid`
+with `n in 1..7` and `bid_notrump` with `n in 1..7`) are listed level by level, each level's moves
+action by action, so a ladder of bids reads in its order: 1♣ 1♦ 1♥ 1♠ 1NT 2♣ ...
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from rich.text import Text
 
-from koloda.dsl.types import CARD, PLAN
+from koloda.dsl import resolved as R
+from koloda.dsl.types import CARD, INT, PLAN
 from koloda.interpreter.movetext import normal_move
 from koloda.interpreter.state import State, Table
 from koloda.ui.safe import plain
@@ -41,7 +48,11 @@ def listed_moves(state: State) -> list[int]:
 
 def _key(game: Table, state: State, action_id: int) -> tuple:
     action, values = game.codec.decode(action_id, state)
-    parts: list[Any] = [action.index]
+    ladder, orders = _orders(game)
+    params = game.rules.phases[action.phase].actions[action.name].params
+    parts: list[Any] = [ladder.get((action.phase, action.name), action.index)]
+    parts.append(values[params[0].var] if (action.phase, action.name) in ladder and params else 0)
+    parts.append(action.index)
     for p in action.params:
         value = values[p.var]
         if p.type == CARD:
@@ -49,9 +60,38 @@ def _key(game: Table, state: State, action_id: int) -> tuple:
         elif p.type == PLAN:
             parts.append(tuple(card_key(game, c) for c in value.cards))
         else:
-            parts.append(value)
+            written = orders.get((action.phase, action.name, p.var))
+            parts.append(written.index(value) if written is not None and value in written else value)
     parts.append(action_id)       # copies of a card, and anything else alike, keep the ids' order
     return tuple(parts)
+
+
+_game_orders: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _orders(game: Table) -> tuple[dict[tuple[int, str], int], dict[tuple[int, str, str], list]]:
+    """Per game: the actions that are steps of a ladder (phase, action -> the ladder's first action's
+    index), and the values of parameters that range over a list written out, in the written order."""
+    found = _game_orders.get(game)
+    if found is not None:
+        return found
+    ladder: dict[tuple[int, str], int] = {}
+    orders: dict[tuple[int, str, str], list] = {}
+    first_of: dict[tuple[int, str], int] = {}
+    for code in game.codec.actions:
+        action = game.rules.phases[code.phase].actions[code.name]
+        if action.params and action.params[0].type == INT:
+            start = first_of.setdefault((code.phase, action.params[0].var), code.index)
+            ladder[(code.phase, code.name)] = start
+        for p in action.params:
+            if isinstance(p.domain, R.ListLit) and all(isinstance(x, R.Const) for x in p.domain.items):
+                orders[(code.phase, code.name, p.var)] = [x.value for x in p.domain.items
+                                                         if isinstance(x, R.Const)]
+    # a ladder is of two actions or more; one alone keeps its place
+    starts = list(ladder.values())
+    ladder = {k: v for k, v in ladder.items() if starts.count(v) > 1}
+    _game_orders[game] = found = (ladder, orders)
+    return found
 
 
 @dataclass

@@ -73,3 +73,8 @@ def owned(game: Table, name: str, owner: str, lang: str | None = None) -> str:
     if lang == DEFAULT_LANGUAGE:
         return f"your {text}" if owner == "you" else f"{owner} {text}"
     return f"{owner} · {text}"
+
+
+def owned_value(game: Table, label: str, owner: str, lang: str | None = None) -> str:
+    """A variable of a player or side, by its label: `P1+P3 score` in English, `P1+P3 · очки` otherwise."""
+    return f"{owner} {label}" if (lang or language()) == DEFAULT_LANGUAGE else f"{owner} · {label}"

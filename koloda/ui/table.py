@@ -5,7 +5,7 @@ from rich.text import Text
 
 from koloda.dsl.labels import DEFAULT_LANGUAGE
 from koloda.interpreter.state import State, Table
-from koloda.ui import names
+from koloda.ui import names, zones
 
 RED_SUITS = {"H", "D"}
 
@@ -60,6 +60,30 @@ def played_line(game: Table, names: list[str | None], by: list[int | None], view
         if p is not None and i >= recent:
             line.append(f" {seat_name(p, viewer)}", style="dim")
     return line
+
+
+def pairs_line(game: Table, names: list[str | None], by: list[int | None] | None, viewer: int | None) -> Text:
+    """A zone whose cards lie two by two (`arrange: pairs`), each pair with who put each card:
+    `8♦ P3 / 9♦ you · 10♣ P1 / J♣ you`; an odd last card lies alone."""
+    line = Text()
+    for i, name in enumerate(names):
+        if i:
+            line.append(" / " if i % 2 else " · ", style="dim" if i % 2 else "")
+        line.append_text(card_text(game, name) if name else Text(BACK, style="blue"))
+        p = by[i] if by is not None else None
+        if p is not None:
+            line.append(f" {seat_name(p, viewer)}", style="dim")
+    return line
+
+
+def _shared_label(game: Table, z: dict, viewer: int | None, lang: str) -> str:
+    """A shared zone's row label; a zone laid out as a hand whose cards all came from one player says
+    whose they are: `dummy (P2)`."""
+    label = names.zone(game, z["zone"], lang)
+    by = set(z.get("by") or ())
+    if zones.arrangement(game, z["zone"]) == "sorted" and len(by) == 1 and None not in by:
+        label += f" ({seat_name(by.pop(), viewer)})"
+    return label
 
 
 def seat_name(p: int, viewer: int | None) -> str:
@@ -127,6 +151,15 @@ def meld_line(game: Table, names: list[str]) -> Text:
             line.append("=")
             line.append_text(card_text(game, stands).copy())
     return line
+
+
+def meld_name(game: Table, kind: str | None, size: int) -> str:
+    """A meld's kind as the table calls it: `set`, or from the size its rule names on, `canasta`."""
+    spec = next((k for k in game.spec.meld_kinds if k.name == kind), None)
+    for least, name in spec.named if spec is not None else ():
+        if size >= least:
+            return name
+    return kind or ""
 
 
 def owner_name(game: Table, owner: int, by_side: bool, viewer: int | None) -> str:
@@ -198,7 +231,8 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
         elif "meld" in z:
             melds.setdefault((z["owner"], z.get("side", False)), []).append(z)
         elif z["owner"] is None:
-            piles.append((z, names.zone(game, z["zone"], lang)))
+            if zones.drawn(game, z["zone"], z["size"]):
+                piles.append((z, _shared_label(game, z, viewer, lang)))
         else:
             who = "you" if z["owner"] == viewer else f"P{z['owner'] + 1}"
             piles.append((z, names.owned(game, z["zone"], who, lang)))
@@ -207,7 +241,12 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
         owner = z["owner"]
         out.append(f"  {label:<{width}}", style="dim" if owner not in (None, viewer) else "")
         if "cards" in z:
-            if "by" in z:
+            arrange = zones.arrangement(game, z["zone"])
+            if arrange == "pairs" and z["cards"]:
+                out.append_text(pairs_line(game, z["cards"], z.get("by"), viewer))
+            elif arrange == "sorted" and z["cards"]:
+                out.append_text(cards_line(game, z["cards"], sort=True))
+            elif "by" in z:
                 out.append_text(played_line(game, z["cards"], z["by"], viewer))
             elif any(c is None for c in z["cards"]):
                 out.append_text(cards_line(game, z["cards"]))
@@ -231,8 +270,10 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
     for (owner, by_side), group in sorted(melds.items(), key=lambda kv: kv[0][0]):
         who = owner_name(game, owner, by_side, viewer)
         out.append(f"  {who}'s melds\n" if who not in ("you", "your side") else f"  {who} · melds\n", style="bold")
-        for z in group:
-            out.append(f"    {z['meld']['number']:>2}  {z['meld']['kind']:<6} ", style="dim")
+        called = [meld_name(game, z["meld"]["kind"], z["size"]) for z in group]
+        width = max(6, *(len(c) for c in called))
+        for z, kind in zip(group, called):
+            out.append(f"    {z['meld']['number']:>2}  {kind:<{width}} ", style="dim")
             out.append_text(meld_line(game, z["cards"]))
             out.append("\n")
     for label, value in obs.get("show", {}).items():
@@ -289,7 +330,34 @@ def deal_summary(game: Table, state: State) -> Text:
         else:
             out.append("—", style="dim")
         out.append(f"  ({len(cards)} card{'s' * (len(cards) != 1)})\n", style="dim")
+    out.append_text(score_parts(game, state))
     return out
+
+
+def score_parts(game: Table, state: State) -> Text:
+    """How the deal's totals were made, from the rules' `score:` parts: `P1+P3 score +1230: melds 430,
+    natural canastas 500, going out 100, cards left in hand −0`; parts that add nothing are left out."""
+    out = Text()
+    layout = game.layout
+    for deal, var, parts in state.scored:
+        if deal != state.deal_number:
+            continue
+        name = layout.var_names[var]
+        owner = layout.var_owner[var]
+        label = names.variable(game, name)
+        if owner is not None:
+            label = names.owned_value(game, label, layout.owner_label(owner, game.spec.vars[name].per_side))
+        total = sum(value for _, value in parts)
+        shown = [(part, value) for part, value in parts if value] or list(parts[:1])
+        out.append(f"  {label} {_signed(total)}", style="bold")
+        if len(parts) > 1 or shown[0][0] != label:
+            out.append(": " + ", ".join(f"{part} {_signed(value)}" for part, value in shown))
+        out.append("\n")
+    return out
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
 
 
 def _reveal(game: Table, state: State, obs: dict) -> None:
