@@ -160,6 +160,31 @@ def test_the_defender_lays_off_then_melds_and_the_knocker_wins_the_difference():
     assert get_var(s, ("boxes", 0)) == 1 and s.deal_number == 2
 
 
+def test_with_short_runs_the_knock_counts_only_runs_that_can_go_down():
+    """`longest_run=3`: 10-J-Q-K of spades goes down as J-Q-K and leaves the 10 (OpenSpiel's runs
+    of at most five, and the table's three or four): the knock counts no run it cannot put down,
+    else the knocker would have no meld to lay and no move."""
+    p1, p2 = "10S JS QS KS 2H 2D 2C AD AH 3D", "4C 5C 6C 7C 8D 8S 8H JH QH 5H"
+
+    def drawn(top: str, **options):
+        s = dealt(p1=p1, p2=p2, upcard="9H", stock_top=top, **options)
+        for move in ("pass", "pass", "draw"):
+            act(s, move)
+        return s
+    assert "knock" in legal(drawn("9C"))                          # discard 9C: 5 of deadwood
+    assert "knock" not in legal(drawn("9C", longest_run=3))       # 15 with J-Q-K and the 10
+    s = drawn("2S", longest_run=3)                                # 2S: the 10 may go instead
+    act(s, "knock")
+    act(s, "discard 10S")
+    for _ in range(5):
+        moves = legal(s, plain=True)
+        assert all(len(m.split()) <= 5 for m in moves), moves     # no meld of more than four
+        if "show deadwood" in moves:
+            break
+        act(s, moves[0])
+    assert "show deadwood" in legal(s)
+
+
 def defending(p1: str, p2: str, **options):
     """P1 has knocked and shown `p1`; P2 holds `p2` and is done laying off."""
     s = dealt(**options)

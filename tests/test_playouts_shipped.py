@@ -78,8 +78,10 @@ CONFIGS: list[tuple[str, int | None, dict, str]] = [
     ("gin-rummy", None, {"box_bonus": 0, "goal": 30}, RANDOM),
     ("gin-rummy", None, {"single_hand": True}, RANDOM),
     ("gin-rummy", None, {"no_throw_back": True, "single_hand": True}, RANDOM),
-    # longest_run 3 or 4 can leave a knocker with no move: the knock counts a run of 4 or 5 as melded,
-    # which cannot go down as runs of at most 3 or 4 (gin-rummy.yaml's `fits` ignores the option)
+    # runs put down of at most 3 or 4 cards: the knock counts only such runs (a run of 4 or 5 cannot
+    # go down whole); each of these two matches (its seed: 1, or as SEEDS says) once left a knocker with no move
+    ("gin-rummy", None, {"longest_run": 3, "goal": 30}, RANDOM),
+    ("gin-rummy", None, {"longest_run": 4, "goal": 30}, RANDOM),
     ("gin-rummy", None, {"longest_run": 5, "single_hand": True}, RANDOM),
     ("gin-rummy", None, {"layoff_list": True, "single_hand": True}, RANDOM),
     ("hearts", None, {"passing": False}, RANDOM),
@@ -166,8 +168,8 @@ CONFIGS: list[tuple[str, int | None, dict, str]] = [
 
 
 # the seed of a match where it matters: Spades without nil once left a player no bid, after a
-# partner's 13, in this one
-SEEDS = {"spades-defaultp-nil=False": 4}
+# partner's 13, in this one; Gin Rummy with runs of at most four once left a knocker no move
+SEEDS = {"spades-defaultp-nil=False": 4, "gin-rummy-defaultp-longest_run=4-goal=30": 5}
 
 
 def player_counts() -> list[tuple[str, int, dict, str]]:

@@ -34,7 +34,7 @@ OPTION = ("default", "type", "choices", "min", "max", "help")
 ZONE = ("each", "melds", "visible", "grid", "lines", "arrange", "label", "help")
 VAR = ("each", "type", "start", "visible", "internal", "label", "shown as", "help")
 EVENT = ("when", "do", "help")
-MELD = ("of", "min", "max", "suits", "ace", "wild max", "repeat suits from", "named", "help")
+MELD = ("of", "min", "max", "layoffs past max", "suits", "ace", "wild max", "repeat suits from", "named", "help")
 PATTERN = ("groups", "same suit", "run", "help")
 PHASE = ("label", "help", "show moves", "if", "first", "turns", "start", "ends", "playout", "actions", "steps",
          "after turn")

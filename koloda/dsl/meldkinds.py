@@ -33,6 +33,8 @@ class MeldKind:
     max_option: str | None = None
     # what the table calls a meld of this kind from a size on (`named: {7: canasta}`), largest first
     named: tuple[tuple[int, str], ...] = ()
+    # `layoffs past max: true`: `max` bounds only the melds put down; layoffs may lengthen one past it
+    layoffs_past_max: bool = False
 
     def bound(self, options: dict[str, object]) -> "MeldKind":
         """The kind at a table: `min` and `max` read from their options."""
@@ -86,12 +88,15 @@ def read_melds(doc: MarkedDict, zones: Mapping[str, _Zone], options: dict[str, O
                         int(raw["wild max"]) if raw.get("wild max") is not None else None,
                         int(raw["repeat suits from"]) if raw.get("repeat suits from") is not None else None,
                         raw.get("whole") is True, min_option, max_option,
-                        tuple(sorted(((int(k), str(v)) for k, v in (raw.get("named") or {}).items()), reverse=True)))
+                        tuple(sorted(((int(k), str(v)) for k, v in (raw.get("named") or {}).items()), reverse=True)),
+                        raw.get("layoffs past max") is True)
         if kind.max is not None and kind.max < kind.min and not (min_option or max_option):
             errors.append(RuleError(f"meld `{name}`: `max` {kind.max} is below `min` {kind.min}", doc.span))
         if kind.repeat_from is not None and (kind.of != "rank" or kind.suits != "distinct"):
             where = getattr(doc.get("melds"), "key_spans", {}).get(name, doc.span)
             errors.append(RuleError(f"meld `{name}`: `repeat suits from` is for sets with `suits: distinct`", where))
+        if kind.layoffs_past_max and kind.max is None:
+            errors.append(RuleError(f"meld `{name}`: `layoffs past max` needs a `max:`", at))
         kinds.append(kind)
     areas = [z for z in zones.values() if z.melds]
     if areas and not kinds:

@@ -75,7 +75,8 @@ class MeldRules:
         self._new_laid: dict[int, tuple[Laid, int]] = {}
         self._swap_plans: dict[tuple[int, int, int, int], Plan] = {}
         self._of_rank = [k.of == "rank" for k in kinds]      # by kind: a set (else a run)
-        self._longest = [self._max_len(k) for k in kinds]     # by kind: the most cards of a run
+        # by kind: the most cards of a run on the table (`layoffs past max`: as many as the ranks)
+        self._longest = [len(cards.deck_ranks) if k.layoffs_past_max else self._max_len(k) for k in kinds]
         self._ends: dict[tuple[str, tuple[int, ...]], list[tuple[bool, int]]] = {}
         self._wilds_of: tuple[list | None, list] = (None, [])
         # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
@@ -324,7 +325,7 @@ class MeldRules:
         """The cards that extend `laid` by one: (card, the identity a wild card takes or None, at the low end?)."""
         kind = self.kinds[laid[KIND]]
         size = len(laid[RANKS])
-        if kind.max is not None and size >= kind.max:
+        if kind.max is not None and size >= kind.max and not kind.layoffs_past_max:
             return []
         wilds_in = size - laid[NATURALS]
         out: list[tuple[int, int | None, bool]] = []

@@ -191,10 +191,14 @@ class Writer:
                 text += " " + say.word("meld.suits." + m.suits) if say.has("meld.suits." + m.suits) else ""
                 if m.repeat_from is not None:
                     text += " " + say.word("meld.repeat", n=m.repeat_from)
+                if m.layoffs_past_max:
+                    text += ", " + say.word("meld.past_max")
             else:
                 text = say.word("meld.run", name=m.name, low=low)
                 if high is not None:
                     text += " " + say.word("meld.run.max", high=high)
+                    if m.layoffs_past_max:
+                        text += ", " + say.word("meld.past_max")
                 if say.has("meld.ace." + m.ace):
                     text += ", " + say.word("meld.ace." + m.ace)
             text += "; " + (say.word("meld.wild", n=m.wild_max) if m.wild_max is not None

@@ -141,6 +141,7 @@ PHRASES: dict[str, str] = {
     "meld.suits.distinct": "in different suits", "meld.suits.any": "of any suits",
     "meld.repeat": "(from {n} cards on, suits may repeat)",
     "meld.run": "**{name}**: {low} or more cards in sequence in one suit", "meld.run.max": "(at most {high})",
+    "meld.past_max": "but cards laid off may make it longer",
     "meld.ace.high": "the ace high", "meld.ace.low": "the ace low", "meld.ace.both": "the ace high or low",
     "meld.ace.wrap": "going round the corner (K-A-2)", "meld.wild": "at most {n} wild cards",
     "meld.wild.fewer": "fewer wild cards than natural ones",

@@ -167,6 +167,7 @@ PHRASES: dict[str, str] = {
     "meld.suits.distinct": "разных мастей", "meld.suits.any": "любых мастей",
     "meld.repeat": "(начиная с {n} карт масти могут повторяться)",
     "meld.run": "**{name}**: {low} и больше карт одной масти подряд", "meld.run.max": "(не больше {high})",
+    "meld.past_max": "но приложенные карты могут сделать комбинацию длиннее",
     "meld.ace.high": "туз старший", "meld.ace.low": "туз младший", "meld.ace.both": "туз старший или младший",
     "meld.ace.wrap": "через туза (K-A-2)", "meld.wild": "не больше {n} диких карт",
     "meld.wild.fewer": "диких карт меньше, чем натуральных",
