@@ -32,7 +32,10 @@ ALLOWED = {
     "session": {"dsl", "interpreter", "api", "agents"},     # a save's seats are checked as agent kinds
     "report": set(),         # pure: records in, summaries out, so that it is tested on records made by hand
     "sim": {"dsl", "interpreter", "api", "agents", "report"},
-    "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim", "report", "rulebook", "lsp", "authoring"},
+    # the design search: variants played by sim, measured by report
+    "tune": {"dsl", "interpreter", "api", "sim", "report"},
+    "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim", "report", "rulebook", "lsp", "authoring",
+            "tune"},
     # the rules read back in words (`koloda explain`): the checked tree and its options, nothing that plays
     "rulebook": {"dsl", "api"},
     # the language server: the checker's answers for an editor (the engine is not needed to edit rules)
