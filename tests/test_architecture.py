@@ -129,6 +129,8 @@ def test_no_import_cycles():
 IMPORTS_INSIDE_FUNCTIONS = {"koloda": None, "koloda.cli.main": None, "koloda.cli.table_run": None, "koloda.cli.authoring": None,
                             "koloda.dsl.structure": {"jsonschema"}, "koloda.dsl.about": {"koloda.dsl.loader"},
                             "koloda.cli.reports": {"koloda.report", "koloda.sim"},
+                            # koloda tune: Optuna (the extra) and the search, when the command runs; plots when asked
+                            "koloda.cli.tune": {"optuna", "koloda.cli.tune_run"}, "koloda.cli.tune_run": {"koloda.tune"},
                             "koloda.cli.explain": {"koloda.rulebook", "koloda.rulebook.compare"}}
 
 
