@@ -19,6 +19,7 @@ from koloda.tune.measures import measure_names  # noqa: E402
 from koloda.tune.search import Plan, Progress, SearchError, run_search  # noqa: E402
 from koloda.tune.space import read_space  # noqa: E402
 from koloda.tune.targets import read_targets  # noqa: E402
+from koloda.tune import trial as trial_module  # noqa: E402
 from koloda.tune.trial import MISSED, Setup, play_trial  # noqa: E402
 from koloda.tune.variant import write_variant  # noqa: E402
 
@@ -121,11 +122,20 @@ def test_an_interrupted_search_resumes_with_the_same_trials(duel, tmp_path):
     assert not resumed.stopped and _trials(resumed) == _trials(whole)
 
 
-def test_the_same_seed_gives_the_same_search_on_one_and_two_workers(duel, tmp_path):
-    kw = dict(space=("spare=3..4",), games=200, chunk=100, trials=4)
+def test_the_same_seed_gives_the_same_search_on_one_and_two_workers(duel, tmp_path, monkeypatch):
+    shared = []
+    real = trial_module.simulate_parallel
+
+    def spy(table, count, jobs, progress=None, start=0):
+        shared.append(jobs)
+        return real(table, count, jobs, progress, start)
+    monkeypatch.setattr(trial_module, "simulate_parallel", spy)
+    # chunks of 500 games: shared out over the two workers (a small chunk is played in the process)
+    kw = dict(space=("spare=3..4",), games=1000, chunk=500, trials=4)
     one = run_search(_plan(duel, tmp_path / "one.db", jobs=1, **kw))
+    assert shared == []
     two = run_search(_plan(duel, tmp_path / "two.db", jobs=2, **kw))
-    assert _trials(one) == _trials(two) and len(one.trials) == 4
+    assert _trials(one) == _trials(two) and len(one.trials) == 4 and shared and set(shared) == {2}
 
 
 def test_the_written_variant_checks_and_plays(duel, tmp_path):

@@ -167,7 +167,7 @@ def run_tune(r: Request) -> int:
     screen.print(render_answer(plan, result, variants, bases, weights), soft_wrap=True)
     screen.print(f"{result.games} games in the trials and {sum(v.outcome.games for v in variants)} "
                  f"+ {sum(b.games for b in bases.values())} to play the chosen variants and the base out; "
-                 f"{result.seconds:.0f} s. The search is kept in {plan.storage}.", markup=False)
+                 f"{result.seconds:.0f} s. The search is kept in {plan.storage}.", markup=False, soft_wrap=True)
     data = answers.to_dict(plan, result, variants, bases, weights, stopped)
     if r.json_file:
         write_text(r.json_file, json.dumps(data, indent=1, ensure_ascii=False) + "\n", "answer")
@@ -195,7 +195,7 @@ def _partial(plan: Plan, r: Request, screen: Any, signals: Any) -> int:
         return stop_code(signals)
     trials = done(study.get_trials(deepcopy=False))
     screen.print(f"Interrupted after {len(trials)} trials: the best so far, as their trials measured them "
-                 f"(go on with the same command and --resume):", markup=False)
+                 f"(go on with the same command and --resume):", markup=False, soft_wrap=True)
     for t in answers.chosen(plan, trials, r.show):
-        screen.print(plain(trial_line(plan, t)), markup=False)
+        screen.print(plain(trial_line(plan, t)), markup=False, soft_wrap=True)
     return stop_code(signals)

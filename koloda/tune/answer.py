@@ -53,7 +53,8 @@ def _dominates(a: Sequence[float], b: Sequence[float], signs: Sequence[int]) -> 
 def chosen(plan: Plan, trials: Sequence[FrozenTrial], show: int) -> list[FrozenTrial]:
     """The variants to answer with: with objectives, the Pareto front of those meeting every
     constraint (of every complete trial when none does); else those meeting every target, the
-    clearly met first, then the rest by how far they miss."""
+    clearly met first, then the rest by how far they miss (when every trial was pruned, those that
+    missed by least)."""
     complete = [t for t in trials if t.state == TrialState.COMPLETE]
     if plan.objectives:
         pool = [t for t in complete if feasible(t)] or complete
@@ -61,6 +62,8 @@ def chosen(plan: Plan, trials: Sequence[FrozenTrial], show: int) -> list[FrozenT
         front = [t for t in pool if not any(_dominates(u.values, t.values, signs) for u in pool if u is not t)]
         front.sort(key=lambda t: [-s * v for s, v in zip(signs, t.values)])
         return front[:show]
+    if not complete:            # every trial pruned: the nearest misses, for the designer to see how near
+        return sorted(trials, key=lambda t: (sum(t.user_attrs.get("violations", [math.inf])), t.number))[:show]
     ordered = sorted(complete, key=lambda t: (t.values[0], t.user_attrs.get("verdict") != "met",
                                               -_margin(plan, t), t.number))
     return ordered[:show]

@@ -26,6 +26,8 @@ from koloda.tune.measures import Estimate, catalogue
 from koloda.tune.targets import Target
 
 MET, MISSED, OPEN = "met", "missed", "open"
+# games per worker below which a chunk is played in this process rather than shared out
+SHARED_FROM = 200
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,9 @@ def verdict(targets: Sequence[Target], estimates: dict[str, Estimate]) -> str:
 
 def _chunk(game: Game, setup: Setup, options: dict[str, str], first: int, end: int,
            progress: Callable[[int], object]) -> SimulationResult:
-    if setup.backend is None and setup.jobs <= 1:
+    # a chunk too small to be worth starting the workers for (each loads the game) is played here:
+    # the records are the same wherever a game is played
+    if setup.backend is None and setup.jobs <= 1 or end - first < SHARED_FROM * setup.jobs:
         return simulate(game, end - first, setup.seed, setup.max_moves, list(setup.seats),
                         progress=lambda: progress(1), first=first, rotate=setup.rotate)
     table = Table(setup.game_ref, options, game.num_players, setup.seed, setup.max_moves, setup.seats,
