@@ -108,10 +108,10 @@ def _list(plan: Plan, r: Request) -> int:
         about = ABOUT.get(name) or ABOUT.get(name.rsplit(".", 1)[0] + ".P1" if ".P" in name else "", "")
         if name.startswith("counter."):
             about = ABOUT["counter.NAME"].replace("NAME", name.split(".", 1)[1])
-        console.print(f"{name:24} {about}", markup=False)
+        console.print(f"{name:24} {about}", markup=False, soft_wrap=True)
     dims = ", ".join(d.text() for d in plan.space.dimensions) or "none"
     console.print(f"\nthe space: {dims}" + (f"; not searched without --space: {', '.join(plan.space.skipped)}"
-                                            if plan.space.skipped else ""), markup=False)
+                                            if plan.space.skipped else ""), markup=False, soft_wrap=True)
     return 0
 
 
