@@ -3,6 +3,8 @@ start (1 and 2: seat 1 always wins; 0: a fair coin), `rounds` only makes the mat
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -155,12 +157,45 @@ def test_the_written_variant_checks_and_plays(duel, tmp_path):
 def test_the_command_answers_and_writes_its_files(duel, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     out = CliRunner().invoke(main, ["tune", str(duel), "--target", "advantage.max <= 0.1", "--fix", "spare=0",
-                                    "-n", "200", "--chunk", "100", "--show", "1", "--json", "answer.json"])
+                                    "-n", "200", "--chunk", "100", "--show", "1", "--json", "answer.json",
+                                    *(["--plots", "plots"] if _has("matplotlib") else [])])
     assert out.exit_code == 0, out.output
     assert "Variant 1: spare=0 edge=0" in out.output and (tmp_path / "duel.tune.db").exists()
     data = json.loads((tmp_path / "answer.json").read_text(encoding="utf-8"))
     assert data["variants"][0]["options"]["edge"] == "0" and data["variants"][0]["games"] == 200
     assert Path(data["variants"][0]["file"]).exists()
+    if _has("matplotlib"):
+        assert {p.name for p in (tmp_path / "plots").iterdir()} == {"targets-by-edge.png", "targets-by-rounds.png"}
+
+
+def _has(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+def test_several_objectives_give_a_front_within_the_constraints(duel, tmp_path):
+    spec, _ = load_spec(str(duel))
+    known = measure_names(2, [])
+    plan = Plan(Setup(str(duel), games=100, chunk=100), read_space(spec, ["spare=0..9"]),
+                read_targets(["advantage.max <= 0.2"], ["drama"], ["turns"], known), 2, tmp_path / "f.db",
+                trials=8, sampler="nsga2")
+    result = run_search(plan)
+    assert len(result.trials) == 8
+    front = chosen(plan, result.trials, 10)
+    assert front and all(t.params["edge"] == 0 for t in front)      # the unfair ones miss the bound
+    values = [tuple(t.values) for t in front]
+    for drama, turns in values:          # none on the front is beaten on both objectives by another
+        assert not any(d >= drama and u <= turns and (d, u) != (drama, turns) for d, u in values)
+
+
+def test_the_command_line_starts_without_optuna():
+    code = "import sys, koloda.cli.main; print('optuna' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    assert out.stdout.strip() == "False", out.stderr
 
 
 def test_the_command_refuses_a_typo_before_playing(duel):

@@ -38,7 +38,9 @@ def trial_line(plan: Plan, trial: Any) -> str:
     shown = ", ".join(f"{t.measure} {estimate_text(est[t.measure])}" for t in plan.targets if t.measure in est)
     state = {"missed": "pruned: a target cannot be met", "met": "every target clearly met"}.get(
         trial.user_attrs.get("verdict"), "played out")
-    return f"trial {trial.number + 1} {params}: {trial.user_attrs.get('games')} games, {state} ({shown})"
+    error = trial.user_attrs.get("error")
+    return (f"trial {trial.number + 1} {params}: {trial.user_attrs.get('games')} games, {state} ({shown})"
+            + (f"; {error}" if error else ""))
 
 
 def render_answer(plan: Plan, result: SearchResult, variants: Sequence[Variant], bases: dict[int, Outcome],

@@ -34,6 +34,7 @@ DEFAULT_TRIALS = 40
 STUDY = "koloda-tune"
 INTERRUPTED = "interrupted"
 _OPTUNA_QUIET = optuna.logging.WARNING
+_OWN_CONSTRAINTS = hasattr(optuna.Trial, "set_constraint")      # Optuna 5 on
 
 
 class SearchError(ValueError):
@@ -137,7 +138,8 @@ def _next_point(plan: Plan, trials: Sequence[FrozenTrial]) -> dict[str, Any] | N
 def _sampler(plan: Plan, k: int) -> optuna.samplers.BaseSampler:
     seed = _seed(plan, k)
     kind = plan.kind()
-    constraints = _violations if plan.constraints and plan.objectives else None
+    # Optuna 5 reads a trial's constraints as the trial sets them (record()); before it, from this
+    constraints = _violations if plan.constraints and plan.objectives and not _OWN_CONSTRAINTS else None
     if kind == "grid":            # the points are given (_next_point): the sampler picks none
         return optuna.samplers.RandomSampler(seed=seed)
     if kind == "nsga2":
@@ -194,6 +196,9 @@ def record(trial: optuna.Trial, plan: Plan, out: Outcome) -> tuple[list[float] |
     trial.set_user_attr("violations", violations)
     if out.error:
         trial.set_user_attr("error", out.error)
+    if _OWN_CONSTRAINTS and plan.objectives:
+        for k, (target, v) in enumerate(zip(plan.constraints, violations)):
+            trial.set_constraint(f"{k}: {target.text}", v)
     if out.verdict == "missed":
         return None, TrialState.PRUNED
     if plan.objectives:
