@@ -32,7 +32,10 @@ ALLOWED = {
     "session": {"dsl", "interpreter", "api", "agents"},     # a save's seats are checked as agent kinds
     "report": set(),         # pure: records in, summaries out, so that it is tested on records made by hand
     "sim": {"dsl", "interpreter", "api", "agents", "report"},
-    "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim", "report", "rulebook", "lsp", "authoring"},
+    # the design search: variants played by sim, measured by report
+    "tune": {"dsl", "interpreter", "api", "sim", "report"},
+    "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim", "report", "rulebook", "lsp", "authoring",
+            "tune"},
     # the rules read back in words (`koloda explain`): the checked tree and its options, nothing that plays
     "rulebook": {"dsl", "api"},
     # the language server: the checker's answers for an editor (the engine is not needed to edit rules)
@@ -126,6 +129,8 @@ def test_no_import_cycles():
 IMPORTS_INSIDE_FUNCTIONS = {"koloda": None, "koloda.cli.main": None, "koloda.cli.table_run": None, "koloda.cli.authoring": None,
                             "koloda.dsl.structure": {"jsonschema", "jsonschema.exceptions"}, "koloda.dsl.about": {"koloda.dsl.loader"},
                             "koloda.cli.reports": {"koloda.report", "koloda.sim"},
+                            # koloda tune: Optuna (the extra) and the search, when the command runs; plots when asked
+                            "koloda.cli.tune": {"optuna", "koloda.cli.tune_run"}, "koloda.cli.tune_run": {"koloda.tune"},
                             "koloda.cli.explain": {"koloda.rulebook", "koloda.rulebook.compare"}}
 
 

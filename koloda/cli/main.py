@@ -20,6 +20,7 @@ from rich.text import Text
 from koloda.cli.explain import explain
 from koloda.cli import authoring
 from koloda.cli.output import Failure, console, err_console
+from koloda.cli.tune import tune
 from koloda.cli.table_run import default_save, holds_something, run, scores_text
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
 from koloda.ui.safe import plain, shown
@@ -560,6 +561,7 @@ def lsp(stdio: bool) -> None:
     serve()
 main.add_command(authoring.fmt)
 main.add_command(authoring.new)
+main.add_command(tune)
 
 
 if __name__ == "__main__":
