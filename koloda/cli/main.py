@@ -18,7 +18,7 @@ import click
 from rich.text import Text
 
 from koloda.cli.explain import explain
-from koloda.cli import authoring
+from koloda.cli import authoring, serve
 from koloda.cli.output import Failure, console, err_console
 from koloda.cli.table_run import default_save, holds_something, run, scores_text
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
@@ -549,6 +549,7 @@ def lsp(stdio: bool) -> None:
     serve()
 main.add_command(authoring.fmt)
 main.add_command(authoring.new)
+main.add_command(serve.serve)
 
 
 if __name__ == "__main__":
