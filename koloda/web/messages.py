@@ -83,11 +83,21 @@ def table_view(game: Game, state: State, seat: int, lang: str) -> dict[str, Any]
             "vars": variables, "show": shown, "said": list(obs.get("said", [])), "facts": list(obs.get("facts", []))}
 
 
+def describe(game: Game, s: State, action: int, seat: int) -> str:
+    """A move's text as `seat` saw it. An onlooker knows what every player knows, and no more: a
+    card passed face down from hand to hand is `a card` to them (Game.describe, given no viewer,
+    would name it, as the terminal does for a table of bots alone)."""
+    if seat >= 0:
+        return game.describe(s, action, seat)
+    everyone = (1 << s.n) - 1
+    return game.action_to_string(action, hide=lambda c: s.known[c] & everyone != everyone)
+
+
 def move_lines(game: Game, told: State, now: State, player: int, action: int, seat: int) -> list[str]:
     """A move as the terminal tells it to `seat`: `P2 play Q♠`, the trick taken, what the rules said.
     `told` is the state just after the move (the deal's last state, if the move ended a deal)."""
     viewer = seat if seat >= 0 else None
-    lines = [f"P{player + 1} {game.describe(told, action, seat)}"]
+    lines = [f"P{player + 1} {describe(game, told, action, seat)}"]
     lines += [t.plain for t in taken_lines(game, told, viewer)]
     if viewer is not None:
         lines += [t.plain.strip() for t in said_lines(now, viewer)]
