@@ -286,6 +286,7 @@ def make_app(rooms: Rooms, bot_delay: float = 0.7, origins: tuple[str, ...] = ()
     app = Starlette(middleware=[Middleware(_Headers)], routes=[
         Route("/", _page("lobby.html")),
         Route("/table/{room}", _page("table.html")),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/games", server.games),
         Route("/api/rooms", server.create, methods=["POST"]),
         WebSocketRoute("/ws/{room}", server.socket),

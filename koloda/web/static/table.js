@@ -219,7 +219,7 @@ function zoneClicks(elem, zone, ctx) {
 function chooseCard(card, toks) {
   notice("");
   if (toks.length === 1 && toks[0].zone === undefined) return token(toks[0]);
-  if (toks.every((t) => t.zone !== undefined)) {        // the card is chosen; now where it goes
+  if (toks.some((t) => t.zone !== undefined)) {        // the card is chosen; now where it goes
     picked = picked === card ? null : card;
     draw(last);
     if (picked) notice(word("choose-square"));
@@ -254,6 +254,8 @@ function drawTurn(m, ctx) {
     back.addEventListener("click", () => send({ type: "back" }));
     spelling.append(back);
   }
+  // a card picked: its moves that name no place (discard it, say) beside the places it may go
+  if (picked !== null) for (const t of ctx.byCard.get(picked) || []) if (t.zone === undefined) tokens.append(tokenButton(t));
   // the choices no card or place on the table stands for are buttons
   for (const t of moves.tokens) {
     if (t.card !== undefined && ctx.shown.has(t.card)) continue;
@@ -265,7 +267,7 @@ function drawTurn(m, ctx) {
     const line = el("div", "group");
     line.append(el("span", "head", g.head));
     for (const mv of g.moves) {
-      const b = el("button", "move", `${mv.number})` + (mv.words ? " " + mv.words : ""));
+      const b = el("button", "move", `${mv.number}) ` + (mv.words || g.head));
       b.dataset.move = mv.id;
       b.addEventListener("click", () => send({ type: "move", id: mv.id, at: m.at }));
       line.append(b);
