@@ -258,3 +258,26 @@ def test_serve_without_the_extra_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)        # as if it were not installed
     result = CliRunner().invoke(main, ["serve", "pony"])
     assert result.exit_code != 0 and "pip install 'koloda[web]'" in result.output
+
+
+def test_serve_binds_to_this_machine_unless_told_and_says_so(monkeypatch, tmp_path):
+    import uvicorn
+    from click.testing import CliRunner
+    from koloda.cli.main import main
+    runs = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: runs.append(kw))
+    result = CliRunner().invoke(main, ["serve", "pony", "--saves", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert runs[-1]["host"] == "127.0.0.1" and runs[-1]["port"] == 8000
+    assert "http://127.0.0.1:8000/?game=pony" in result.output and "Only this machine" in result.output
+    result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "9000", "--no-save"])
+    assert runs[-1]["host"] == "0.0.0.0" and "anyone who can reach this machine" in result.output
+
+
+def test_serve_reports_a_broken_rule_file_without_a_traceback(tmp_path):
+    from click.testing import CliRunner
+    from koloda.cli.main import main
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: bad\nextends: pony\nzones:\n  hand: {each: player, visible: sometimes}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["serve", str(bad)])
+    assert result.exit_code != 0 and "bad.yaml:" in result.output and "Traceback" not in result.output

@@ -202,6 +202,50 @@ def test_a_card_is_placed_on_a_square_by_clicks(server, page):
     assert "place" in room.game.action_to_string(room.session.moves[-1])
 
 
+def _drawn(page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.drawn || 0)"))
+
+
+def _click_and_wait(page, locator) -> None:
+    before = _drawn(page)
+    locator.click()
+    page.wait_for_function(f"Number(document.body.dataset.drawn || 0) > {before}")
+
+
+def test_a_meld_of_three_cards_is_built_by_clicks(server, page):
+    """Kun-kin: draw, then `meld`, the kind of meld, each card from the hand, and `end`."""
+    rooms, base = server
+    room = rooms.create("kunkin", {}, ["human", "human"], seed=0)
+    seat = room.state.current_player()
+    _open(page, base, room, seat)
+    _click_and_wait(page, page.locator("#tokens button.token", has_text="draw"))
+    game, spelling = room.game, room.spelling
+    meld = next(a for a in room.state.legal_actions()
+                if game.action_to_string(a).startswith("meld") and len(spelling.spell(a)) == 6)
+    for t in spelling.spell(meld):
+        card = spelling.card <= t < spelling.card + game.cards.size
+        if card:
+            target = page.locator(f".pile.mine svg.card.choice[data-card='{game.cards.names[t - spelling.card]}']")
+        else:
+            target = page.locator(f"#tokens button.token[data-token='{t}']")
+        _click_and_wait(page, target)
+    assert room.session.moves[-1] == meld
+    assert page.locator("#melds .meld svg.card").count() == 3
+
+
+def test_labels_follow_the_browsers_language(server, browser):
+    rooms, base = server
+    room = rooms.create("pony", {}, ["human", "random"], seed=1)
+    context = browser.new_context(locale="ru-RU", bypass_csp=True)
+    p = context.new_page()
+    p.set_default_timeout(WAIT)
+    _open(p, base, room, 0)
+    assert p.inner_text("#title") == "Пони (кис-кис)" and "рука" in p.inner_text("#board")
+    _click_and_wait(p, p.locator("button.lang[data-lang='en']"))
+    assert p.inner_text("#title") == "Pony" and "hand" in p.inner_text("#board")
+    context.close()
+
+
 def test_the_lobby_makes_a_room_with_links(server, page):
     rooms, base = server
     page.goto(f"{base}/?game=pony")

@@ -209,6 +209,7 @@ class Room:
         if self.folder is None:
             return
         rooms = self.folder / "web"
+        make_folder(self.folder)        # first: the save folder is its owner's alone, as the saves are
         make_folder(rooms)
         write_atomically(rooms / f"{self.id}.json", json.dumps({"format": ROOM_FORMAT, "id": self.id,
                                                                 "tokens": self.tokens}))

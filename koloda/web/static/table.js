@@ -74,6 +74,7 @@ function draw(m) {
   drawTurn(m, ctx);
   drawEnded(m);
   drawResult(m);
+  document.body.dataset.drawn = String(Number(document.body.dataset.drawn || 0) + 1);   // for tests to wait on
 }
 
 function seatName(p, seat) {
