@@ -281,3 +281,48 @@ def test_serve_reports_a_broken_rule_file_without_a_traceback(tmp_path):
     bad.write_text("game: bad\nextends: pony\nzones:\n  hand: {each: player, visible: sometimes}\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["serve", str(bad)])
     assert result.exit_code != 0 and "bad.yaml:" in result.output and "Traceback" not in result.output
+
+
+def test_the_host_has_a_bot_stand_in_for_a_person_and_hands_the_seat_back():
+    rooms, app = _server()
+    with TestClient(app) as client:
+        answer = client.post("/api/rooms", json={"game": "pony", "seats": ["human", "human"]}).json()
+        room = rooms.get(answer["room"])
+        host = answer["host"].split("#", 1)[1]
+        mover = room.state.current_player()
+        with client.websocket_connect(f"/ws/{room.id}") as ws, client.websocket_connect(f"/ws/{room.id}") as h:
+            _hello(ws, room.tokens[1 - mover])
+            m = _hello(h, host)
+            assert m["host"] and m["seat"] == -1 and "moves" not in m
+            assert [s["present"] for s in m["seats"]] == [p != mover for p in range(2)]
+            ws.send_json({"type": "standin", "seat": mover, "bot": "random"})     # not the host
+            assert ws.receive_json()["text"] == "only the host's page chooses stand-ins"
+            h.send_json({"type": "standin", "seat": mover, "bot": "cmd:rm -rf /"})
+            assert h.receive_json()["type"] == "error"
+            h.send_json({"type": "standin", "seat": mover, "bot": "random"})
+            for _ in range(20):
+                m = h.receive_json()
+                if m["at"] >= 1:
+                    break
+            assert room.session.moves and room.standins == {mover: "random"}
+            h.send_json({"type": "standin", "seat": mover, "bot": None})
+            for _ in range(20):
+                m = h.receive_json()
+                if "standin" not in m["seats"][mover]:
+                    break
+            assert room.standins == {}
+        assert room.session.seats == ["human", "human"]          # the save still names two people
+
+
+def test_a_person_out_of_time_has_a_bot_choose_for_them():
+    rooms = Rooms({"pony": "pony"}, None)
+    app = make_app(rooms, bot_delay=0, turn_seconds=0.2)
+    with TestClient(app) as client:
+        room_id, _ = _room(client)
+        room = rooms.get(room_id)
+        token, _ = _mover(rooms, room_id)
+        with client.websocket_connect(f"/ws/{room_id}") as ws:
+            m = _hello(ws, token)
+            while m["at"] == 0:
+                m = ws.receive_json()
+        assert "time ran out" in m["log"][0] and len(room.session.moves) == 1

@@ -25,10 +25,12 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
               help="The most rooms this server holds at once.")
 @click.option("--bot-delay", type=click.FloatRange(0, 10), default=0.7, show_default=True,
               help="Seconds before each bot's move, so that people see it.")
+@click.option("--turn-seconds", type=click.FloatRange(1, 86400), default=None, metavar="SECONDS",
+              help="A person's time for a move; then a bot chooses it for them (default: no clock).")
 @click.option("--allow-origin", "origins", multiple=True, metavar="URL",
               help="Another origin whose pages may open a table (a reverse proxy's https://… address).")
 def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str | None, no_save: bool,
-          max_rooms: int, bot_delay: float, origins: tuple[str, ...]) -> None:
+          max_rooms: int, bot_delay: float, turn_seconds: float | None, origins: tuple[str, ...]) -> None:
     """Serve tables in a browser: a lobby to pick GAME (a shipped game or a rule file) and seats, a
     secret link for each person, bots that play the other seats. Needs: pip install 'koloda[web]'."""
     try:
@@ -58,7 +60,7 @@ def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str
     rooms = Rooms(games, folder, max_rooms)
     for problem in rooms.resume():
         console.print(f"[yellow]not resumed[/yellow] {shown(problem)}", soft_wrap=True)
-    app = make_app(rooms, bot_delay, origins)
+    app = make_app(rooms, bot_delay, origins, turn_seconds)
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/" + (f"?game={first}" if first else "")
     console.print(f"Serving koloda tables at {shown(url)}", soft_wrap=True)
     if host in LOCAL:

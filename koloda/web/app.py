@@ -44,12 +44,16 @@ class Page:
     socket: WebSocket
     seat: int
     lang: str
+    host: bool = False
 
 
 class Server:
-    def __init__(self, rooms: Rooms, bot_delay: float = 0.7, origins: tuple[str, ...] = ()):
+    def __init__(self, rooms: Rooms, bot_delay: float = 0.7, origins: tuple[str, ...] = (),
+                 turn_seconds: float | None = None):
         self.rooms = rooms
         self.bot_delay = bot_delay
+        self.turn_seconds = turn_seconds        # a person's time for a move; then a bot chooses it
+        self.timers: dict[str, tuple[int, int, asyncio.Task]] = {}      # room -> (seat, move number, its clock)
         self.origins = origins                  # other origins allowed to open a socket (a proxy's)
         self.pages: dict[str, set[Page]] = {}
         self.bots: dict[str, asyncio.Task] = {}
@@ -64,9 +68,11 @@ class Server:
         for page in list(self.pages.get(room.id, ())):
             await self.send_table(room, page)
         self.wake_bots(room)
+        await self.arm_timer(room)
 
     async def send_table(self, room: Room, page: Page) -> None:
-        message = await self.run(room.message, page.seat, page.lang)
+        present = frozenset(p.seat for p in self.pages.get(room.id, ()) if p.seat >= 0)
+        message = await self.run(room.message, page.seat, page.lang, present, page.host)
         try:
             await page.socket.send_json(message)
         except (RuntimeError, WebSocketDisconnect):     # the page has gone meanwhile
@@ -82,10 +88,37 @@ class Server:
             await asyncio.sleep(self.bot_delay)        # a person sees each bot's move happen
             try:
                 await self.run(room.bot_move)
-            except RoomError:
+            except (RoomError, RuleError):
                 return
             for page in list(self.pages.get(room.id, ())):
                 await self.send_table(room, page)
+        await self.arm_timer(room)
+
+    async def arm_timer(self, room: Room) -> None:
+        """With a turn timer: the person to move has `turn_seconds`, then a bot chooses for them."""
+        if self.turn_seconds is None:
+            return
+        seat = await self.run(room.person_to_move)
+        at = len(room.session.moves)
+        old = self.timers.get(room.id)
+        if old is not None and old[:2] == (seat, at) and not old[2].done():
+            return          # the clock already runs for this move: opening the page again does not reset it
+        if old is not None:
+            old[2].cancel()
+            del self.timers[room.id]
+        if seat is not None:
+            self.timers[room.id] = (seat, at, asyncio.get_running_loop().create_task(self._timer(room, seat, at)))
+
+    async def _timer(self, room: Room, seat: int, at: int) -> None:
+        assert self.turn_seconds is not None
+        await asyncio.sleep(self.turn_seconds)
+        try:
+            moved = await self.run(room.timed_out, seat, at)
+        except (RoomError, RuleError):
+            return
+        if moved:
+            self.timers.pop(room.id, None)
+            await self.push(room)
 
     # ------------------------------------------------------------ the lobby's API
     async def games(self, request: Request) -> Response:
@@ -117,7 +150,8 @@ class Server:
         self.wake_bots(room)
         links = [{"seat": f"P{p + 1}", "link": f"/table/{room.id}#{t}"} for p, t in enumerate(room.tokens)
                  if t is not None]
-        return JSONResponse({"room": room.id, "seats": links, "watch": f"/table/{room.id}#watch"}, headers=HEADERS)
+        return JSONResponse({"room": room.id, "seats": links, "watch": f"/table/{room.id}#watch",
+                             "host": f"/table/{room.id}#{room.host}"}, headers=HEADERS)
 
     def _same_origin(self, headers: Any) -> bool:
         """A browser names the page a socket or request comes from; another site's page is refused
@@ -157,6 +191,10 @@ class Server:
         finally:
             if page is not None:
                 self.pages.get(room.id, set()).discard(page)
+                try:
+                    await self.tell_hosts(room, page)      # the host sees it has left
+                except RuntimeError:      # the server is stopping: its worker takes no more calls
+                    pass
 
     async def _hello(self, ws: WebSocket, room: Room, data: dict) -> Page | None:
         token = data.get("token")
@@ -165,11 +203,18 @@ class Server:
             await _error(ws, "this link is for no seat of this room")
             await ws.close(code=4403)
             return None
-        page = Page(ws, seat, _language(data.get("lang")))
+        page = Page(ws, seat, _language(data.get("lang")), isinstance(token, str) and room.is_host(token))
         self.pages.setdefault(room.id, set()).add(page)
         await self.send_table(room, page)
+        await self.tell_hosts(room, page)       # the host sees this seat come back
         self.wake_bots(room)            # a room resumed after a restart goes on when someone comes back
+        await self.arm_timer(room)
         return page
+
+    async def tell_hosts(self, room: Room, but: Page) -> None:
+        for other in list(self.pages.get(room.id, ())):
+            if other.host and other is not but:
+                await self.send_table(room, other)
 
     async def _handle(self, room: Room, page: Page, data: dict) -> None:
         kind = data.get("type")
@@ -192,6 +237,10 @@ class Server:
                 if reason is not None:
                     await page.socket.send_json({"type": "refused", "text": reason})
                     return
+            elif kind == "standin":
+                if not page.host:
+                    raise RoomError("only the host's page chooses stand-ins")
+                await self.run(room.stand_in, data.get("seat"), data.get("bot"))
             elif kind == "next":
                 if page.seat < 0:
                     raise RoomError("an onlooker does not deal")
@@ -200,6 +249,9 @@ class Server:
                 raise RoomError("unknown message")
         except RoomError as exc:
             await _error(page.socket, str(exc))
+            return
+        except RuleError as exc:        # the rules cannot go on from here: said, and the room kept as it was
+            await _error(page.socket, exc.format())
             return
         await self.push(room)
 
@@ -281,8 +333,9 @@ class _Headers:
         await self.app(scope, receive, with_headers)
 
 
-def make_app(rooms: Rooms, bot_delay: float = 0.7, origins: tuple[str, ...] = ()) -> Starlette:
-    server = Server(rooms, bot_delay, origins)
+def make_app(rooms: Rooms, bot_delay: float = 0.7, origins: tuple[str, ...] = (),
+             turn_seconds: float | None = None) -> Starlette:
+    server = Server(rooms, bot_delay, origins, turn_seconds)
     app = Starlette(middleware=[Middleware(_Headers)], routes=[
         Route("/", _page("lobby.html")),
         Route("/table/{room}", _page("table.html")),

@@ -30,6 +30,7 @@ from koloda.web.messages import WATCHER, deal_end, move_lines, result, table_vie
 ROOM_FORMAT = "koloda-web-room/1"
 LOG_KEPT = 300            # the lines of the move log each seat is sent (the latest)
 BOT_KINDS = ("random", "greedy", "ismcts")
+TIMEOUT_BOT = "greedy"    # chooses for a person whose time ran out
 
 
 class RoomError(ValueError):
@@ -45,7 +46,9 @@ class Room:
     logs: dict[int, list[str]] = field(default_factory=dict)      # seat (-1 onlookers) -> lines told
     prefix: tuple[int, ...] = ()          # the tokens the seat to move has clicked so far
     ended: list[State] = field(default_factory=list)     # deals ended, shown until a person goes on
-    agents: dict[int, Agent] = field(default_factory=dict)
+    agents: dict[tuple[int, str], Agent] = field(default_factory=dict)
+    host: str = ""                        # the secret of the host's page: it may have bots stand in
+    standins: dict[int, str] = field(default_factory=dict)     # a person's seat -> the bot playing it
 
     def __post_init__(self) -> None:
         game = self.session.game
@@ -69,15 +72,40 @@ class Room:
 
     def seat_of(self, token: str) -> int | None:
         """The seat a secret stands for (WATCHER for the room's id alone); None for no seat here."""
-        if token == "watch":
+        if token == "watch" or self.is_host(token):
             return WATCHER
         for seat, mine in enumerate(self.tokens):
             if mine is not None and secrets.compare_digest(mine, token):
                 return seat
         return None
 
+    def is_host(self, token: str) -> bool:
+        return bool(self.host) and secrets.compare_digest(self.host, token)
+
     def is_bot(self, seat: int) -> bool:
-        return self.tokens[seat] is None
+        """A bot's seat, or a person's that a bot plays for now."""
+        return self.tokens[seat] is None or seat in self.standins
+
+    def stand_in(self, seat: object, bot: object) -> None:
+        """The host's choice: a bot plays a person's seat (one who has left), or (bot None) no more."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.tokens) or \
+                self.tokens[seat] is None:
+            raise RoomError("a bot can stand in for a person's seat only")
+        if bot is None:
+            self.standins.pop(seat, None)
+        else:
+            spec = _seat_spec(bot)
+            if spec.partition(":")[0].lower() == "human":
+                raise RoomError("a stand-in is a bot")
+            self.standins[seat] = spec
+        self.write_room()
+
+    def person_to_move(self) -> int | None:
+        """The seat of a person whose move it is (for the turn timer)."""
+        s = self.state
+        if s.is_terminal() or self.waiting() or self.is_bot(s.current_player()):
+            return None
+        return s.current_player()
 
     def bot_to_move(self) -> bool:
         s = self.state
@@ -173,24 +201,46 @@ class Room:
     def go_on(self) -> None:
         self.ended.clear()
 
-    def bot_move(self) -> None:
+    def bot_move(self, spec: str | None = None) -> None:
+        """The move of the bot at the seat to move (or of `spec`, for a person out of time)."""
         s = self.state
         seat = s.current_player()
-        agent = self.agents.get(seat)
+        spec = spec or self.standins.get(seat) or self.session.seats[seat]
+        agent = self.agents.get((seat, spec))
         if agent is None:
-            agent = self.agents[seat] = make_agent(self.session.seats[seat],
-                                                   self.session.seed * 31 + seat + len(self.session.moves),
-                                                   interactive=True)
+            agent = self.agents[(seat, spec)] = make_agent(spec, self.session.seed * 31 + seat + len(self.session.moves),
+                                                           interactive=True)
         self.play(seat, agent.choose(s))
 
+    def timed_out(self, seat: int, at: int) -> bool:
+        """The person at `seat` has let the clock run out at move `at`: a bot chooses for them."""
+        if self.person_to_move() != seat or len(self.session.moves) != at:
+            return False
+        for lines in self.logs.values():
+            lines.append(f"P{seat + 1}'s time ran out: a bot chose the move")
+        self.prefix = ()
+        self.bot_move(TIMEOUT_BOT)
+        return True
+
     # ------------------------------------------------------------ what a seat is sent
-    def message(self, seat: int, lang: str) -> dict[str, Any]:
+    def message(self, seat: int, lang: str, present: frozenset[int] = frozenset(), host: bool = False) -> dict[str, Any]:
+        """What the page of `seat` is sent now; `present`: the seats whose page is open; `host`: the
+        host's page, sent the stand-ins too."""
         s, game = self.state, self.game
+        seats = []
+        for p, t in enumerate(self.tokens):
+            entry: dict[str, Any] = {"seat": p, "label": f"P{p + 1}",
+                                     "kind": "person" if t is not None else self.session.seats[p], "you": p == seat}
+            if t is not None:
+                entry["present"] = p in present
+                if p in self.standins:
+                    entry["standin"] = self.standins[p]
+            seats.append(entry)
         out: dict[str, Any] = {
-            "type": "table", "room": self.id, "at": len(self.session.moves), "seat": seat,
-            "seats": [{"label": f"P{p + 1}", "kind": "person" if t is not None else self.session.seats[p],
-                       "you": p == seat} for p, t in enumerate(self.tokens)],
+            "type": "table", "room": self.id, "at": len(self.session.moves), "seat": seat, "seats": seats,
             "table": table_view(game, s, seat, lang), "log": self.logs[seat][-LOG_KEPT:]}
+        if host:
+            out["host"] = True
         if self.ended:
             out["ended"] = [deal_end(game, e, lang) for e in self.ended]
         if s.is_terminal():
@@ -212,7 +262,8 @@ class Room:
         make_folder(self.folder)        # first: the save folder is its owner's alone, as the saves are
         make_folder(rooms)
         write_atomically(rooms / f"{self.id}.json", json.dumps({"format": ROOM_FORMAT, "id": self.id,
-                                                                "tokens": self.tokens}))
+                                                                "tokens": self.tokens, "host": self.host,
+                                                                "standins": {str(k): v for k, v in self.standins.items()}}))
 
 
 def _seat_spec(seat: object) -> str:
@@ -241,6 +292,8 @@ class Rooms:
 
     def create(self, game: object, options: object, seats: object, seed: int | None = None) -> Room:
         if len(self.rooms) >= self.most:
+            self._forget_one_over()
+        if len(self.rooms) >= self.most:
             raise RoomError(f"this server holds at most {self.most} rooms")
         if not isinstance(game, str) or game not in self.games:
             raise RoomError("choose one of the games offered")
@@ -259,11 +312,18 @@ class Rooms:
         session = Session.start(game_reference(self.games[game]), loaded, specs,
                                 secrets.randbelow(2 ** 31) if seed is None else seed)
         tokens = [secrets.token_urlsafe(16) if s.partition(":")[0].lower() == "human" else None for s in specs]
-        room = Room(secrets.token_urlsafe(8), session, tokens, self.folder)
+        room = Room(secrets.token_urlsafe(8), session, tokens, self.folder, host=secrets.token_urlsafe(16))
         self.rooms[room.id] = room
         room.write_room()
         room.save()
         return room
+
+    def _forget_one_over(self) -> None:
+        """Make room for a new room: the first game that is over goes (its save stays on disk)."""
+        for room_id, room in self.rooms.items():
+            if room.state.is_terminal():
+                del self.rooms[room_id]
+                return
 
     def get(self, room_id: object) -> Room | None:
         return self.rooms.get(room_id) if isinstance(room_id, str) else None
@@ -291,9 +351,15 @@ class Rooms:
         if not isinstance(tokens, list) or len(tokens) != len(saved.seats) or \
                 not all(t is None or isinstance(t, str) for t in tokens):
             raise RoomError("its seats do not match its save")
-        room = Room(data["id"], saved.restarted(), tokens, None)
+        host = data.get("host")
+        standins = data.get("standins") or {}
+        room = Room(data["id"], saved.restarted(), tokens, None, host=host if isinstance(host, str) else "")
         for action in saved.moves:            # told again, move by move, as each seat saw them
             room.play(room.state.current_player(), action)
         room.ended.clear()
+        if isinstance(standins, dict):
+            for seat, bot in standins.items():
+                if isinstance(seat, str) and seat.isdigit():
+                    room.stand_in(int(seat), bot)
         room.folder = self.folder
         self.rooms[room.id] = room

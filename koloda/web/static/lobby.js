@@ -115,6 +115,9 @@ async function create() {
   const watch = document.getElementById("watch-link");
   watch.textContent = location.origin + data.watch;
   watch.href = data.watch;
+  const host = document.getElementById("host-link");
+  host.textContent = location.origin + data.host;
+  host.href = data.host;
   document.getElementById("links").hidden = false;
 }
 

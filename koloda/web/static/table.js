@@ -86,11 +86,39 @@ function drawSeats(m, you) {
   const box = document.getElementById("seats");
   box.replaceChildren();
   for (const [i, s] of m.seats.entries()) {
-    const e = el("span", "seat" + (s.you ? " you" : "") + (m.table.current === i ? " current" : ""),
-      `${s.label} · ${s.kind === "person" ? word("person") : s.kind}` + (s.you ? ` (${word("you")})` : ""));
-    box.append(e);
+    let text = `${s.label} · ${s.kind === "person" ? word("person") : s.kind}` + (s.you ? ` (${word("you")})` : "");
+    if (s.standin) text += ` · ${word("standin", { bot: s.standin })}`;
+    else if (s.present === false) text += ` · ${word("away")}`;
+    box.append(el("span", "seat" + (s.you ? " you" : "") + (m.table.current === i ? " current" : ""), text));
   }
-  if (m.seat < 0) box.append(el("span", "seat", word("watching")));
+  if (m.seat < 0) box.append(el("span", "seat", word(m.host ? "host" : "watching")));
+  drawHost(m);
+}
+
+// the host's page: a bot may stand in for a person who has left, and hand the seat back
+function drawHost(m) {
+  const box = document.getElementById("host");
+  box.hidden = !m.host;
+  box.replaceChildren();
+  if (!m.host) return;
+  box.append(el("h2", null, word("standins")));
+  for (const s of m.seats) {
+    if (s.kind !== "person") continue;
+    const row = el("div", "standin");
+    row.append(el("span", null, s.label + (s.present ? "" : ` (${word("away")})`) + " "));
+    const choice = el("select");
+    choice.dataset.seat = s.seat;
+    for (const k of ["person", "random", "greedy", "ismcts"]) {
+      const o = el("option", null, k === "person" ? word("person") : k);
+      o.value = k;
+      choice.append(o);
+    }
+    choice.value = s.standin ? s.standin.split(":")[0] : "person";
+    choice.addEventListener("change", () =>
+      send({ type: "standin", seat: s.seat, bot: choice.value === "person" ? null : choice.value }));
+    row.append(choice);
+    box.append(row);
+  }
 }
 
 function ownerTitle(owner, label) {

@@ -12,7 +12,8 @@ const WORDS = {
     "scores": "Scores", "winners": "Winners", "reconnecting": "connection lost: reconnecting…",
     "watching": "watching", "choose-square": "now click where it goes", "melds": "melds", "options": "Options",
     "open-seat": "open", "none": "none", "setting": "settings", "bot": "bot", "waiting": "waiting for the next deal",
-    "empty": "—",
+    "empty": "—", "away": "away", "standin": "{bot} plays", "host": "host", "standins": "Who plays each seat",
+    "host-link": "Host (bots for people who left)",
   },
   ru: {
     "game": "Игра", "players": "Игроки", "seats": "Места", "create": "Создать стол", "links": "Ссылки",
@@ -24,7 +25,8 @@ const WORDS = {
     "scores": "Очки", "winners": "Победители", "reconnecting": "связь потеряна: подключаемся…",
     "watching": "зритель", "choose-square": "теперь выберите, куда", "melds": "комбинации", "options": "Настройки",
     "open-seat": "открыть", "none": "нет", "setting": "настройки", "bot": "бот", "waiting": "ждём следующей сдачи",
-    "empty": "—",
+    "empty": "—", "away": "нет на месте", "standin": "играет {bot}", "host": "хозяин", "standins": "Кто играет за каждое место",
+    "host-link": "Хозяин стола (боты за ушедших)",
   },
 };
 
