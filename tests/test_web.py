@@ -326,3 +326,34 @@ def test_a_person_out_of_time_has_a_bot_choose_for_them():
             while m["at"] == 0:
                 m = ws.receive_json()
         assert "time ran out" in m["log"][0] and len(room.session.moves) == 1
+
+
+def test_a_game_saved_at_the_terminal_goes_on_in_the_browser(monkeypatch, tmp_path):
+    import uvicorn
+    from click.testing import CliRunner
+    from koloda.api import load
+    from koloda.cli.main import main
+    from koloda.session import Session
+    session = Session.start("pony", load("pony"), ["human", "random"], seed=5)
+    for _ in range(3):
+        session.play(session.state.legal_actions()[0])
+    save = tmp_path / "mine.save.json"
+    session.save(save)
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    result = CliRunner().invoke(main, ["serve", "--resume", str(save), "--saves", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    link = next(line for line in result.output.splitlines() if line.startswith("P1: "))
+    room_id, token = link.split("/table/")[1].split("#")
+    again, app = _server(tmp_path)            # the server started again: the room goes on, saving to the same file
+    assert again.resume() == []
+    with TestClient(app) as client, client.websocket_connect(f"/ws/{room_id}") as ws:
+        m = _hello(ws, token)
+        assert m["seat"] == 0 and m["at"] == 3 and len(m["log"]) >= 3
+        while "moves" not in m:
+            m = ws.receive_json()
+        ws.send_json({"type": "move", "id": _first_move(m), "at": m["at"]})
+        while m["at"] == 3 or m["type"] != "table":
+            m = ws.receive_json()
+    assert len(Session.load(save).moves) >= 4
+    result = CliRunner().invoke(main, ["serve", "--resume", str(tmp_path / "nothing.save.json")])
+    assert result.exit_code != 0 and "Traceback" not in result.output

@@ -27,10 +27,13 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
               help="Seconds before each bot's move, so that people see it.")
 @click.option("--turn-seconds", type=click.FloatRange(1, 86400), default=None, metavar="SECONDS",
               help="A person's time for a move; then a bot chooses it for them (default: no clock).")
+@click.option("--resume", "resume", default=None, metavar="ID",
+              help="Open a game saved at the terminal (an id of `koloda saves`, or a save file) at a table here.")
 @click.option("--allow-origin", "origins", multiple=True, metavar="URL",
               help="Another origin whose pages may open a table (a reverse proxy's https://… address).")
 def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str | None, no_save: bool,
-          max_rooms: int, bot_delay: float, turn_seconds: float | None, origins: tuple[str, ...]) -> None:
+          max_rooms: int, bot_delay: float, turn_seconds: float | None, resume: str | None,
+          origins: tuple[str, ...]) -> None:
     """Serve tables in a browser: a lobby to pick GAME (a shipped game or a rule file) and seats, a
     secret link for each person, bots that play the other seats. Needs: pip install 'koloda[web]'."""
     try:
@@ -40,8 +43,8 @@ def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str
         raise Failure(f"`koloda serve` needs {exc.name or 'the web extra'}: pip install 'koloda[web]'") from None
     from koloda.api import load_spec, shipped_games
     from koloda.dsl.errors import RuleError, RuleErrors
-    from koloda.session import default_save_dir
-    from koloda.web.rooms import Rooms
+    from koloda.session import SaveError, default_save_dir, find_save
+    from koloda.web.rooms import RoomError, Rooms
     games = {name: name for name in shipped_games()}
     first = None
     if game is not None:
@@ -61,7 +64,19 @@ def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str
     for problem in rooms.resume():
         console.print(f"[yellow]not resumed[/yellow] {shown(problem)}", soft_wrap=True)
     app = make_app(rooms, bot_delay, origins, turn_seconds)
-    url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/" + (f"?game={first}" if first else "")
+    base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+    url = f"{base}/" + (f"?game={first}" if first else "")
+    if resume is not None:
+        if no_save:
+            raise Failure("--resume goes on saving the game to its save: it cannot be used with --no-save")
+        try:
+            room = rooms.adopt(find_save(resume))
+        except (SaveError, RoomError) as exc:
+            raise Failure(str(exc)) from None
+        for p, token in enumerate(room.tokens):
+            if token is not None:
+                console.print(f"P{p + 1}: {shown(f'{base}/table/{room.id}#{token}')}", soft_wrap=True)
+        console.print(f"host: {shown(f'{base}/table/{room.id}#{room.host}')}", soft_wrap=True)
     console.print(f"Serving koloda tables at {shown(url)}", soft_wrap=True)
     if host in LOCAL:
         console.print("[dim]Only this machine can reach it; `--host 0.0.0.0` lets the network in.[/dim]")

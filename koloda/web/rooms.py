@@ -49,6 +49,7 @@ class Room:
     agents: dict[tuple[int, str], Agent] = field(default_factory=dict)
     host: str = ""                        # the secret of the host's page: it may have bots stand in
     standins: dict[int, str] = field(default_factory=dict)     # a person's seat -> the bot playing it
+    save_path: Path | None = None         # a game begun at the terminal keeps its own save
 
     def __post_init__(self) -> None:
         game = self.session.game
@@ -253,7 +254,11 @@ class Room:
     def save(self) -> None:
         if self.folder is None:
             return
-        self.session.save(self.folder / f"web-{self.id}.save.json")
+        self.session.save(self.saved_in())
+
+    def saved_in(self) -> Path:
+        assert self.folder is not None
+        return self.save_path or self.folder / f"web-{self.id}.save.json"
 
     def write_room(self) -> None:
         if self.folder is None:
@@ -263,6 +268,8 @@ class Room:
         make_folder(rooms)
         write_atomically(rooms / f"{self.id}.json", json.dumps({"format": ROOM_FORMAT, "id": self.id,
                                                                 "tokens": self.tokens, "host": self.host,
+                                                                "save": None if self.save_path is None
+                                                                else str(self.save_path),
                                                                 "standins": {str(k): v for k, v in self.standins.items()}}))
 
 
@@ -346,20 +353,42 @@ class Rooms:
         data = parse(read_text(path, source), source)
         if not isinstance(data, dict) or data.get("format") != ROOM_FORMAT or not isinstance(data.get("id"), str):
             raise RoomError("not a room of this server")
-        saved = Session.load(self.folder / f"web-{data['id']}.save.json")
+        save = data.get("save")
+        save_path = Path(save) if isinstance(save, str) else self.folder / f"web-{data['id']}.save.json"
+        saved = Session.load(save_path)
         tokens = data.get("tokens")
         if not isinstance(tokens, list) or len(tokens) != len(saved.seats) or \
                 not all(t is None or isinstance(t, str) for t in tokens):
             raise RoomError("its seats do not match its save")
         host = data.get("host")
         standins = data.get("standins") or {}
-        room = Room(data["id"], saved.restarted(), tokens, None, host=host if isinstance(host, str) else "")
-        for action in saved.moves:            # told again, move by move, as each seat saw them
-            room.play(room.state.current_player(), action)
-        room.ended.clear()
+        room = _replayed(data["id"], saved, tokens, host if isinstance(host, str) else "")
+        room.save_path = save_path if isinstance(save, str) else None
         if isinstance(standins, dict):
             for seat, bot in standins.items():
                 if isinstance(seat, str) and seat.isdigit():
                     room.stand_in(int(seat), bot)
         room.folder = self.folder
         self.rooms[room.id] = room
+
+    def adopt(self, path: Path) -> Room:
+        """A game saved at the terminal (`koloda play`), now at a table in the browser: each person's
+        seat gets a link, and the game goes on saving to the same file."""
+        if len(self.rooms) >= self.most:
+            raise RoomError(f"this server holds at most {self.most} rooms")
+        saved = Session.load(path)
+        tokens = [secrets.token_urlsafe(16) if s.partition(":")[0].lower() == "human" else None for s in saved.seats]
+        room = _replayed(secrets.token_urlsafe(8), saved, tokens, secrets.token_urlsafe(16))
+        room.folder, room.save_path = self.folder, Path(path).resolve()
+        self.rooms[room.id] = room
+        room.write_room()
+        return room
+
+
+def _replayed(room_id: str, saved: Session, tokens: list[str | None], host: str) -> Room:
+    """A room for a saved game, its moves told again one by one, as each seat saw them."""
+    room = Room(room_id, saved.restarted(), tokens, None, host=host)
+    for action in saved.moves:
+        room.play(room.state.current_player(), action)
+    room.ended.clear()
+    return room
