@@ -47,8 +47,9 @@ def server(tmp_path_factory):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(make_app(rooms, bot_delay=0.05), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    app = make_app(rooms, bot_delay=0.05)
+    rooms.app = app              # for the replay test, which adds a replay to the server
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(600):
@@ -272,3 +273,28 @@ def test_a_screenshot_of_a_table(server, page, tmp_path, game):
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
     assert page.locator(".pile.mine svg.card[data-card]").count() > 0
+
+
+def test_a_replay_is_stepped_through(server, page, tmp_path):
+    from click.testing import CliRunner
+    from koloda.cli.main import main
+    from koloda.web.replays import Replayed
+    rooms, base = server
+    log = tmp_path / "pony.jsonl"
+    assert CliRunner().invoke(main, ["play", "pony", "--seat", "random", "--seat", "random", "--log", str(log),
+                                     "--fast", "--seed", "5", "-o", "limit=20"]).exit_code == 0
+    replay = Replayed(log)
+    rooms.app.state.server.replays[replay.id] = replay
+    page.goto(f"{base}/replay/{replay.id}#P1")
+    page.wait_for_selector("#board .pile")
+    for _ in range(3):
+        _click_and_wait(page, page.locator("#forward"))
+    assert page.inner_text("#position").strip() == f"3 / {len(replay.moves)}"
+    assert page.locator("#log li").count() >= 3 and page.locator(".pile.mine svg.card[data-card]").count() > 0
+    assert page.locator(".pile:not(.mine) [data-card]").count() <= 1            # the pile's top alone
+    before = _drawn(page)
+    page.select_option("#viewer", "all")
+    page.wait_for_function(f"Number(document.body.dataset.drawn || 0) > {before}")
+    assert page.locator(".pile:not(.mine) [data-card]").count() > 5          # the other hand and the stock
+    _click_and_wait(page, page.locator("#deals button.deal").nth(1))
+    assert page.inner_text("#position").strip() == f"{replay.deals[1]['at']} / {len(replay.moves)}"

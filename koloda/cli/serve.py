@@ -29,11 +29,13 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
               help="A person's time for a move; then a bot chooses it for them (default: no clock).")
 @click.option("--resume", "resume", default=None, metavar="ID",
               help="Open a game saved at the terminal (an id of `koloda saves`, or a save file) at a table here.")
+@click.option("--replay", "replays", multiple=True, metavar="FILE",
+              help="A transcript (`koloda play --log`) to step through in the browser; its link is printed.")
 @click.option("--allow-origin", "origins", multiple=True, metavar="URL",
               help="Another origin whose pages may open a table (a reverse proxy's https://… address).")
 def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str | None, no_save: bool,
           max_rooms: int, bot_delay: float, turn_seconds: float | None, resume: str | None,
-          origins: tuple[str, ...]) -> None:
+          replays: tuple[str, ...], origins: tuple[str, ...]) -> None:
     """Serve tables in a browser: a lobby to pick GAME (a shipped game or a rule file) and seats, a
     secret link for each person, bots that play the other seats. Needs: pip install 'koloda[web]'."""
     try:
@@ -44,6 +46,7 @@ def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str
     from koloda.api import load_spec, shipped_games
     from koloda.dsl.errors import RuleError, RuleErrors
     from koloda.session import SaveError, default_save_dir, find_save
+    from koloda.web.replays import Replayed
     from koloda.web.rooms import RoomError, Rooms
     games = {name: name for name in shipped_games()}
     first = None
@@ -63,7 +66,13 @@ def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str
     rooms = Rooms(games, folder, max_rooms)
     for problem in rooms.resume():
         console.print(f"[yellow]not resumed[/yellow] {shown(problem)}", soft_wrap=True)
-    app = make_app(rooms, bot_delay, origins, turn_seconds)
+    shown_replays = []
+    for path in replays:
+        try:
+            shown_replays.append(Replayed(Path(path)))
+        except SaveError as exc:
+            raise Failure(str(exc)) from None
+    app = make_app(rooms, bot_delay, origins, turn_seconds, tuple(shown_replays))
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     url = f"{base}/" + (f"?game={first}" if first else "")
     if resume is not None:
@@ -85,6 +94,8 @@ def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str
                       "lobby; a seat still needs its secret link.")
     if rooms.rooms:
         console.print(f"{len(rooms.rooms)} room(s) resumed from {shown(folder)}")
+    for replay in shown_replays:
+        console.print(f"replay of {shown(replay.name)}: {shown(f'{base}/replay/{replay.id}#all')}", soft_wrap=True)
     if open_browser:
         import webbrowser
         webbrowser.open(url)

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from koloda.api import load_spec
 from koloda.dsl.errors import RuleError, RuleErrors
 from koloda.ui.names import is_language
+from koloda.web.replays import Replayed
 from koloda.web.rooms import Room, RoomError, Rooms
 
 STATIC = Path(__file__).parent / "static"
@@ -59,6 +60,7 @@ class Server:
         self.bots: dict[str, asyncio.Task] = {}
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="koloda-engine")
         self.about: dict[str, dict] = {}
+        self.replays: dict[str, Replayed] = {}
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.engine, fn, *args)
@@ -195,6 +197,31 @@ class Server:
                     await self.tell_hosts(room, page)      # the host sees it has left
                 except RuntimeError:      # the server is stopping: its worker takes no more calls
                     pass
+
+    async def replay_socket(self, ws: WebSocket) -> None:
+        """A replay's page asks for the table after a move, as a viewer; each answer stands alone."""
+        if not self._same_origin(ws.headers):
+            await ws.close(code=4403)
+            return
+        await ws.accept()
+        replay = self.replays.get(ws.path_params.get("replay", ""))
+        if replay is None:
+            await _error(ws, "there is no such replay")
+            await ws.close(code=4404)
+            return
+        try:
+            while True:
+                data = await _receive(ws)
+                if data is None:
+                    continue
+                if data.get("type") not in ("hello", "show"):
+                    await _error(ws, "a replay is stepped through with `show`")
+                    continue
+                message = await self.run(replay.message, data.get("viewer") or data.get("token"), data.get("at", 0),
+                                         _language(data.get("lang")))
+                await ws.send_json(message)
+        except WebSocketDisconnect:
+            pass
 
     async def _hello(self, ws: WebSocket, room: Room, data: dict) -> Page | None:
         token = data.get("token")
@@ -334,11 +361,14 @@ class _Headers:
 
 
 def make_app(rooms: Rooms, bot_delay: float = 0.7, origins: tuple[str, ...] = (),
-             turn_seconds: float | None = None) -> Starlette:
+             turn_seconds: float | None = None, replays: tuple[Replayed, ...] = ()) -> Starlette:
     server = Server(rooms, bot_delay, origins, turn_seconds)
+    server.replays = {r.id: r for r in replays}
     app = Starlette(middleware=[Middleware(_Headers)], routes=[
         Route("/", _page("lobby.html")),
         Route("/table/{room}", _page("table.html")),
+        Route("/replay/{replay}", _page("table.html")),
+        WebSocketRoute("/ws-replay/{replay}", server.replay_socket),
         Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/games", server.games),
         Route("/api/rooms", server.create, methods=["POST"]),

@@ -29,9 +29,16 @@ def _zone_ids(game: Game, state: State) -> list[int]:
     return [zi for zi, z in enumerate(game.layout.zones) if z.slot is None or state.slot_kind[z.slot] is not None]
 
 
-def table_view(game: Game, state: State, seat: int, lang: str) -> dict[str, Any]:
-    """The table as `seat` sees it, laid out for the page: piles, grids, melds, variables."""
+def table_view(game: Game, state: State, seat: int, lang: str, reveal: bool = False) -> dict[str, Any]:
+    """The table as `seat` sees it, laid out for the page: piles, grids, melds, variables.
+    `reveal`: every card of every zone, face down or hidden (a replay that shows all; never a table
+    in play)."""
     obs = state.observation(seat)
+    if reveal:
+        for zi, z in zip(_zone_ids(game, state), obs["zones"]):
+            if "meld" not in z:
+                z["cards"] = [game.cards.names[c] for c in state.zones[zi]]
+                z.pop("top", None)
     piles: list[dict[str, Any]] = []
     grids: dict[int, dict[str, Any]] = {}
     melds: list[dict[str, Any]] = []

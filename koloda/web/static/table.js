@@ -4,6 +4,8 @@
 "use strict";
 const ROOM = decodeURIComponent(location.pathname.split("/").pop());
 const TOKEN = decodeURIComponent(location.hash.slice(1));
+const REPLAY = location.pathname.startsWith("/replay/");     // a transcript stepped through
+let viewer = TOKEN || "all", at = 0;
 let socket = null;
 let last = null;          // the last table message
 let picked = null;        // a card clicked whose move still needs a place
@@ -15,10 +17,11 @@ function send(message) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(ROOM)}`);
+  socket = new WebSocket(`${scheme}//${location.host}/${REPLAY ? "ws-replay" : "ws"}/${encodeURIComponent(ROOM)}`);
   socket.addEventListener("open", () => {
     document.getElementById("connection").hidden = true;
-    send({ type: "hello", token: TOKEN, lang: LANG });
+    if (REPLAY) show(at);
+    else send({ type: "hello", token: TOKEN, lang: LANG });
   });
   socket.addEventListener("message", (event) => {
     let data;
@@ -33,6 +36,36 @@ function connect() {
     box.hidden = false;
     setTimeout(connect, 1000);
   });
+}
+
+function show(k) {
+  send({ type: "show", viewer: viewer, at: k, lang: LANG });
+}
+
+// a replay's controls: step, jump to a deal's start, see as one seat or with every card shown
+function drawReplay(m) {
+  const box = document.getElementById("replay");
+  box.hidden = !m.replay;
+  if (!m.replay) return;
+  const r = m.replay;
+  at = r.at;
+  viewer = r.viewer;
+  document.getElementById("position").textContent = ` ${r.at} / ${r.total} `;
+  const select = document.getElementById("viewer");
+  if (select.options.length !== r.viewers.length) {
+    select.replaceChildren(...r.viewers.map((v) => {
+      const o = el("option", null, v === "all" ? word("every-card") : v === "watch" ? word("watching") : v);
+      o.value = v;
+      return o;
+    }));
+  }
+  select.value = r.viewer;
+  const deals = document.getElementById("deals");
+  deals.replaceChildren(...r.deals.map((d) => {
+    const b = el("button", "deal" + (d.at <= r.at ? " passed" : ""), `${word("deal")} ${d.deal}`);
+    b.addEventListener("click", () => show(d.at));
+    return b;
+  }));
 }
 
 function notice(text) {
@@ -72,6 +105,7 @@ function draw(m) {
   log.replaceChildren(...m.log.map((line) => el("li", null, line)));
   log.scrollTop = log.scrollHeight;
   drawTurn(m, ctx);
+  drawReplay(m);
   drawEnded(m);
   drawResult(m);
   document.body.dataset.drawn = String(Number(document.body.dataset.drawn || 0) + 1);   // for tests to wait on
@@ -308,7 +342,7 @@ function drawTurn(m, ctx) {
 function drawEnded(m) {
   const box = document.getElementById("ended");
   const ended = m.ended && m.ended.length ? m.ended[m.ended.length - 1] : null;
-  if (!ended || (m.seat < 0 && ended.deal <= endedSeen)) { box.hidden = true; return; }
+  if (!ended || (m.seat < 0 && !m.replay && ended.deal <= endedSeen)) { box.hidden = true; return; }
   document.getElementById("ended-title").textContent = word("deal-over", { n: ended.deal });
   const hands = document.getElementById("ended-hands");
   hands.replaceChildren();
@@ -337,7 +371,13 @@ function drawResult(m) {
 // ------------------------------------------------------------ keyboard and buttons
 document.addEventListener("DOMContentLoaded", () => {
   applyWords();
-  languageSwitch((code) => send({ type: "lang", lang: code }));
+  languageSwitch((code) => REPLAY ? show(at) : send({ type: "lang", lang: code }));
+  const total = () => (last && last.replay ? last.replay.total : 0);
+  document.getElementById("first").addEventListener("click", () => show(0));
+  document.getElementById("prev").addEventListener("click", () => show(Math.max(0, at - 1)));
+  document.getElementById("forward").addEventListener("click", () => show(Math.min(total(), at + 1)));
+  document.getElementById("last").addEventListener("click", () => show(total()));
+  document.getElementById("viewer").addEventListener("change", (e) => { viewer = e.target.value; show(at); });
   const four = document.getElementById("four");
   four.checked = localStorage.getItem("koloda-four") === "1";
   document.body.classList.toggle("four", four.checked);
@@ -349,7 +389,8 @@ document.addEventListener("DOMContentLoaded", () => {
     const box = document.getElementById("ended");
     endedSeen = Number(box.dataset.deal);
     box.hidden = true;
-    if (last && last.seat >= 0) send({ type: "next" });
+    if (last && last.replay) show(last.replay.at + 1);
+    else if (last && last.seat >= 0) send({ type: "next" });
   });
   document.getElementById("typed").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -367,6 +408,8 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && picked !== null) { picked = null; draw(last); }
+    if (REPLAY && e.key === "ArrowRight") show(Math.min(total(), at + 1));
+    if (REPLAY && e.key === "ArrowLeft") show(Math.max(0, at - 1));
   });
   connect();
 });

@@ -13,7 +13,7 @@ const WORDS = {
     "watching": "watching", "choose-square": "now click where it goes", "melds": "melds", "options": "Options",
     "open-seat": "open", "none": "none", "setting": "settings", "bot": "bot", "waiting": "waiting for the next deal",
     "empty": "—", "away": "away", "standin": "{bot} plays", "host": "host", "standins": "Who plays each seat",
-    "host-link": "Host (bots for people who left)",
+    "host-link": "Host (bots for people who left)", "every-card": "every card",
   },
   ru: {
     "game": "Игра", "players": "Игроки", "seats": "Места", "create": "Создать стол", "links": "Ссылки",
@@ -26,7 +26,7 @@ const WORDS = {
     "watching": "зритель", "choose-square": "теперь выберите, куда", "melds": "комбинации", "options": "Настройки",
     "open-seat": "открыть", "none": "нет", "setting": "настройки", "bot": "бот", "waiting": "ждём следующей сдачи",
     "empty": "—", "away": "нет на месте", "standin": "играет {bot}", "host": "хозяин", "standins": "Кто играет за каждое место",
-    "host-link": "Хозяин стола (боты за ушедших)",
+    "host-link": "Хозяин стола (боты за ушедших)", "every-card": "все карты",
   },
 };
 
