@@ -47,7 +47,7 @@ def server(tmp_path_factory):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = make_app(rooms, bot_delay=0.05)
+    app = make_app(rooms, bot_delay=0.05, allow_upload=True)
     rooms.app = app              # for the replay test, which adds a replay to the server
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -298,3 +298,18 @@ def test_a_replay_is_stepped_through(server, page, tmp_path):
     assert page.locator(".pile:not(.mine) [data-card]").count() > 5          # the other hand and the stock
     _click_and_wait(page, page.locator("#deals button.deal").nth(1))
     assert page.inner_text("#position").strip() == f"{replay.deals[1]['at']} / {len(replay.moves)}"
+
+
+def test_a_rule_file_pasted_in_the_lobby_is_checked_then_offered(server, page):
+    rooms, base = server
+    page.goto(f"{base}/")
+    page.wait_for_selector("#seats .seat-row")
+    page.click("#upload summary")
+    page.fill("#rule-text", "game: mine\nextends: pony\nzones:\n  hand: {each: player, visible: sometimes}\n")
+    page.click("#check")
+    page.wait_for_selector("#upload-errors pre")
+    assert page.inner_text("#upload-errors").startswith("upload.yaml:4:")
+    page.fill("#rule-text", "game: mine\nextends: pony\ntitle: {en: My Pony}\n")
+    page.click("#check")
+    page.wait_for_function("document.querySelector('#game').selectedOptions[0].textContent === 'My Pony'")
+    assert page.inner_text("#upload-errors") == ""

@@ -31,11 +31,13 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
               help="Open a game saved at the terminal (an id of `koloda saves`, or a save file) at a table here.")
 @click.option("--replay", "replays", multiple=True, metavar="FILE",
               help="A transcript (`koloda play --log`) to step through in the browser; its link is printed.")
+@click.option("--allow-upload", is_flag=True,
+              help="Let the lobby take rule files pasted or uploaded (checked; each may extend only shipped games).")
 @click.option("--allow-origin", "origins", multiple=True, metavar="URL",
               help="Another origin whose pages may open a table (a reverse proxy's https://… address).")
 def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str | None, no_save: bool,
           max_rooms: int, bot_delay: float, turn_seconds: float | None, resume: str | None,
-          replays: tuple[str, ...], origins: tuple[str, ...]) -> None:
+          replays: tuple[str, ...], allow_upload: bool, origins: tuple[str, ...]) -> None:
     """Serve tables in a browser: a lobby to pick GAME (a shipped game or a rule file) and seats, a
     secret link for each person, bots that play the other seats. Needs: pip install 'koloda[web]'."""
     try:
@@ -72,7 +74,7 @@ def serve(game: str | None, host: str, port: int, open_browser: bool, saves: str
             shown_replays.append(Replayed(Path(path)))
         except SaveError as exc:
             raise Failure(str(exc)) from None
-    app = make_app(rooms, bot_delay, origins, turn_seconds, tuple(shown_replays))
+    app = make_app(rooms, bot_delay, origins, turn_seconds, tuple(shown_replays), allow_upload)
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     url = f"{base}/" + (f"?game={first}" if first else "")
     if resume is not None:

@@ -24,12 +24,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from koloda.api import load_spec
 from koloda.dsl.errors import RuleError, RuleErrors
 from koloda.ui.names import is_language
+from koloda.dsl.limits import MAX_FILE_BYTES
 from koloda.web.replays import Replayed
+from koloda.web.uploads import Uploads
 from koloda.web.rooms import Room, RoomError, Rooms
 
 STATIC = Path(__file__).parent / "static"
 MAX_FRAME = 16 * 1024          # characters of one message from a page; a longer one is refused
 MAX_BODY = 16 * 1024           # bytes of a request to the lobby's API
+MAX_UPLOAD_BODY = MAX_FILE_BYTES * 2 + 4096      # a rule file as JSON text (escapes may double it)
 HEADERS = {
     # the page's own script and style only: a text that got past the escaping still runs nothing
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -61,6 +64,7 @@ class Server:
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="koloda-engine")
         self.about: dict[str, dict] = {}
         self.replays: dict[str, Replayed] = {}
+        self.uploads: Uploads | None = None      # rule files from the lobby, if the server takes them
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.engine, fn, *args)
@@ -131,18 +135,30 @@ class Server:
             if about is None:
                 about = self.about[name] = await self.run(_about, name, ref)
             out.append({**about, "title": about["titles"].get(lang) or about["titles"]["en"]})
-        return JSONResponse({"games": out}, headers=HEADERS)
+        return JSONResponse({"games": out, "upload": self.uploads is not None}, headers=HEADERS)
+
+    async def upload(self, request: Request) -> Response:
+        """A rule file pasted in the lobby: checked, then offered with the others (--allow-upload)."""
+        if self.uploads is None:
+            return JSONResponse({"errors": ["this server takes no rule files (koloda serve --allow-upload)"]}, 403)
+        if not self._same_origin(request.headers):
+            return JSONResponse({"errors": ["a rule file is sent from this server's own page"]}, 403)
+        data = await _json_body(request, MAX_UPLOAD_BODY)
+        if data is _TOO_LARGE:
+            return JSONResponse({"errors": [f"a rule file is at most {MAX_FILE_BYTES:,} bytes"]}, 413)
+        if not isinstance(data, dict):
+            return JSONResponse({"errors": ["the request is not a rule file"]}, 400)
+        name, errors = await self.run(self.uploads.add, data.get("text"), data.get("name"), self.rooms.games)
+        if name is None:
+            return JSONResponse({"errors": errors}, 400)
+        return JSONResponse({"game": name})
 
     async def create(self, request: Request) -> Response:
         if not self._same_origin(request.headers):
             return JSONResponse({"error": "a room is made from this server's own page"}, 403, headers=HEADERS)
-        body = await request.body()
-        if len(body) > MAX_BODY:
+        data = await _json_body(request, MAX_BODY)
+        if data is _TOO_LARGE:
             return JSONResponse({"error": "that request is too large"}, 413, headers=HEADERS)
-        try:
-            data = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
-            return JSONResponse({"error": "the request is not JSON"}, 400, headers=HEADERS)
         if not isinstance(data, dict):
             return JSONResponse({"error": "the request is not a room"}, 400, headers=HEADERS)
         try:
@@ -283,6 +299,22 @@ class Server:
         await self.push(room)
 
 
+_TOO_LARGE = object()
+
+
+async def _json_body(request: Request, most: int) -> object:
+    """The request's JSON, read no further than `most` bytes (_TOO_LARGE past them; None if not JSON)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > most:
+            return _TOO_LARGE
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
 def _language(lang: object) -> str:
     return lang if isinstance(lang, str) and len(lang) < 12 and is_language(lang) else "en"
 
@@ -361,9 +393,12 @@ class _Headers:
 
 
 def make_app(rooms: Rooms, bot_delay: float = 0.7, origins: tuple[str, ...] = (),
-             turn_seconds: float | None = None, replays: tuple[Replayed, ...] = ()) -> Starlette:
+             turn_seconds: float | None = None, replays: tuple[Replayed, ...] = (),
+             allow_upload: bool = False) -> Starlette:
     server = Server(rooms, bot_delay, origins, turn_seconds)
     server.replays = {r.id: r for r in replays}
+    if allow_upload:
+        server.uploads = Uploads(rooms.folder)
     app = Starlette(middleware=[Middleware(_Headers)], routes=[
         Route("/", _page("lobby.html")),
         Route("/table/{room}", _page("table.html")),
@@ -372,6 +407,7 @@ def make_app(rooms: Rooms, bot_delay: float = 0.7, origins: tuple[str, ...] = ()
         Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/games", server.games),
         Route("/api/rooms", server.create, methods=["POST"]),
+        Route("/api/rules", server.upload, methods=["POST"]),
         WebSocketRoute("/ws/{room}", server.socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])

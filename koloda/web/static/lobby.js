@@ -5,7 +5,9 @@ let GAMES = [];
 
 async function loadGames() {
   const answer = await fetch(`/api/games?lang=${LANG}`);
-  GAMES = (await answer.json()).games;
+  const data = await answer.json();
+  GAMES = data.games;
+  document.getElementById("upload").hidden = !data.upload;
   const select = document.getElementById("game");
   const wanted = new URLSearchParams(location.search).get("game") || select.value || "pony";
   select.replaceChildren(...GAMES.map((g) => {
@@ -15,6 +17,23 @@ async function loadGames() {
   }));
   select.value = GAMES.some((g) => g.name === wanted) ? wanted : GAMES[0].name;
   chooseGame();
+}
+
+let fileName = "";
+
+async function upload() {
+  const text = document.getElementById("rule-text").value;
+  const answer = await fetch("/api/rules", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ text: text, name: fileName }),
+  });
+  const data = await answer.json();
+  const box = document.getElementById("upload-errors");
+  box.replaceChildren(...(data.errors || []).map((e) => el("pre", null, e)));
+  if (answer.ok) {
+    history.replaceState(null, "", "?game=" + encodeURIComponent(data.game));
+    await loadGames();
+  }
 }
 
 function game() {
@@ -127,5 +146,12 @@ document.addEventListener("DOMContentLoaded", () => {
   document.getElementById("game").addEventListener("change", chooseGame);
   document.getElementById("players").addEventListener("change", (e) => drawSeats(Number(e.target.value)));
   document.getElementById("create").addEventListener("click", create);
+  document.getElementById("check").addEventListener("click", upload);
+  document.getElementById("rule-file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    fileName = file.name;
+    document.getElementById("rule-text").value = await file.text();
+  });
   loadGames();
 });

@@ -14,6 +14,7 @@ const WORDS = {
     "open-seat": "open", "none": "none", "setting": "settings", "bot": "bot", "waiting": "waiting for the next deal",
     "empty": "—", "away": "away", "standin": "{bot} plays", "host": "host", "standins": "Who plays each seat",
     "host-link": "Host (bots for people who left)", "every-card": "every card",
+    "your-file": "Your own rule file", "check": "Check it and add it",
   },
   ru: {
     "game": "Игра", "players": "Игроки", "seats": "Места", "create": "Создать стол", "links": "Ссылки",
@@ -27,6 +28,7 @@ const WORDS = {
     "open-seat": "открыть", "none": "нет", "setting": "настройки", "bot": "бот", "waiting": "ждём следующей сдачи",
     "empty": "—", "away": "нет на месте", "standin": "играет {bot}", "host": "хозяин", "standins": "Кто играет за каждое место",
     "host-link": "Хозяин стола (боты за ушедших)", "every-card": "все карты",
+    "your-file": "Свой файл правил", "check": "Проверить и добавить",
   },
 };
 
