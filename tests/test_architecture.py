@@ -35,7 +35,9 @@ ALLOWED = {
     # the design search: variants played by sim, measured by report
     "tune": {"dsl", "interpreter", "api", "sim", "report"},
     "cli": {"dsl", "interpreter", "api", "ui", "agents", "session", "sim", "report", "rulebook", "lsp", "authoring",
-            "tune"},
+            "tune", "web"},
+    # the table in a browser: the engine, the bots, saves and the table's words, served (cli starts it)
+    "web": {"dsl", "interpreter", "api", "ui", "agents", "session", "compact"},
     # the rules read back in words (`koloda explain`): the checked tree and its options, nothing that plays
     "rulebook": {"dsl", "api"},
     # the language server: the checker's answers for an editor (the engine is not needed to edit rules)
@@ -127,6 +129,7 @@ def test_no_import_cycles():
 # `koloda list` imports the YAML loader only for a file whose title is not in the cache.
 # What simulate and compare do asks for plots and Ray only when told to: they are optional extras.
 IMPORTS_INSIDE_FUNCTIONS = {"koloda": None, "koloda.cli.main": None, "koloda.cli.table_run": None, "koloda.cli.authoring": None,
+                            "koloda.cli.serve": None,
                             "koloda.dsl.structure": {"jsonschema", "jsonschema.exceptions"}, "koloda.dsl.about": {"koloda.dsl.loader"},
                             "koloda.cli.reports": {"koloda.report", "koloda.sim"},
                             # koloda tune: Optuna (the extra) and the search, when the command runs; plots when asked

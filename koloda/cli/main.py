@@ -18,7 +18,7 @@ import click
 from rich.text import Text
 
 from koloda.cli.explain import explain
-from koloda.cli import authoring
+from koloda.cli import authoring, serve
 from koloda.cli.output import Failure, console, err_console
 from koloda.cli.tune import tune
 from koloda.cli.table_run import default_save, holds_something, run, scores_text
@@ -562,6 +562,7 @@ def lsp(stdio: bool) -> None:
 main.add_command(authoring.fmt)
 main.add_command(authoring.new)
 main.add_command(tune)
+main.add_command(serve.serve)
 
 
 if __name__ == "__main__":
