@@ -458,7 +458,7 @@ def test_a_plans_cards_are_read_once_before_a_loop_that_does_not_change_the_plan
     assert "(v_d in _plan_cards(v_m))" in source
     # `any` and `all` over melds are generated, with the melds made a group at a time by the closures' stream
     assert "any(" in source and "all(" in source
-    assert source.count("for v_m in _k") >= 3 and "{'e': v_e}" in source
+    assert source.count("for v_m in _counted(s, _k") >= 3 and "{'e': v_e}" in source
     for seed in (1, 2, 3):
         fast, slow = both(monkeypatch, str(path), seed=seed, moves=300)
         assert fast == slow

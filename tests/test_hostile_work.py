@@ -132,3 +132,99 @@ def test_a_long_chain_of_procedures_is_refused_where_it_starts(tmp_path, n):
     out = assert_located(koloda("check", "g.yaml", cwd=tmp_path),
                          f"procedure `p0` runs procedures more than {MAX_PROCEDURE_DEPTH} deep", line=11)
     assert f"which runs … `p{MAX_PROCEDURE_DEPTH}`" in out
+
+
+# ------------------------------------------------------------------ lists that multiply, loops inside loops
+PLAY = """\
+import random, sys
+import koloda
+try:
+    game = koloda.load(sys.argv[1])
+    for seed in range(2):
+        s = game.new_initial_state(seed)
+        pick = random.Random(seed)
+        while not s.is_terminal():
+            s.apply_action(pick.choice(s.legal_actions()))
+except koloda.RuleErrors as e:
+    print(e.errors[0].format())
+    sys.exit(1)
+except koloda.RuleError as e:
+    print(e.format())
+    sys.exit(1)
+print("played")
+"""
+
+
+def play(tmp_path: Path, text: str, generate: str) -> subprocess.CompletedProcess:
+    """Two seeded random games of the file, by the generated code or the closures alone."""
+    write(tmp_path, text)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), KOLODA_GENERATE=generate)
+    return subprocess.run([sys.executable, "-c", PLAY, "g.yaml"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=HANG)
+
+
+def repeats(*counts: int, body: str = "x += 1", indent: int = 10) -> str:
+    rows = []
+    for i, n in enumerate(counts):
+        pad = " " * (indent + 4 * i)
+        rows.append(f"{pad}- repeat: {n}\n{pad}  limit: 1000000\n{pad}  do:")
+    rows.append(" " * (indent + 4 * len(counts)) + f"- {body}")
+    return "\n" + "\n".join(rows) + "\n" + " " * indent + "- end deal"
+
+
+WORK = "would pass the work one listing of moves, action or deal may take"
+RUNAWAYS = {
+    # lists that multiply
+    "combinations of combinations": (dict(guard="count(a for a in combinations(stock, 3) "
+                                                "if count(combinations([c for c in stock if c not in a], 3)) > 0) >= 0"),
+                                     WORK, 21),
+    "combinations of too many": (dict(guard="count(combinations(stock, 20)) >= 0"),
+                                 "`combinations` of 20 from 42 items makes more than 65536 lists", 21),
+    "subsets of subsets": (dict(guard="count([t for s in subsets(top(stock, 16)) for t in subsets(s)]) >= 0"),
+                           WORK, 21),
+    "comprehensions inside one another": (dict(guard="count([[a, b, c, d] for a in stock for b in stock "
+                                                     "for c in stock for d in stock]) >= 0"), WORK, 21),
+    "a product of parameters": (dict(params="with: [a in stock, b in stock, c in stock, d in stock, e in stock]"),
+                                "listing the moves of `pass` " + WORK, 19),
+    "a huge range": (dict(guard="count(1..999999999) > 0"), "a range of 999,999,999 numbers " + WORK, 21),
+    "a huge range of a parameter": (dict(params="with: n in 0..x * 999999999", guard="n >= 0"),
+                                    "a range of 1,000,000,000 numbers " + WORK, 20),
+    # runaways inside one action
+    "repeats inside repeats": (dict(do=repeats(1000, 1000, 1000)), "`repeat:` running its `do:` 1000 times " + WORK,
+                               29),
+    "check events a million times": (dict(extra="events:\n  never:\n    when: x < 0\n    do: [x = 1]",
+                                          do=repeats(1000000, body="check events")), "`check events` " + WORK, 29),
+    "a number squared each round": (dict(do="\n          - x = 2\n" + repeats(40, body="x = x * x")[1:]),
+                                    "`*` gives a number of", 27),
+    "a number doubled each round": (dict(do=repeats(1000000, body="x += x")), "`x +=` gives a number of", 26),
+    "a sum that grows": (dict(do=repeats(100, body="x = sum([x, x, x, x])")), "`sum` gives a number of", 26),
+    "repeats inside repeats in the deal": (dict(deal="  - repeat: 100000\n    limit: 1000000\n    do:\n"
+                                                     "      - repeat: 100000\n        limit: 1000000\n"
+                                                     "        do: [x += 1]"), WORK, 18),
+    "procedures that each run the next twice": (
+        dict(extra="procedures:\n" + "\n".join(f"  p{i}(): [p{i + 1}(), p{i + 1}()]" for i in range(30))
+         + "\n  p30(): x += 1", do="[p0(), end deal]"), "running `p", None),
+    "for loops inside one another": (dict(do=nested("for", 27).replace("in [me]", "in players")), WORK, None),
+}
+
+
+@pytest.mark.parametrize("generate", ["1", "0"], ids=["generated", "closures"])
+@pytest.mark.parametrize("case", list(RUNAWAYS))
+def test_a_runaway_stops_with_a_located_error(tmp_path, case, generate):
+    parts, message, line = RUNAWAYS[case]
+    done = play(tmp_path, game_text(**parts), generate)
+    assert_located(done, message, line)
+
+
+def test_the_work_of_each_action_is_its_own(tmp_path):
+    # each action may take much of the budget; the actions of a game together take far more than one budget
+    do = repeats(900, 1000)
+    text = game_text(do=do).replace('deal_number >= 2', 'deal_number >= 4')
+    for generate in ("1", "0"):
+        done = play(tmp_path, text, generate)
+        assert done.returncode == 0 and "played" in done.stdout, done.stdout + done.stderr
+
+
+def test_combinations_of_more_items_than_the_list_has_are_none(tmp_path):
+    done = play(tmp_path, game_text(guard="count(combinations(my hand, 999999999)) == 0"), "0")
+    assert done.returncode == 0 and "played" in done.stdout, done.stdout + done.stderr

@@ -20,3 +20,9 @@ LOOP_LIMIT = 1_000                   # rounds of a `repeat:` or `while:` loop un
 MAX_LOOP_LIMIT = 1_000_000           # the most a loop's `limit:` may allow
 MAX_PROCEDURE_DEPTH = 32             # procedures calling procedures, one inside another
 MOST_NUMBERS = 10_000                # values of one number parameter drawn from a range fixed before play
+# The work of one run of the rules, counted in steps: an item of a list made or gone through (a
+# comprehension's, a range's, a `for:` loop's, the values of a move's parameters), a round of a
+# loop, a procedure run, the events checked. One listing of legal moves, one action (with the events
+# and the flow after it), and one deal (at load: the setup and the first deal) each have this many.
+MAX_WORK = 1_000_000
+MAX_VALUE = 10 ** 18                 # whole numbers in play stay within ±this

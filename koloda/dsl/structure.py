@@ -94,7 +94,7 @@ def _one_of(validator, one_of: list, instance: object, schema: dict):
     """jsonschema's `oneOf`, but a mapping is looked into only by the alternatives of its kind (whose first
     required key it holds): an effect has five alternatives, three of them with `do:`, and looking into
     every one made checking effects inside effects take time exponential in their nesting."""
-    from jsonschema.exceptions import ValidationError
+    from jsonschema import ValidationError
     alternatives = [alt if looks_into(alt, instance) else _shallow(alt) for alt in one_of]
     errors: list = []
     for index, alternative in enumerate(alternatives):

@@ -20,6 +20,7 @@ from koloda.interpreter.choices import combinations_of, subsets_of
 from koloda.interpreter.gen_runtime import trick_winner
 from koloda.interpreter import meld_calls
 from koloda.interpreter.trick_order import extreme_by, trick_taker
+from koloda.interpreter.work import checked_number
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
 FunctionImpl = Callable[[Context, R.BuiltinCall, list[Fn], Env], Fn]
@@ -429,9 +430,9 @@ def _choices(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     """Every choice of k items (`subsets`: of any number, fewest first), each in the list's order."""
     items, span = c.sequence(n.args[0], env), n.span
     if n.name == "subsets":
-        return lambda s, b: subsets_of(list(items(s, b)), span)
+        return lambda s, b: subsets_of(s, list(items(s, b)), span)
     how_many = args[1]
-    return lambda s, b: combinations_of(list(items(s, b)), how_many(s, b), span)
+    return lambda s, b: combinations_of(s, list(items(s, b)), how_many(s, b), span)
 
 
 @register(FUNCTIONS, "count", "sum", "any", "all", "max", "min", "product")
@@ -453,7 +454,7 @@ def reduce(name: str, items: Fn, span: Span) -> Fn:
             values = items(s, b)
             if None in values:
                 raise RuleRuntimeError(f"`{name}` over a list that holds none", span)
-            return add_up(values)
+            return checked_number(add_up(values), f"`{name}`", span)
         return total
     if name == "any":
         return lambda s, b: any(items(s, b))

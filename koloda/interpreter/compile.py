@@ -28,6 +28,7 @@ from koloda.interpreter.melds import MeldRules
 from koloda.interpreter.patterns import PatternRules
 from koloda.interpreter.reach import Reach
 from koloda.interpreter.window import Window
+from koloda.interpreter.work import checked_number, counted, spend
 
 _MISSING = object()
 
@@ -304,11 +305,12 @@ class Compiler(EffectCompiler):
         inner = env.without(var)
         test = self.expr(cond, inner) if cond is not None else None
         elem = self.expr(item, inner) if isinstance(item, R.Expr) else item
+        span = iterable.span
 
         def gen(s, b):
             saved = b.get(var, _MISSING)
             out = []
-            for x in list(items(s, b)):
+            for x in counted(s, list(items(s, b)), span):
                 b[var] = x
                 if test is None or test(s, b):
                     out.append(elem(s, b))
@@ -341,12 +343,12 @@ class Compiler(EffectCompiler):
         inner = env.without(n.var)
         test = self.expr(n.cond, inner) if n.cond is not None else None
         elem = self.expr(n.elem, inner)
-        var, wanted = n.var, n.func == "any"
+        var, wanted, span = n.var, n.func == "any", n.iterable.span
 
         def decide(s, b):
             saved = b.get(var, _MISSING)
             found = not wanted
-            for x in items(s, b):
+            for x in counted(s, items(s, b), span):
                 b[var] = x
                 if (test is None or test(s, b)) and bool(elem(s, b)) == wanted:
                     found = wanted
@@ -408,17 +410,20 @@ class Compiler(EffectCompiler):
         return lambda s, b: [x for items in lists(s, b) for x in items]
 
     def _Range(self, n: R.Range, env: Env) -> Fn:
-        low, high = self.expr(n.low, env), self.expr(n.high, env)
-        if n.step is None:
-            return lambda s, b: list(range(low(s, b), high(s, b) + 1))
-        step, span = self.expr(n.step, env), n.span
+        low, high, span = self.expr(n.low, env), self.expr(n.high, env), n.span
+        step = self.expr(n.step, env) if n.step is not None else lambda s, b: 1
 
-        def stepped(s, b):
+        def numbers(s, b):
             by = step(s, b)
             if by <= 0:
                 raise RuleRuntimeError(f"a range goes up by a whole number above 0, not by {by}", span)
-            return list(range(low(s, b), high(s, b) + 1, by))
-        return stepped
+            first, last = low(s, b), high(s, b)
+            count = max(0, (last - first) // by + 1)
+            s.work -= count                 # spent before it is made
+            if s.work < 0:
+                spend(s, 0, f"a range of {count:,} numbers", span)
+            return list(range(first, last + 1, by))
+        return numbers
 
     def _Index(self, n: R.Index, env: Env) -> Fn:
         obj, index, span = self.expr(n.obj, env), self.expr(n.index, env), n.span
@@ -434,6 +439,7 @@ class Compiler(EffectCompiler):
     # ------------------------------------------------------------ operators
     def _Arith(self, n: R.Arith, env: Env) -> Fn:
         left, right, op, span, sign = self.expr(n.left, env), self.expr(n.right, env), _ARITH[n.op], n.span, n.op
+        grows = sign == "*"             # the sign that squares: its numbers are bounded
 
         def arith(s, b):
             x, y = left(s, b), right(s, b)
@@ -441,7 +447,7 @@ class Compiler(EffectCompiler):
                 raise RuleRuntimeError(f"`{sign}` with none", span)
             if y == 0 and sign in ("//", "%"):
                 raise RuleRuntimeError("division by zero", span)
-            return op(x, y)
+            return checked_number(op(x, y), "`*`", span) if grows else op(x, y)
         return arith
 
     def _Compare(self, n: R.Compare, env: Env) -> Fn:

@@ -10,6 +10,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.types import ZONE, is_list
 from koloda.interpreter.env import TOP, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.work import spend
 
 
 class ControlEffects:
@@ -31,8 +32,12 @@ class ControlEffects:
             self.procedure_bodies[e.name] = self.effects(proc.body, TOP)
         body = self.procedure_bodies[e.name]
         pairs = list(zip(proc.params, [self.expr(a, env) for a in e.args]))
+        what, span = f"running `{e.name}`", e.span
 
         def perform(s, b):
+            s.work -= 1             # procedures running procedures twice each multiply too
+            if s.work < 0:
+                spend(s, 0, what, span)
             body(s, {p: a(s, b) for p, a in pairs})
         return perform
 
@@ -47,6 +52,10 @@ class ControlEffects:
             if n > limit:
                 raise RuleRuntimeError(f"`repeat:` would run its `do:` {n} times, more than its limit of {limit} "
                                        "(raise `limit:` if the rules mean it)", span)
+            if n > 0:
+                s.work -= n
+                if s.work < 0:
+                    spend(s, 0, f"`repeat:` running its `do:` {n} times", span)
             for _ in range(n):
                 body(s, b)
         return repeat
@@ -58,6 +67,9 @@ class ControlEffects:
             for _ in range(limit):
                 if not cond(s, b):
                     return
+                s.work -= 1
+                if s.work < 0:
+                    spend(s, 0, "`while:` running its `do:` once more", span)
                 body(s, b)
             if cond(s, b):
                 raise RuleRuntimeError(f"`while:` has run its `do:` {limit} times and its condition still holds, so "
@@ -67,7 +79,10 @@ class ControlEffects:
 
     # ------------------------------------------------------------ events and cards
     def _do_CheckEvents(self, e: R.CheckEvents, env: Env) -> Fn:
+        span, events = e.span, len(self.rules.events)
+
         def check_events(s, b):
+            spend(s, 1 + events, "`check events`", span)
             s.flow.check_events(s)
         return check_events
 

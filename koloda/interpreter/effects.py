@@ -10,7 +10,7 @@ import operator
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
-from koloda.dsl.types import SUIT, ZONE, is_list
+from koloda.dsl.types import INT, SUIT, ZONE, is_list
 from koloda.interpreter.control import ControlEffects
 from koloda.interpreter.env import TOP, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError, located
@@ -18,6 +18,7 @@ from koloda.interpreter.knowledge import RANK_FACT, SUIT_FACT, audience, is_true
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.watch import ALL
 from koloda.interpreter.window import END_TURN, Window
+from koloda.interpreter.work import checked_number, counted
 
 _MISSING = object()
 _ARITH_UPDATE = {"+=": operator.add, "-=": operator.sub, "*=": operator.mul}
@@ -123,19 +124,25 @@ class EffectCompiler(ControlEffects):
         else:
             index = self.owner_index(e.target, env)
         dirt = self.var_dirt.get(e.target.name, 0)      # the conditions that read it must be asked again
-        if e.op == "=":
-            def assign(s, b):
+        sign, span, what = e.op, e.span, f"`{e.target.name} {e.op}`"
+        if e.op == "=" and e.value.type != INT:
+            def plain(s, b):
                 s.vars[index(s, b)] = value(s, b)
                 s.dirty |= dirt
+            return plain
+        if e.op == "=":
+            def assign(s, b):
+                s.vars[index(s, b)] = checked_number(value(s, b), what, span)
+                s.dirty |= dirt
             return assign
-        op, sign, span = _ARITH_UPDATE[e.op], e.op, e.span
+        op = _ARITH_UPDATE[e.op]
 
         def update(s, b):
             i = index(s, b)
             old, x = s.vars[i], value(s, b)
             if old is None or x is None:
                 raise RuleRuntimeError(f"`{sign}` with none", span)
-            s.vars[i] = op(old, x)
+            s.vars[i] = checked_number(op(old, x), what, span)
             s.dirty |= dirt
         return update
 
@@ -293,9 +300,11 @@ class EffectCompiler(ControlEffects):
     def _do_For(self, e: R.For, env: Env) -> Fn:
         items, body, var = self.sequence(e.iterable, env), self.effects(e.body, env.without(e.var)), e.var
 
+        span = e.span
+
         def for_(s, b):
             saved = b.get(var, _MISSING)
-            for x in list(items(s, b)):
+            for x in counted(s, list(items(s, b)), span):
                 b[var] = x
                 body(s, b)
             if saved is _MISSING:

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from koloda.dsl.errors import RuleError
 from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
+from koloda.interpreter.work import MAX_WORK, spend
 from koloda.interpreter.watch import ALL
 from koloda.interpreter.window import END_TURN, Window, note_decision, offer_next, opened
 
@@ -138,6 +139,7 @@ class Flow:
     # ------------------------------------------------------------ the match
     def start(self, s: State, dealer: int | None = None) -> None:
         """Set up the match and its first deal. `dealer`: the first dealer, instead of the rules' choice."""
+        s.work = MAX_WORK
         s.vars = self.var_starts(s)
         if self.first_dealer is None:
             # drawn even when the dealer is given, so that the seed shuffles the same either way
@@ -155,6 +157,7 @@ class Flow:
             raise RuleRuntimeError(f"the match has gone on for {s.deal_number} deals without ending, so it was "
                                    "stopped: `match: ends` may never become true")
         s.deal_number += 1
+        s.work = MAX_WORK           # each deal has the work of one run of the rules
         s.deal_over = False
         s.deal_turns = 0
         s.skips = [0] * s.n
@@ -242,6 +245,8 @@ class Flow:
         s.listing = stamp = next(_LISTINGS)      # parts of guards worked out once per listing are stale now
         phase = self.phases[s.phase]
         found: list[int] = []
+        # a listing has a budget of its own (an action lists moves to see whether a window closes)
+        work, s.work = s.work, MAX_WORK
         try:
             self._deadline = deadline = _perf() + DECISION_SECONDS
             fast = phase.listings.get(s.step)
@@ -251,12 +256,14 @@ class Flow:
                 except SlowListing as slow:
                     raise self._too_long(phase.steps[s.step][slow.index]) from None
                 except Exception:                 # the closures tell what failed, and where
+                    s.work = MAX_WORK             # (from the start: the same work, the same place)
                     found = self._listed(s, phase.steps[s.step])
             else:
                 found = self._listed(s, phase.steps[s.step])
         finally:
             # after the listing no stamp is the state's: what was kept for it is never used on a changed state
             s.listing = -stamp
+            s.work = work
         if not found:
             raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
                                    f"`{phase.name}`: the rules must always offer a move (a pass, a draw)")
@@ -303,7 +310,11 @@ class Flow:
         param = action.params[k]
         seen = set()
         kind = param.kind
-        for value in list(param.domain(s, b)):
+        values = list(param.domain(s, b))
+        s.work -= len(values)
+        if s.work < 0:
+            spend(s, 0, f"listing the moves of `{action.name}`", action.span)
+        for value in values:
             if value is None:
                 continue
             if k == 0 and time.perf_counter() > self._deadline:
@@ -328,6 +339,7 @@ class Flow:
         run_code = action.run_code
         s.goto = None
         s.actor = s.current
+        s.work = MAX_WORK
         if s.waiting and s.waiting[-1][4] is not None:       # a decision in an open window
             entry = s.waiting[-1][4]
             note_decision(entry, self.windows[entry[0]], action.name)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
-from koloda.dsl.types import BOOL, ZONE, is_list
+from koloda.dsl.types import BOOL, INT, ZONE, is_list
 from koloda.interpreter.env import TOP
 from koloda.interpreter.gen_expr import ExprGen
 from koloda.interpreter.gen_frag import Frag, NotGenerated, Scope, atom, is_none
@@ -169,17 +169,20 @@ class EffectGen(ExprGen):
         emit = self.fn.emit
         V = self.fn.state("_V")
         dirt = self.c.var_dirt.get(e.target.name, 0)
+        # a whole number set is bounded, as the closures bound it (work.py)
+        bounded = e.value.type == INT or e.op != "="
+        what, span = self.m.literal(f"`{e.target.name} {e.op}`"), self.m.const(e.span, "span")
         if e.op == "=":
             value = self.value(e.value, scope, indent)      # Python works out the value before the place
             index = self.index(e.target, scope, indent)
-            emit(f"{V}[{index}] = {value}", indent)
+            emit(f"{V}[{index}] = " + (f"_number({value}, {what}, {span})" if bounded else value), indent)
         else:
             index = self.index(e.target, scope, indent)
             emit(f"_old = {V}[{index}]", indent)
             value = self.value(e.value, scope, indent)
             emit(f"if _old is None or {is_none(value)}:", indent)
             emit(self.fail(f"`{e.op}` with none", e.span), indent + 1)
-            emit(f"{V}[{index}] = _old {_UPDATE[e.op]} {value}", indent)
+            emit(f"{V}[{index}] = _number(_old {_UPDATE[e.op]} {value}, {what}, {span})", indent)
         if dirt:
             emit(f"s.dirty |= {dirt}", indent)
 
@@ -246,7 +249,7 @@ class EffectGen(ExprGen):
         if e.var in visible:          # a name seen before the loop is seen again after it
             saved = self.fn.temp()
             self.fn.emit(f"{saved} = {local}", indent)
-        self.fn.emit(f"for {local} in list({items}):", indent)
+        self.fn.emit(f"for {local} in _counted(s, list({items})):", indent)
         self._blocks += 1
         nonnull = e.iterable.type == ZONE or (isinstance(e.iterable, R.StateValue) and e.iterable.name == "players")
         inner = dict(scope)

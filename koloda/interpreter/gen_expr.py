@@ -279,7 +279,10 @@ class ExprGen(AttrGen):
         # `for t in [x]` binds t once: Python makes it an assignment (the items are then worked out after x,
         # which cannot fail and changes nothing)
         before = "".join(f"for {name} in [{text}] " for name, text in hoisted)
-        return f"{before}for {local} in {items.text}", test, value, deps, safe
+        listed = items.text
+        if not (isinstance(iterable, R.StateValue) and iterable.name in ("players", "others")):
+            listed = f"_counted(s, {listed})"     # the run's work (work.py)
+        return f"{before}for {local} in {listed}", test, value, deps, safe
 
     def loop_invariant(self, text: str, deps: frozenset[str]) -> str:
         """`text`, which cannot fail and changes nothing, worked out once before the innermost comprehension
@@ -398,7 +401,7 @@ class ExprGen(AttrGen):
         if n.step is not None:          # a step is checked above 0 by the closures
             raise NotGenerated
         low, high = self.gen(n.low, scope), self.gen(n.high, scope)
-        return Frag(f"list(range({low.text}, {high.text} + 1))", low.deps | high.deps, False, True)
+        return Frag(f"list(_range(s, {low.text}, {high.text}))", low.deps | high.deps, False, True)
 
     def _Index(self, n: R.Index, scope: Scope) -> Frag:
         items, index = self.gen(n.obj, scope), self.gen(n.index, scope)
@@ -409,6 +412,8 @@ class ExprGen(AttrGen):
         if n.op not in _ARITH:
             raise NotGenerated
         left, right = self.gen(n.left, scope), self.gen(n.right, scope)
+        if n.op == "*":         # the sign that squares: bounded, as the closures bound it
+            return Frag(f"_times({left.text}, {right.text})", left.deps | right.deps, False, True)
         return Frag(f"({left.text} {n.op} {right.text})", left.deps | right.deps, False, True)
 
     def _Compare(self, n: R.Compare, scope: Scope) -> Frag:

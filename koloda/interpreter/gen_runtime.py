@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from koloda.dsl.errors import NOWHERE
+from koloda.interpreter.work import MAX_VALUE, checked_number, too_much
+
 
 def _set(cell: list, value: Any) -> Any:
     """Fill a cell of a hoisted value (the first use works it out, later ones read it)."""
@@ -120,7 +123,45 @@ def _fail() -> None:
     raise ValueError("the closures say what failed")
 
 
+# ------------------------------------------------------------ the run's budget (work.py), as the closures spend it
+# These name no place (the same text stands for the same list wherever it is written, see
+# Generator.answer_any): past the budget they fail, and the closures, working the same thing out again,
+# raise the located error (an effect's own failure says its place).
+def _counted(s: Any, items: Any) -> Any:
+    """The items of a list a comprehension, a `for:` or a listing goes through, their number spent."""
+    if type(items) is list:
+        s.work -= len(items)
+        if s.work < 0:
+            raise ValueError(too_much(f"going through a list of {len(items):,} items", NOWHERE).message)
+    return items
+
+
+def _range(s: Any, low: int, high: int) -> range:
+    """`low..high`, its numbers spent before it is made."""
+    count = high - low + 1
+    if count > 0:
+        s.work -= count
+        if s.work < 0:
+            raise ValueError(too_much(f"a range of {count:,} numbers", NOWHERE).message)
+    return range(low, high + 1)
+
+
+def _times(x: Any, y: Any) -> Any:
+    """`x * y`, bounded as numbers in play are."""
+    made = x * y
+    if -MAX_VALUE <= made <= MAX_VALUE:
+        return made
+    raise ValueError(f"`*` gives a number of {len(str(abs(made)))} digits")
+
+
+def _number(value: Any, what: str, span: Any) -> Any:
+    """A value set into a variable, bounded as numbers in play are."""
+    if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+        checked_number(value, what, span)
+    return value
+
+
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (
     _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others, _topn, _melds, _meld_kind,
-    _meld_fresh, _plan, _plan_cards, _reach, _reach_after, _fail)}
+    _meld_fresh, _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _number)}
 RUNTIME["_winner"] = trick_winner       # generated names of the runtime all start with `_`

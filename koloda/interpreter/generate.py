@@ -231,9 +231,10 @@ class Generator(EffectGen):
             try:
                 if isinstance(rp.domain, R.Range) and rp.domain.step is None:
                     low, high = self.gen(rp.domain.low, scope), self.gen(rp.domain.high, scope)
-                    domain = Frag(f"range({low.text}, {high.text} + 1)", low.deps | high.deps)
-                else:
+                    domain = Frag(f"_range(s, {low.text}, {high.text})", low.deps | high.deps)
+                else:       # the values of each parameter are the listing's work (work.py), as the closures count it
                     domain = self.sequence(rp.domain, scope)
+                    domain = Frag(f"_counted(s, {domain.text})", domain.deps, domain.safe)
             finally:
                 self._inside_cell = self._root = False
             local = self.m.local(rp.var)

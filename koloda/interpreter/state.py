@@ -9,6 +9,7 @@ import json
 import random
 from typing import Any, Callable, Protocol
 
+from koloda.dsl.limits import MAX_WORK
 from koloda.dsl.model import Spec
 from koloda.dsl.resolved import Rules
 from koloda.interpreter.cards import CardTable
@@ -89,7 +90,8 @@ class State:
                  "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
                  "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
                  "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty", "shared",
-                 "said", "scored", "phase_start", "shown", "facts", "direction", "deal_turns", "capped", "table")
+                   "said", "scored", "phase_start", "shown", "facts", "direction", "deal_turns", "capped", "table",
+                   "work")
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -138,6 +140,7 @@ class State:
         self.turn_no = 0
         self.last_meld: int | None = None     # the zone of the meld made most recently
         self.listing = 0                      # stamped by each listing of legal moves
+        self.work = MAX_WORK                  # steps left to the run of the rules going on (work.py)
         self.moved: tuple[Moved, ...] = ()    # what left public zones in the last action (never changed in place)
         self._listed: list[int] | None = None     # the legal moves, once listed
         # bits of the conditions the flow must ask again (koloda/interpreter/watch.py): set by what changes
@@ -158,7 +161,7 @@ class State:
     def clone(self) -> "State":
         c = State.__new__(State)
         c.game, c.layout, c.flow, c.n = self.game, self.layout, self.flow, self.n
-        c.listing = 0
+        c.listing, c.work = 0, MAX_WORK
         # the zones' lists are shared, and each side copies one only when it changes it: a move
         # touches two zones, while a game may have dozens (a meld area's slots)
         c.zones = self.zones[:]
