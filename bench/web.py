@@ -1,7 +1,9 @@
 """The web table under load: N rooms of bots playing at once on one server, and the round trip of
 a person's move (sent on the socket, until the table comes back) in another room; memory a room.
 
-    python bench/web.py [ROOMS=100] [BOT_DELAY=0.7]
+    python bench/web.py [ROOMS=100] [BOT_DELAY=0.7] [--save]
+
+--save: every room saved after every move, in a temporary folder (as `koloda serve` does).
 
 Needs the web extra (pip install 'koloda[web]'); websockets comes with uvicorn[standard]."""
 from __future__ import annotations
@@ -10,8 +12,10 @@ import asyncio
 import json
 import socket
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import uvicorn
@@ -31,13 +35,14 @@ def rss_mb() -> float:
     return 0.0
 
 
-def main(n: int, delay: float) -> None:
-    rooms = Rooms({"pony": "pony"}, None, most=n + 10)
+def main(n: int, delay: float, folder: Path | None) -> None:
+    rooms = Rooms({"pony": "pony"}, folder, most=n + 10)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(make_app(rooms, delay), host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
     while not server.started:
         time.sleep(0.05)
     bots = {"game": "pony", "seats": ["random", "random"], "options": {"limit": "10000"}}
@@ -56,8 +61,9 @@ def main(n: int, delay: float) -> None:
     def q(p: float) -> float:
         return times[min(len(times) - 1, int(p * len(times)))] * 1000
     print(f"{len(times)} moves: round trip p50 {q(0.5):.1f} ms, p99 {q(0.99):.1f} ms "
-          f"({n} rooms of bots, a bot's move every {delay} s in each)")
-    server.should_exit = True
+          f"({n} rooms of bots, a bot's move every {delay} s in each; {'saved' if rooms.folder else 'not saved'})")
+    server.should_exit = True          # its lifespan's end writes the last saves
+    thread.join(120)
 
 
 async def _play(port: int, room: dict) -> list[float]:
@@ -97,4 +103,7 @@ async def _table(ws, at: int) -> dict:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100, float(sys.argv[2]) if len(sys.argv) > 2 else 0.7)
+    args = [a for a in sys.argv[1:] if a != "--save"]
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as saves:
+        main(int(args[0]) if args else 100, float(args[1]) if len(args) > 1 else 0.7,
+             Path(saves) if "--save" in sys.argv else None)

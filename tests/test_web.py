@@ -357,3 +357,16 @@ def test_a_game_saved_at_the_terminal_goes_on_in_the_browser(monkeypatch, tmp_pa
     assert len(Session.load(save).moves) >= 4
     result = CliRunner().invoke(main, ["serve", "--resume", str(tmp_path / "nothing.save.json")])
     assert result.exit_code != 0 and "Traceback" not in result.output
+
+
+def test_a_room_is_saved_as_the_command_line_saves(tmp_path):
+    """The saves written beside the engine are Session.save's, byte for byte."""
+    from koloda.web.saving import save_text
+    rooms, _ = _server(tmp_path)
+    room = rooms.create("kunkin", {}, ["human", "random"], seed=2)
+    for _ in range(5):
+        room.play(room.state.current_player(), room.state.legal_actions()[-1])
+    assert rooms.writer.flush()
+    written = (tmp_path / f"web-{room.id}.save.json").read_text(encoding="utf-8")
+    room.session.save(tmp_path / "direct.save.json")
+    assert written == save_text(room.session) == (tmp_path / "direct.save.json").read_text(encoding="utf-8")

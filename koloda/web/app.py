@@ -6,11 +6,12 @@ a room is pushed to every page open on it, each page sent what its own seat may 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, AsyncIterator, Callable, TypeVar
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -396,10 +397,19 @@ def make_app(rooms: Rooms, bot_delay: float = 0.7, origins: tuple[str, ...] = ()
              turn_seconds: float | None = None, replays: tuple[Replayed, ...] = (),
              allow_upload: bool = False) -> Starlette:
     server = Server(rooms, bot_delay, origins, turn_seconds)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        for task in [*server.bots.values(), *(t for _, _, t in server.timers.values())]:
+            task.cancel()
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, lambda: server.engine.shutdown(wait=True))    # a bot's move ends first
+        await loop.run_in_executor(None, rooms.writer.flush)        # then the last saves are written
     server.replays = {r.id: r for r in replays}
     if allow_upload:
         server.uploads = Uploads(rooms.folder)
-    app = Starlette(middleware=[Middleware(_Headers)], routes=[
+    app = Starlette(lifespan=lifespan, middleware=[Middleware(_Headers)], routes=[
         Route("/", _page("lobby.html")),
         Route("/table/{room}", _page("table.html")),
         Route("/replay/{replay}", _page("table.html")),

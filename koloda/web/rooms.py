@@ -26,6 +26,7 @@ from koloda.session.errors import Source
 from koloda.dsl.types import CARD
 from koloda.web import choices as C
 from koloda.web.messages import WATCHER, deal_end, move_lines, result, table_view
+from koloda.web.saving import Writer, save_text
 
 ROOM_FORMAT = "koloda-web-room/1"
 LOG_KEPT = 300            # the lines of the move log each seat is sent (the latest)
@@ -50,6 +51,7 @@ class Room:
     host: str = ""                        # the secret of the host's page: it may have bots stand in
     standins: dict[int, str] = field(default_factory=dict)     # a person's seat -> the bot playing it
     save_path: Path | None = None         # a game begun at the terminal keeps its own save
+    writer: Writer | None = None          # writes the saves out of the engine's thread (None: at once)
 
     def __post_init__(self) -> None:
         game = self.session.game
@@ -254,7 +256,10 @@ class Room:
     def save(self) -> None:
         if self.folder is None:
             return
-        self.session.save(self.saved_in())
+        if self.writer is None:
+            self.session.save(self.saved_in())
+        else:
+            self.writer.put(self.saved_in(), save_text(self.session))
 
     def saved_in(self) -> Path:
         assert self.folder is not None
@@ -296,6 +301,7 @@ class Rooms:
         self.folder = folder
         self.most = most
         self.rooms: dict[str, Room] = {}
+        self.writer = Writer()
 
     def create(self, game: object, options: object, seats: object, seed: int | None = None) -> Room:
         if len(self.rooms) >= self.most:
@@ -319,7 +325,8 @@ class Rooms:
         session = Session.start(game_reference(self.games[game]), loaded, specs,
                                 secrets.randbelow(2 ** 31) if seed is None else seed)
         tokens = [secrets.token_urlsafe(16) if s.partition(":")[0].lower() == "human" else None for s in specs]
-        room = Room(secrets.token_urlsafe(8), session, tokens, self.folder, host=secrets.token_urlsafe(16))
+        room = Room(secrets.token_urlsafe(8), session, tokens, self.folder, host=secrets.token_urlsafe(16),
+                    writer=self.writer)
         self.rooms[room.id] = room
         room.write_room()
         room.save()
@@ -368,7 +375,7 @@ class Rooms:
             for seat, bot in standins.items():
                 if isinstance(seat, str) and seat.isdigit():
                     room.stand_in(int(seat), bot)
-        room.folder = self.folder
+        room.folder, room.writer = self.folder, self.writer
         self.rooms[room.id] = room
 
     def adopt(self, path: Path) -> Room:
@@ -379,7 +386,7 @@ class Rooms:
         saved = Session.load(path)
         tokens = [secrets.token_urlsafe(16) if s.partition(":")[0].lower() == "human" else None for s in saved.seats]
         room = _replayed(secrets.token_urlsafe(8), saved, tokens, secrets.token_urlsafe(16))
-        room.folder, room.save_path = self.folder, Path(path).resolve()
+        room.folder, room.save_path, room.writer = self.folder, Path(path).resolve(), self.writer
         self.rooms[room.id] = room
         room.write_room()
         return room
