@@ -206,7 +206,12 @@ def test_an_answer_to_no_request_is_refused_at_the_next_one(tmp_path):
 def test_a_program_that_answers_the_start_message_is_told_so(tmp_path):
     agent = agent_for(bot(tmp_path, "for line in sys.stdin:\n    message = json.loads(line)\n"
                                     "    print(json.dumps({'move': 0}), flush=True)\n"))
-    assert "not the `start` message" in failure(agent, pony())
+    state = pony()
+    agent.seat = 0
+    child = agent._start(state)              # started as its first move would, and its answer to `start` waited for
+    assert wait_until(lambda: not child.lines.empty())
+    message = failure(agent, state)
+    assert "before it was asked for a move" in message and "not the `start` message" in message
 
 
 # ------------------------------------------------------------ nothing left running
@@ -275,3 +280,107 @@ def test_a_program_dies_with_koloda_killed(tmp_path):
     finally:
         run.kill()
         run.wait()
+
+
+# a grandchild that leaves for a session of its own once its parent has ended (a double fork): no
+# longer a descendant of the program's, it is found only because the supervisor is a subreaper
+DOUBLE_FORK = """
+def double_fork():
+    r, w = os.pipe()
+    middle = os.fork()
+    if middle == 0:
+        parent = os.getpid()
+        if os.fork() == 0:
+            os.close(r)
+            for _ in range(6000):
+                if os.getppid() != parent:
+                    break
+                time.sleep(0.01)
+            os.setsid()
+            os.write(w, str(os.getpid()).encode())
+            os.close(w)
+            time.sleep(600)
+        os._exit(0)
+    os.close(w)
+    os.waitpid(middle, 0)
+    pid = int(os.read(r, 32))
+    os.close(r)
+    return pid
+
+
+def sleeper(**how):
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], **how).pid
+
+
+def with_grandchild():
+    # a child that starts one of its own
+    code = ("import subprocess, sys, time; p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']); "
+            "print(p.pid, flush=True); time.sleep(600)")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    return [child.pid, int(child.stdout.readline())]
+"""
+
+
+def written(pid_file: Path, count: int) -> list[int]:
+    assert wait_until(lambda: pid_file.exists() and pid_file.read_text().endswith("\n")
+                      and len(pid_file.read_text().split()) == count)
+    return [int(p) for p in pid_file.read_text().split()]
+
+
+def test_a_grandchild_that_leaves_after_its_parent_ended_ends_with_the_game(tmp_path):
+    pid_file = tmp_path / "pids"
+    script = bot(tmp_path, DOUBLE_FORK + f"""
+pid = double_fork()
+assert not os.path.exists("/proc/%d" % pid) or os.getsid(pid) == pid       # it left the session
+with open({str(pid_file)!r}, "w") as f:
+    f.write(f"{{pid}}\\n")
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "move":
+        print(json.dumps({{"move": message["legal"][0]["id"]}}), flush=True)
+""")
+    seat = f"cmd:{PYTHON} {shlex.quote(str(script))}"
+    result = subprocess.run(koloda_command("simulate", "pony", "-n", "1", "--seat", seat), env=child_env(),
+                            capture_output=True, text=True, timeout=HANG * 3)
+    assert result.returncode == 0, result.stderr
+    [pid] = written(pid_file, 1)
+    try:
+        assert gone(pid)
+    finally:
+        _end(pid)
+
+
+def test_all_a_program_started_dies_with_koloda_killed(tmp_path):
+    # koloda killed outright runs no code of its own: the kernel closes its end of the supervisor's
+    # socket, and the supervisor kills the program's children and grandchildren, a double fork's too
+    pid_file = tmp_path / "pids"
+    script = bot(tmp_path, DOUBLE_FORK + f"""
+pids = [os.getpid(), sleeper(), sleeper(start_new_session=True), *with_grandchild(), double_fork()]
+with open({str(pid_file)!r}, "w") as f:
+    f.write("".join(f"{{pid}}\\n" for pid in pids))
+time.sleep(600)
+""")
+    seat = f"cmd:time=600:{PYTHON} {shlex.quote(str(script))}"
+    run = subprocess.Popen(koloda_command("simulate", "pony", "-n", "1", "--seat", seat), env=child_env(),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pids: list[int] = []
+    try:
+        pids = written(pid_file, 6)
+        assert not any(gone(pid) for pid in pids)
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=HANG)
+        assert wait_until(lambda: all(gone(pid) for pid in pids), 30.0), [p for p in pids if not gone(p)]
+    finally:
+        run.kill()
+        run.wait()
+        for pid in pids:
+            _end(pid)
+
+
+def _end(pid: int) -> None:
+    """A process a failing test left behind (by the number it wrote itself) is not left running."""
+    if not gone(pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass

@@ -1,9 +1,11 @@
 """A program koloda runs to play a seat: started apart, talked to within bounds, ended with all it started.
 
-Started: in a session (and so a process group) of its own, so that ending it ends what it started
-in that group too; on Linux, with PR_SET_PDEATHSIG, so that the kernel kills it if koloda itself
-dies without a word (SIGKILL, a crash). The kernel gives that signal when the *thread* that started
-the program ends, so it is asked for only when the program is started from the main thread.
+Started: through a small supervisor (agents/supervisor.py, a process of its own in a session of its
+own) that starts the program with koloda's pipes as its standard input, output and error, keeps
+none of them, and tells koloda on a socket of its own the program's number and, later, its exit
+code. On Linux the supervisor is a child subreaper: whatever the program started, and whatever
+that started, stays its descendant even when a parent in between ends (a double fork that leaves
+for a session of its own with `setsid` too), so it can be found and killed.
 
 Talked to: what koloda writes goes through a writer thread, so a program that never reads its
 input (and fills the pipe) cannot block koloda: the caller's time limit still runs. What it
@@ -11,51 +13,47 @@ writes is read in chunks by a reader thread and cut into lines; a line that grow
 without a newline is reported as TOO_LONG and reading stops, so an endless line costs no memory.
 The lines of one chunk are handed over together, so two answers written at once are seen as two.
 
-Ended: its input is closed (the game is over), it is given `grace` seconds, and then everything
-left of it is killed: its process group, and every process that descends from it or sits in its
-session, as the process table (/proc) shows them. Limits: a descendant that leaves the session
-(`setsid`) and whose parent has already ended is no longer anyone's descendant and cannot be found
-(PR_SET_PDEATHSIG is not inherited either); nor is anything found where there is no /proc. A
-process killed between two looks may leave a child started in between: the look is done twice.
+Ended: its input is closed (the game is over), it is given `grace` seconds, and then koloda closes
+its end of the socket: the supervisor kills every process that descends from it, as the process
+table (/proc) shows them, again and again until none is left, and ends. If koloda dies instead
+(SIGKILL, a crash: no code of koloda's runs), the kernel closes the socket, and the supervisor does
+the same. Limits: without a subreaper (not Linux) a process that left the session and whose parent
+has already ended cannot be found, and without /proc only the program's process group is ended;
+where there is no POSIX (Windows) the program is started directly, and only it is ended.
 """
 from __future__ import annotations
 
-import ctypes
 import os
 import queue
-import signal
+import socket
 import subprocess
 import sys
 import threading
-import time
 from collections import deque
-from typing import IO, Any, Callable
+from pathlib import Path
+from typing import IO, Any
 
 TOO_LONG = object()              # in `lines`: a line grew past the limit without ending
 _CHUNK = 1 << 16
-_PR_SET_PDEATHSIG = 1
-
-
-def _prctl() -> Any:
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_PRCTL = _prctl()      # looked up here: after fork, in the child, only the call itself is made
+SUPERVISOR = Path(__file__).with_name("supervisor.py")
+_STARTING = 60.0                 # seconds for the supervisor to say it started the program: only a hang takes so long
+_ENDING = 10.0                   # seconds for it to end all the program started, once told to
 
 
 class Child:
     """A started program: `send` bytes to it, take its lines from `lines`, `end` it."""
 
     def __init__(self, args: list[str], limit: int):
-        self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, bufsize=0, start_new_session=True,
-                                        preexec_fn=_die_with(os.getpid()))
-        self.pid = self.process.pid
+        self._control: socket.socket | None = None
+        self._code: int | None = None
+        self._exited = threading.Event()               # its exit code is known, or will never be
+        if os.name == "posix":
+            self.process, self.pid = self._supervised(args)
+        else:
+            self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, bufsize=0)
+            self.pid = self.process.pid
+            threading.Thread(target=self._wait_direct, daemon=True).start()
         # batches of lines (bytes), TOO_LONG, or None once its output is closed
         self.lines: queue.Queue[Any] = queue.Queue()
         self.errors: deque[str] = deque(maxlen=5)      # its last lines on standard error
@@ -67,6 +65,57 @@ class Child:
         for target, stream in ((self._write, self.process.stdin), (self._read, self.process.stdout),
                                (self._keep, self.process.stderr)):
             threading.Thread(target=target, args=(stream, limit), daemon=True).start()
+
+    def _supervised(self, args: list[str]) -> tuple[subprocess.Popen[bytes], int]:
+        """Start the supervisor, which starts the program; its number, or the OSError starting it gave."""
+        ours, theirs = socket.socketpair()
+        try:
+            process = subprocess.Popen([sys.executable, "-I", "-S", str(SUPERVISOR), str(theirs.fileno()),
+                                        str(os.getpid()), *args],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       bufsize=0, start_new_session=True, pass_fds=(theirs.fileno(),))
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        ours.settimeout(_STARTING)
+        said = ours.makefile("rb")
+        try:
+            first = said.readline(100).split()
+        except OSError:
+            first = []
+        ours.settimeout(None)
+        if len(first) == 2 and first[0] == b"started" and first[1].isdigit():
+            self._control = ours
+            threading.Thread(target=self._watch, args=(said,), daemon=True).start()
+            return process, int(first[1])
+        said.close()
+        ours.close()
+        _stop(process)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        code = int(first[1]) if len(first) == 2 and first[0] == b"failed" and first[1].isdigit() else 0
+        raise OSError(code, os.strerror(code) if code else "its supervisor did not start it")
+
+    def _watch(self, said: IO[bytes]) -> None:
+        """The supervisor's word: the program's exit code once it has ended."""
+        try:
+            for line in said:
+                words = line.split()
+                if len(words) == 2 and words[0] == b"exit":
+                    self._code = int(words[1])
+                    break
+        except (OSError, ValueError):
+            pass
+        finally:
+            self._exited.set()
+            said.close()
+
+    def _wait_direct(self) -> None:
+        self._code = self.process.wait()
+        self._exited.set()
 
     # ------------------------------------------------------------ talking
     def send(self, data: bytes) -> None:
@@ -114,6 +163,8 @@ class Child:
                     return
         except OSError:
             pass
+        finally:
+            stream.close()
         self.lines.put(None)
 
     def _keep(self, stream: IO[bytes], limit: int) -> None:
@@ -127,122 +178,46 @@ class Child:
                     self.errors.append(text[:200])
         except (OSError, ValueError):
             pass
+        finally:
+            stream.close()
 
     # ------------------------------------------------------------ ending
     def exit_code(self, seconds: float) -> int | None:
-        """Its exit code once it has ended (waited for up to `seconds`), None while it runs. It is not
-        reaped here: until it is, its number is not given to another process, so what `kill` looks up
-        by that number is still its own."""
-        end = time.monotonic() + seconds
-        while True:
-            if self.process.returncode is not None:
-                return self.process.returncode
-            try:
-                found = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            except ChildProcessError:           # reaped already
-                return self.process.poll()
-            if found is not None:
-                return found.si_status if found.si_code == os.CLD_EXITED else -found.si_status
-            if time.monotonic() >= end:
-                return None
-            time.sleep(0.01)
+        """Its exit code once it has ended (waited for up to `seconds`), None while it runs."""
+        self._exited.wait(seconds)
+        return self._code
 
     def end(self, grace: float) -> None:
         """The game is over: close its input, give it `grace` seconds to end, then end all that is left."""
         if self._done:
             return
-        left = _family(self.pid)              # seen while it runs: once it ends, its children are orphans
         self._out.put(None)
         self.exit_code(grace)
-        self.kill(left)
+        self.kill()
 
-    def kill(self, seen: dict[int, int] | None = None) -> None:
-        """End the program and everything it started, at once (once: its number may be reused after)."""
+    def kill(self) -> None:
+        """End the program and everything it started, at once."""
         if self._done:
             return
         self._done = True
-        family = {**(seen or {}), **_family(self.pid)}
-        _kill_group(self.pid)
-        _kill(family)
         self._out.put(None)
-        self.exit_code(5.0)                    # SIGKILL is not refused; a process stuck in the kernel is left
-        _kill(_family(self.pid))               # started between the first look and the kill
+        if self._control is None:
+            _stop(self.process)
+            return
         try:
-            self.process.wait(timeout=1)
-        except subprocess.TimeoutExpired:
+            self._control.shutdown(socket.SHUT_WR)       # the supervisor's word to end them all
+        except OSError:
             pass
+        try:
+            self.process.wait(timeout=_ENDING)
+        except subprocess.TimeoutExpired:      # a supervisor stuck in the kernel: it, at least, is ended
+            _stop(self.process)
+        self._control.close()
 
 
-def _kill(family: dict[int, int]) -> None:
-    for pid, start in family.items():
-        if _started(pid) == start:             # not another process that was given the number since
-            _signal(pid)
-
-
-def _die_with(parent: int) -> Callable[[], None] | None:
-    if _PRCTL is None or threading.current_thread() is not threading.main_thread():
-        return None
-
-    def in_child() -> None:
-        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:         # koloda ended before the line above: nobody to play for
-            os._exit(1)
-    return in_child
-
-
-def _kill_group(pgid: int) -> None:
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.kill()
     try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+        process.wait(timeout=_ENDING)
+    except subprocess.TimeoutExpired:
         pass
-
-
-def _signal(pid: int) -> None:
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _stat(pid: str) -> list[str] | None:
-    """The fields of /proc/PID/stat after the command's name (which may hold spaces and parentheses)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            text = f.read().decode("ascii", "replace")
-    except OSError:
-        return None
-    return text[text.rfind(")") + 2:].split()
-
-
-def _started(pid: int) -> int | None:
-    fields = _stat(str(pid))
-    return int(fields[19]) if fields and len(fields) > 19 else None
-
-
-def _family(root: int) -> dict[int, int]:
-    """Every living process that descends from `root` or sits in its session, with its start time."""
-    table: dict[int, tuple[int, int, int]] = {}        # pid -> (parent, session, start time)
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return {}
-    for name in names:
-        if not name.isdigit():
-            continue
-        fields = _stat(name)
-        if fields is None or len(fields) < 20 or fields[0] == "Z":
-            continue
-        table[int(name)] = (int(fields[1]), int(fields[3]), int(fields[19]))
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _, _) in table.items():
-        children.setdefault(parent, []).append(pid)
-    found: set[int] = {pid for pid, (_, session, _) in table.items() if session == root}
-    stack = [root, *found]
-    while stack:
-        for child in children.get(stack.pop(), ()):
-            if child not in found:
-                found.add(child)
-                stack.append(child)
-    found.discard(root)
-    found.discard(os.getpid())
-    return {pid: table[pid][2] for pid in found}
