@@ -264,7 +264,8 @@ def test_what_a_failing_program_started_ends_with_it(tmp_path):
 
 
 def test_a_program_dies_with_koloda_killed(tmp_path):
-    # koloda killed outright (SIGKILL) runs no code of its own: the kernel ends the program (PR_SET_PDEATHSIG)
+    # koloda killed outright (SIGKILL) runs no code of its own: the kernel closes its end of the supervisor's
+    # socket, and the supervisor ends the program
     pid_file = tmp_path / "pid"
     script = bot(tmp_path, f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)\n")
     seat = f"cmd:time=600:{PYTHON} {shlex.quote(str(script))}"
@@ -350,7 +351,8 @@ for line in sys.stdin:
         _end(pid)
 
 
-def test_all_a_program_started_dies_with_koloda_killed(tmp_path):
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_all_a_program_started_dies_with_koloda_killed(tmp_path, how):
     # koloda killed outright runs no code of its own: the kernel closes its end of the supervisor's
     # socket, and the supervisor kills the program's children and grandchildren, a double fork's too
     pid_file = tmp_path / "pids"
@@ -367,7 +369,7 @@ time.sleep(600)
     try:
         pids = written(pid_file, 6)
         assert not any(gone(pid) for pid in pids)
-        run.send_signal(signal.SIGKILL)
+        run.send_signal(how)
         run.wait(timeout=HANG)
         assert wait_until(lambda: all(gone(pid) for pid in pids), 30.0), [p for p in pids if not gone(p)]
     finally:

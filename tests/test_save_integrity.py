@@ -232,3 +232,36 @@ def test_an_old_transcript_finished_by_this_koloda_reads_whole(home, tmp_path):
     path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
     with pytest.raises(SaveError, match="the record of its moves and result is not as koloda wrote it"):
         read_transcript(path)
+
+
+def test_a_transcript_goes_on_with_the_seats_of_a_save_accepted_as_edited(home, tmp_path):
+    """`koloda resume --accept-edited --log` goes on writing a transcript begun with other seats: the
+    change is a line of its own, so the transcript replays checked, and without that line it does not."""
+    session = Session.start("pony", koloda.load("pony"), ["random", "random"], 6)
+    lines = [session.transcript_header()]
+    for _ in range(4):
+        player = session.state.current_player()
+        session.play(session.state.legal_actions()[0])
+        lines.append(session.transcript_move(player, session.moves[-1]))
+    log = tmp_path / "t.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path = edited(saved(tmp_path / "g.save.json", ["random", "random"], seed=6),
+                  lambda d: d.update(seats=["greedy", "random"]))
+    result = resume(path, "--accept-edited", "--log", str(log))
+    assert result.exit_code == 0, result.output
+    assert "records other seats (random, random)" in result.output
+    written = log.read_text(encoding="utf-8").splitlines()
+    change = json.loads(written[5])
+    assert written[:5] == lines and change["type"] == "seats" and change["after"] == 4
+    assert change["was"] == ["random", "random"] and change["seats"] == ["greedy", "random"]
+    assert json.loads(written[-1])["type"] == "end"
+    replayed = CliRunner().invoke(main, ["replay", "-q", str(log)])
+    assert replayed.exit_code == 0 and "same moves, same scores" in replayed.output, replayed.output
+    assert read_transcript(log).integrity.status == SOUND
+    hidden = replay(tmp_path / "hidden.jsonl", written[:5] + written[6:])
+    assert hidden.exit_code == 1 and "the record of its moves and result is not as koloda wrote it" in hidden.output
+    forged = replay(tmp_path / "forged.jsonl", [*written[:5], json.dumps({**change, "seats": ["random", "greedy"]}),
+                                                *written[6:]])
+    assert forged.exit_code == 1 and "changed after koloda wrote it" in forged.output
+    moved = replay(tmp_path / "moved.jsonl", [*written[:4], written[5], written[4], *written[6:]])
+    assert moved.exit_code == 1 and "changes the seats after move 4, but it comes after move 3" in moved.output

@@ -203,4 +203,12 @@ def _open_log(log_file: str | None, session: Session) -> TextIO | None:
             replay_state.apply_action(action)
             log.write(json.dumps({"type": "move", "n": replay_state.moves, "player": player, "action": action,
                                   "text": session.game.action_to_string(action)}) + "\n")
+        return log
+    from koloda.session.transcript import recorded_seats, seats_record
+    was = recorded_seats(path)
+    if was is not None and was != session.seats:
+        # a save accepted as edited: the transcript says so, or its end record's check would not match it
+        log.write(seats_record(was, session.seats, len(session.moves)) + "\n")
+        console.print(f"[yellow]{shown(log_file)} records other seats ({shown(', '.join(was))}); the change "
+                      "is written into it as a line of its own.[/yellow]", soft_wrap=True)
     return log

@@ -1,5 +1,10 @@
 """Transcripts read back: one `game` line, a `move` line per move, and an `end` line once the game is over.
 
+Between two moves there may be a `seats` line: a resumed game went on with other seats than the
+transcript records (its save was edited, and accepted as it was: `koloda resume --accept-edited`).
+It names the seats it changes from and to and carries a check of its own, and the end record's
+check covers the seats in force at the end, so a change is neither hidden nor made up afterwards.
+
 A transcript is checked whole before it is shown, line by line: each against its schema
 (schemas/transcript.schema.json), the moves numbered 1, 2, 3 … and played as they are read under
 the current rules, each by the player the game gives the move to, legal and reading as recorded,
@@ -8,16 +13,17 @@ moves (koloda-transcript/2), the game over after them, the final scores and the 
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from koloda.dsl.errors import RuleError
 from koloda.interpreter.errors import IllegalAction
-from koloda.session.errors import Source, shown
+from koloda.session.errors import SaveError, Source, shown
 from koloda.session.jsonfile import parse, read_text
 from koloda.session.schema import check
-from koloda.session.integrity import FOREIGN, SOUND, UNCHECKED, Verdict, verify
+from koloda.session.integrity import FOREIGN, SOUND, UNCHECKED, Verdict, make, verify
 from koloda.session.session import TRANSCRIPT_FORMAT, TRANSCRIPT_FORMATS, Session, foreign, transcript_whole
 
 
@@ -47,6 +53,8 @@ def read_transcript(path: Path) -> Replay:
     moves: list[dict] = []
     end: dict | None = None
     end_line = 0
+    seats = list(header["seats"])      # as the `seats` lines change them
+    checks: list[Verdict] = []          # of the `seats` lines
     for n, text in lines[1:]:            # line by line, so that a long bad file stops at its first bad line
         if end is not None:
             raise source.invalid(f"line {n} comes after the end record on line {end_line}, which must be the last")
@@ -58,6 +66,12 @@ def read_transcript(path: Path) -> Replay:
                 raise source.invalid(f"line {n} is numbered move {record['n']}, but it is move {len(moves) + 1}")
             moves.append(record)
             _play(played, len(moves), record, source)
+        elif kind == "seats":
+            check(record, source, "transcript", "record-seats", f"line {n}: ")
+            _change_seats(record, n, seats, len(moves), header["players"], source)
+            checks.append(verify(record["check"], {k: v for k, v in record.items() if k not in ("seats", "check")},
+                                 record["seats"], f"its seats' change on line {n}"))
+            seats = list(record["seats"])
         elif kind == "end":
             check(record, source, "transcript", end_record, f"line {n}: ")
             end, end_line = record, n
@@ -67,23 +81,61 @@ def read_transcript(path: Path) -> Replay:
             raise source.invalid(f"line {n} is not a `move` or `end` record")
     if end is not None:
         _check_end(played, end, source)
-    return Replay(session, moves, end, _integrity(header, moves, end, source))
+    return Replay(session, moves, end, _integrity(header, moves, end, seats, checks, source))
 
 
-def _integrity(header: dict, moves: list[dict], end: dict | None, source: Source) -> Verdict:
+def seats_record(was: list[str], seats: list[str], after: int) -> str:
+    """The line that records a change of seats after `after` moves (a save accepted as edited)."""
+    record: dict = {"type": "seats", "after": after, "was": was, "seats": seats}
+    record["check"] = make({k: v for k, v in record.items() if k != "seats"}, seats)
+    return json.dumps(record)
+
+
+def recorded_seats(path: Path) -> list[str] | None:
+    """The seats a transcript records last (its first line's, as its `seats` lines change them), to
+    tell whether a game that goes on writing it has other seats; None if it is no transcript."""
+    source = Source(str(path), "transcript")
+    seats: list[str] | None = None
+    try:
+        for n, line in enumerate(read_text(Path(path), source).split("\n"), 1):
+            if seats is None and line.strip() or '"seats"' in line:
+                record = parse(line, source, f"line {n}")
+                if isinstance(record, dict) and record.get("type") in ("game", "seats") \
+                        and isinstance(record.get("seats"), list):
+                    seats = [str(seat) for seat in record["seats"]]
+                elif seats is None:
+                    return None
+    except SaveError:
+        return None
+    return seats
+
+
+def _change_seats(record: dict, n: int, seats: list[str], played: int, players: int, source: Source) -> None:
+    if record["after"] != played:
+        raise source.invalid(f"line {n} changes the seats after move {record['after']}, but it comes after "
+                             f"move {played}")
+    if record["was"] != seats:
+        raise source.invalid(f"line {n} changes the seats from {shown(record['was'])}, but they were {shown(seats)}")
+    if len(record["seats"]) != players:
+        raise source.invalid(f"line {n} names {len(record['seats'])} seats for a table of {players}")
+
+
+def _integrity(header: dict, moves: list[dict], end: dict | None, seats: list[str], checks: list[Verdict],
+               source: Source) -> Verdict:
     """The transcript's checks, after every other: one that does not match refuses it. What is left
     is SOUND, UNCHECKED (written before checks, or cut short before its end) or FOREIGN (made with
-    another key, on another machine or account)."""
+    another key, on another machine or account). The end's check covers the seats at the end."""
     first = verify(header.get("check"), {k: v for k, v in header.items() if k not in ("seats", "check")},
                    header["seats"], "its first line")
-    last = verify(end.get("check"), transcript_whole(header, [m["action"] for m in moves], end),
+    last = verify(end.get("check"), transcript_whole({**header, "seats": seats}, [m["action"] for m in moves], end),
                   what="the record of its moves and result") if end is not None else Verdict(UNCHECKED)
-    changes = first.changes + last.changes
+    verdicts = [first, *checks, last]
+    changes = [change for verdict in verdicts for change in verdict.changes]
     if changes:
         raise source.invalid("; ".join(changes) + ": it was changed after koloda wrote it")
-    if FOREIGN in (first.status, last.status):
+    if any(verdict.status == FOREIGN for verdict in verdicts):
         return Verdict(FOREIGN)
-    return Verdict(SOUND if first.status == last.status == SOUND else UNCHECKED)
+    return Verdict(SOUND if all(verdict.status == SOUND for verdict in verdicts) else UNCHECKED)
 
 
 def _play(session: Session, k: int, move: dict, source: Source) -> None:
