@@ -370,3 +370,18 @@ def test_a_room_is_saved_as_the_command_line_saves(tmp_path):
     written = (tmp_path / f"web-{room.id}.save.json").read_text(encoding="utf-8")
     room.session.save(tmp_path / "direct.save.json")
     assert written == save_text(room.session) == (tmp_path / "direct.save.json").read_text(encoding="utf-8")
+
+
+def test_a_page_sending_too_fast_is_made_to_wait_and_loses_nothing():
+    rooms, app = _server()
+    with TestClient(app) as client:
+        room, _ = _room(client)
+        token, _ = _mover(rooms, room)
+        with client.websocket_connect(f"/ws/{room}") as ws:
+            m = _hello(ws, token)
+            app.state.server.most_a_second = 2
+            for _ in range(12):
+                ws.send_json({"type": "typed", "text": "fly away"})
+            answers = [ws.receive_json() for _ in range(12)]
+        assert all(a["type"] == "refused" for a in answers)          # each answered, none dropped
+        assert app.state.server.slowed >= 1 and rooms.get(room).session.moves == [] and m["at"] == 0
