@@ -385,3 +385,19 @@ def test_a_page_sending_too_fast_is_made_to_wait_and_loses_nothing():
             answers = [ws.receive_json() for _ in range(12)]
         assert all(a["type"] == "refused" for a in answers)          # each answered, none dropped
         assert app.state.server.slowed >= 1 and rooms.get(room).session.moves == [] and m["at"] == 0
+
+
+def test_a_full_server_forgets_a_finished_room_for_a_new_one(tmp_path):
+    rooms, _ = _server(tmp_path, most=1)
+    done = rooms.create("pony", {"limit": "1"}, ["random", "random"], seed=1)
+    from koloda.web.rooms import RoomError
+    for _ in range(5000):
+        if done.state.is_terminal():
+            break
+        done.bot_move()
+    assert done.state.is_terminal()
+    fresh = rooms.create("pony", {}, ["human", "random"])
+    assert rooms.get(done.id) is None and rooms.get(fresh.id) is fresh
+    with pytest.raises(RoomError, match="at most 1 rooms"):
+        rooms.create("pony", {}, ["human", "random"])        # a game in progress is never forgotten
+    assert rooms.writer.flush() and (tmp_path / f"web-{done.id}.save.json").exists()
