@@ -6,9 +6,13 @@ import json
 import subprocess
 import sys
 
+import warnings
+
 import pytest
 
 pytest.importorskip("starlette")
+# Starlette 1.x asks for httpx2 in its test client; httpx works the same for these tests
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
 pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
@@ -370,3 +374,34 @@ def test_a_room_is_saved_as_the_command_line_saves(tmp_path):
     written = (tmp_path / f"web-{room.id}.save.json").read_text(encoding="utf-8")
     room.session.save(tmp_path / "direct.save.json")
     assert written == save_text(room.session) == (tmp_path / "direct.save.json").read_text(encoding="utf-8")
+
+
+def test_a_page_sending_too_fast_is_made_to_wait_and_loses_nothing():
+    rooms, app = _server()
+    with TestClient(app) as client:
+        room, _ = _room(client)
+        token, _ = _mover(rooms, room)
+        with client.websocket_connect(f"/ws/{room}") as ws:
+            m = _hello(ws, token)
+            app.state.server.most_a_second = 2
+            for _ in range(12):
+                ws.send_json({"type": "typed", "text": "fly away"})
+            answers = [ws.receive_json() for _ in range(12)]
+        assert all(a["type"] == "refused" for a in answers)          # each answered, none dropped
+        assert app.state.server.slowed >= 1 and rooms.get(room).session.moves == [] and m["at"] == 0
+
+
+def test_a_full_server_forgets_a_finished_room_for_a_new_one(tmp_path):
+    rooms, _ = _server(tmp_path, most=1)
+    done = rooms.create("pony", {"limit": "1"}, ["random", "random"], seed=1)
+    from koloda.web.rooms import RoomError
+    for _ in range(5000):
+        if done.state.is_terminal():
+            break
+        done.bot_move()
+    assert done.state.is_terminal()
+    fresh = rooms.create("pony", {}, ["human", "random"])
+    assert rooms.get(done.id) is None and rooms.get(fresh.id) is fresh
+    with pytest.raises(RoomError, match="at most 1 rooms"):
+        rooms.create("pony", {}, ["human", "random"])        # a game in progress is never forgotten
+    assert rooms.writer.flush() and (tmp_path / f"web-{done.id}.save.json").exists()

@@ -2,9 +2,13 @@
 every card shown, each deal's start marked."""
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 pytest.importorskip("starlette")
+# Starlette 1.x asks for httpx2 in its test client; httpx works the same for these tests
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
 
 from click.testing import CliRunner  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402

@@ -2,9 +2,13 @@
 and nothing read outside the file but shipped games."""
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 pytest.importorskip("starlette")
+# Starlette 1.x asks for httpx2 in its test client; httpx works the same for these tests
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
 
 from starlette.testclient import TestClient  # noqa: E402
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from koloda.web.rooms import Room, RoomError, Rooms
 STATIC = Path(__file__).parent / "static"
 MAX_FRAME = 16 * 1024          # characters of one message from a page; a longer one is refused
 MAX_BODY = 16 * 1024           # bytes of a request to the lobby's API
+MOST_A_SECOND = 50             # messages a page may send in a second; one sending faster is made to wait
 MAX_UPLOAD_BODY = MAX_FILE_BYTES * 2 + 4096      # a rule file as JSON text (escapes may double it)
 HEADERS = {
     # the page's own script and style only: a text that got past the escaping still runs nothing
@@ -65,6 +67,8 @@ class Server:
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="koloda-engine")
         self.about: dict[str, dict] = {}
         self.replays: dict[str, Replayed] = {}
+        self.most_a_second = MOST_A_SECOND
+        self.slowed = 0                           # messages held back for coming too fast
         self.uploads: Uploads | None = None      # rule files from the lobby, if the server takes them
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -194,11 +198,17 @@ class Server:
             await ws.close(code=4404)
             return
         page: Page | None = None
+        recent: list[float] = []
         try:
             while True:
                 data = await _receive(ws)
                 if data is None:
                     continue
+                now = time.monotonic()
+                recent[:] = [t for t in recent if now - t < 1.0] + [now]
+                if len(recent) > self.most_a_second:      # a page gone wild must not starve the other rooms
+                    self.slowed += 1
+                    await asyncio.sleep(1.0 - (now - recent[0]))
                 if page is None:
                     page = await self._hello(ws, room, data)
                     if page is None:

@@ -42,7 +42,9 @@ function cardElement(name, small) {
   box.append(svg("title", {}, cardLabel(name)));
   box.append(svg("rect", { x: 1, y: 1, width: w - 2, height: h - 2, rx: 6, class: "face" }));
   if (p.joker) {
-    box.append(svg("text", { x: w / 2, y: h / 2 + 8, "text-anchor": "middle", class: "big" }, "🃏"));
+    // drawn, not the 🃏 character: a system without an emoji font shows that as a box
+    box.append(svg("text", { x: 6, y: 16, class: "corner" }, "JK"));
+    box.append(svg("text", { x: w / 2, y: h / 2 + 10, "text-anchor": "middle", class: "big" }, "★"));
     if (p.stands) box.append(svg("text", { x: w / 2, y: h - 8, "text-anchor": "middle", class: "corner" }, "=" + cardLabel(p.stands)));
     return box;
   }
