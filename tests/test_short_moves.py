@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -195,7 +196,8 @@ def test_short_bids_typed_at_the_table(tmp_path):
                                            "--seed", "1", "--fast", "--dealer", "1"],
                           encoding="utf-8", timeout=60, env=env, cwd=str(ROOT))
     child.expect("your move")
-    assert "pass" in child.before and "bid 1 no trump" in child.before
+    # a level of the ladder a line: `bid 1 …  2) clubs … 6) no trump`
+    assert "pass" in child.before and re.search(r"bid 1 …\s+2\) clubs .*6\) no trump", child.before)
     child.sendline("bid 2")                     # fits five bids: they are listed
     child.expect("your move")
     assert "`bid 2` fits 5 moves" in child.before and "bid 2 no trump" in child.before

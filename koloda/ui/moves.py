@@ -104,15 +104,23 @@ class MoveGroup:
 
 def move_groups(state: State) -> list[MoveGroup]:
     """The legal moves, in their order, in runs of one action (and one value of its first parameter,
-    if it has more than one)."""
-    codec = state.game.codec
-    runs: list[tuple[tuple[int, int], list[tuple[int, str]]]] = []
+    if it has more than one); the steps of a ladder in runs of one level (`bid 1 …` clubs to no
+    trump), so that a ladder of bids takes a line a level."""
+    game = state.game
+    codec = game.codec
+    ladder, _ = _orders(game)
+    runs: list[tuple[tuple, list[tuple[int, str]]]] = []
     for number, a in enumerate(listed_moves(state), 1):
-        code, _ = codec.decode(a, state)
-        inner = 1
-        for p in code.params[1:]:
-            inner *= p.radix
-        key = (code.index, (a - code.offset) // inner if len(code.params) > 1 else 0)
+        code, values = codec.decode(a, state)
+        key: tuple
+        params = game.rules.phases[code.phase].actions[code.name].params
+        if (code.phase, code.name) in ladder and params:
+            key = ("ladder", ladder[(code.phase, code.name)], values[params[0].var])
+        else:
+            inner = 1
+            for p in code.params[1:]:
+                inner *= p.radix
+            key = (code.index, (a - code.offset) // inner if len(code.params) > 1 else 0)
         text = plain(state.action_to_string(a))
         if runs and runs[-1][0] == key:
             runs[-1][1].append((number, text))
