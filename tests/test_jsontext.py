@@ -73,6 +73,7 @@ _TRUSTED_JSON = {
     "koloda/session/schema.py": "the save and transcript schemas, shipped in the package",
     "koloda/report/export.py": "the report schemas, shipped in the package",
     "koloda/interpreter/state.py": "a copy of a state through json.dumps, in the same call",
+    "koloda/tune/search.py": "a copy of a search's plan through json.dumps, in the same call",
 }
 
 

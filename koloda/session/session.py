@@ -88,9 +88,14 @@ class Session:
                 "dealer": self.dealer}
 
     def save(self, path: Path) -> None:
+        write_atomically(path, self.save_text())
+
+    def save_text(self) -> str:
+        """The save's text, integrity check included (what `save` writes; the web table writes it
+        from a thread of its own)."""
         data = {"format": SAVE_FORMAT, **self.header(), "moves": self.moves, "state": self.state.to_json()}
         data["check"] = make(_without(data, "seats"), self.seats)
-        write_atomically(path, json.dumps(data))
+        return json.dumps(data)
 
     @classmethod
     def from_header(cls, header: dict, source: Source, same_rules: bool = True) -> "Session":

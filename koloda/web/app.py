@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from koloda.api import load_spec
 from koloda.dsl.errors import RuleError, RuleErrors
+from koloda.dsl.jsontext import Bounds, JsonRefused, read_json
 from koloda.ui.names import is_language
 from koloda.dsl.limits import MAX_FILE_BYTES
 from koloda.web.replays import Replayed
@@ -311,6 +311,9 @@ class Server:
 
 
 _TOO_LARGE = object()
+# what a page sends: a click, a move, a lobby's form (a pasted rule file rides in a form as text)
+_MESSAGE_BOUNDS = Bounds(chars=MAX_FRAME, depth=8, containers=1_000, digits=40)
+_BODY_BOUNDS = Bounds(depth=16, containers=10_000, digits=40)
 
 
 async def _json_body(request: Request, most: int) -> object:
@@ -321,8 +324,8 @@ async def _json_body(request: Request, most: int) -> object:
         if len(body) > most:
             return _TOO_LARGE
     try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+        return read_json(body.decode("utf-8"), _BODY_BOUNDS)
+    except (JsonRefused, UnicodeDecodeError):
         return None
 
 
@@ -347,9 +350,9 @@ async def _receive(ws: WebSocket) -> dict | None:
         await _error(ws, "that message is too large")
         return None
     try:
-        data = json.loads(text)
-    except ValueError:
-        await _error(ws, "that message is not JSON")
+        data = read_json(text, _MESSAGE_BOUNDS)
+    except JsonRefused as exc:
+        await _error(ws, f"that message is not taken: {exc.reason}")
         return None
     if not isinstance(data, dict):
         await _error(ws, "that message is not an object")

@@ -6,18 +6,16 @@ them. A room saved again before its last text was written has only its newest wr
 is at most one write behind the game, and a stopped server writes what is left first."""
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from pathlib import Path
 
-from koloda.session import SAVE_FORMAT, Session, write_atomically
+from koloda.session import Session, write_atomically
 
 
 def save_text(session: Session) -> str:
     """What Session.save writes (tests/test_web.py checks the two agree)."""
-    return json.dumps({"format": SAVE_FORMAT, **session.header(), "moves": session.moves,
-                       "state": session.state.to_json()})
+    return session.save_text()
 
 
 class Writer:
