@@ -13,6 +13,7 @@ from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.check_effects import ControlChecks
+from koloda.dsl.clashes import without_echoes
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
 from koloda.dsl.model import VAR_TYPES, DeckSpec, PhaseSpec, Spec
@@ -474,7 +475,7 @@ def check(spec: Spec) -> tuple[R.Rules, list[RuleError]]:
     """The resolved rules and every error; warnings are in `rules.warnings`."""
     checker = Checker(spec)
     rules = checker.run()
-    errors = sorted(checker.errors, key=lambda e: (e.span.file, e.span.line, e.span.col))
+    errors = sorted(without_echoes(checker.errors, spec.echoes), key=lambda e: (e.span.file, e.span.line, e.span.col))
     rules.warnings.extend(sorted(checker.warnings, key=lambda e: (e.span.file, e.span.line, e.span.col)))
     return rules, errors
 
