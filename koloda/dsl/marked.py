@@ -24,6 +24,7 @@ class MarkedList(list):
     span: Span
     item_spans: list[Span]
     aliases: dict[int, str]
+    flow: bool                 # written `[a, b]` (not as `- ` items)
 
 
 class MarkedStr(str):
