@@ -226,3 +226,11 @@ def test_a_number_past_its_ids_at_play_says_where_and_how_without_an_internal_er
     assert "takes 36, outside 0..32" in error.message and (error.span.line, error.span.col) == (18, 7)
     assert "`b in [18, 20, 22]`" in (error.hint or "")
     assert error.__context__ is None and error.__cause__ is None
+
+
+def test_listed_numbers_play_the_same_in_the_generated_code_and_the_closures(tmp_path, monkeypatch):
+    from test_generated import both
+    path = tmp_path / "listed.yaml"
+    path.write_text(LISTED.replace("DOMAIN", "[18, 20, 22, 23, 24, 27, 30, 33, 35, option.top]"), encoding="utf-8")
+    fast, slow = both(monkeypatch, str(path), seed=2, moves=20, players=2)
+    assert fast == slow and len(fast) >= 2
