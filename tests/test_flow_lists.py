@@ -77,3 +77,16 @@ def test_quoted_or_block_items_are_read_as_written(tmp_path):
 def test_a_text_that_ends_too_soon_is_worded_plainly(tmp_path):
     found = errors(tmp_path, do="do: a = max(a")
     assert "syntax error in effect: unexpected end of the text" in found[0].message
+
+
+def test_a_value_cut_inside_a_flow_mapping_is_one_error_not_an_unknown_key(tmp_path):
+    path = tmp_path / "g.yaml"
+    text = GAME.replace("WITH", "with: c in my hand").replace("DO", "do: end turn")
+    path.write_text(text.replace("      look:\n", "      peek: {if: max(a, b) > 0, do: end turn}\n      look:\n"),
+                    encoding="utf-8")
+    with pytest.raises(RuleErrors) as caught:
+        load_spec(str(path))
+    found = caught.value.errors
+    assert len(found) == 1 and (found[0].span.line, found[0].span.col) == (15, 18)
+    assert found[0].message.startswith("YAML cut `max(a, b) > 0` in 2 at its commas: inside `{...}`")
+    assert '"max(a, b) > 0"' in (found[0].hint or "")

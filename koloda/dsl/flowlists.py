@@ -1,4 +1,4 @@
-"""Items of a `[...]` list that YAML cut at a comma inside an expression.
+"""Items of a `[...]` list (and values of a `{...}` mapping) that YAML cut at a comma inside an expression.
 
 Inside `[...]` YAML splits at every comma, so `do: [high = max(high, b), spoken += 1]` is the
 three items `high = max(high`, `b)` and `spoken += 1`. Each piece then fails to parse, twice
@@ -26,6 +26,8 @@ def cut_items(doc: object) -> list[RuleError]:
         value = stack.pop()
         if isinstance(value, dict):
             stack.extend(value.values())
+            if getattr(value, "flow", False):
+                errors.extend(_cut_values(value))
         elif isinstance(value, list):
             stack.extend(value)
             if getattr(value, "flow", False):
@@ -53,6 +55,27 @@ def _cuts(items: list) -> list[RuleError]:
             i = j + 1
         else:
             i += 1
+    return errors
+
+
+def _cut_values(mapping: dict) -> list[RuleError]:
+    """`{if: max(a, b) > 0, do: end turn}` is `if: max(a` and a key `b) > 0` with no value."""
+    errors = []
+    entries = list(mapping.items())
+    for i, (_, value) in enumerate(entries):
+        if not (isinstance(value, MarkedStr) and value.plain and _depth(value) > 0):
+            continue
+        depth, j = _depth(value), i
+        while depth > 0 and j + 1 < len(entries) and entries[j + 1][1] is None:
+            j += 1
+            depth += _depth(entries[j][0])
+        if j > i and depth == 0:
+            whole = ", ".join([str(value)] + [key for key, _ in entries[i + 1:j + 1]])
+            shown = whole if len(whole) <= MAX_QUOTED else whole[:MAX_QUOTED - 1] + "…"
+            errors.append(RuleError(
+                f"YAML cut `{shown}` in {j - i + 1} at its commas: inside `{{...}}` every comma starts a new key",
+                value.span, f"put the value in quotes (\"{shown}\") or write the mapping as a block, one "
+                "`key: value` a line", category="yaml"))
     return errors
 
 

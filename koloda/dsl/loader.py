@@ -100,6 +100,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> MarkedDict:
             raise RuleError(f"key `{key}` is written twice", _span(key_node, loader.filename), category="yaml")
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_spans[key] = _span(key_node, loader.filename)
+    result.flow = bool(node.flow_style)
     return result
 
 

@@ -16,6 +16,7 @@ class MarkedDict(dict):
     replaced: dict
     base_span: Span | None
     base_path: Path
+    flow: bool                 # written `{a: b, c: d}`
 
 
 class MarkedList(list):
