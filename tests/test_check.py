@@ -242,3 +242,47 @@ def test_list_concatenation_checks_element_types(tmp_path):
     text = HEAD.replace("  playable(card c)", "  mixed(): \"[1] + [hearts]\"\n  playable(card c)") + PHASES
     errors = errors_for(tmp_path, text)
     assert errors[0].category == "type"
+
+
+HOUSE = """\
+game: house
+players: 1
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  dealer: {visible: all}
+  hand: {each: player, visible: owner}
+vars:
+  spoken: 0
+deal:
+  - gather into stock
+  - deal 2 to each hand
+  - move stock.top to dealer
+phases:
+  play:
+    actions:
+      hit:
+        if: dealer.size < 5 and spoken < 3
+        do: [move stock.top to dealer, spoken += 1]
+      stand:
+        do: spoken += BROKEN
+    steps:
+      main: [hit, stand]
+deal ends: spoken >= 2 or dealer.size > 4
+match:
+  ends: deal_number >= 1
+  score: my hand.size + dealer.size
+"""
+
+
+def test_a_zone_named_with_a_word_of_the_language_is_one_error_not_one_at_every_use(tmp_path):
+    """`dealer` is the language's player: its uses would each fail to parse or to type (5 errors
+    more); they are left out, and a mistake on a line that does not name it is still told."""
+    errors = errors_for(tmp_path, HOUSE.replace("BROKEN", "1"))
+    assert [(e.span.line, e.span.col) for e in errors] == [(6, 3)]
+    assert "`dealer` is a word of the language and cannot name a zone" in errors[0].message
+    assert "`dealer_zone`" in (errors[0].hint or "")
+    errors = errors_for(tmp_path, HOUSE.replace("BROKEN", "ghost"))
+    assert [e.span.line for e in errors] == [6, 21] and "ghost" in errors[1].message
+    renamed = HOUSE.replace("BROKEN", "1").replace("dealer", "bank")
+    assert clean(tmp_path, renamed)[0].zones.keys() == {"stock", "bank", "hand"}

@@ -124,3 +124,58 @@ def test_generated_source_and_closures_agree_on_deck_names(tmp_path, monkeypatch
     path.write_text(textwrap.dedent(TWO_DECKS), encoding="utf-8")
     fast, slow = both(monkeypatch, str(path), seed=3, moves=80)
     assert fast == slow and len(fast) > 10
+
+
+def one_stock(tmp_path: Path):
+    """The two decks shuffled together: a K♥ in the stock may be either deck's."""
+    path = tmp_path / "mixed.yaml"
+    text = textwrap.dedent(TWO_DECKS).replace('  - "move [c for c in stock if c.deck == bonus] to extras"\n', "")
+    path.write_text(text.replace("deal 1 to each hand from extras", "deal 1 to each hand"), encoding="utf-8")
+    return koloda.load(str(path), players=2)
+
+
+def ids_of(game, name: str) -> dict[str, int]:
+    return {game.deck_of_card[c]: c for c in game.cards.parse(name)}
+
+
+def test_a_deck_file_says_which_deck_a_card_shared_by_two_decks_is(tmp_path):
+    game = one_stock(tmp_path)
+    kh = ids_of(game, "KH")
+    rest = " ".join(f"{game.cards.names[c]}@{game.deck_of_card[c]}" for c in range(game.cards.size)
+                    if c not in kh.values())
+    orders = game.parse_deck(f"KH@bonus {rest}\nKH@main\n", "deck.txt")
+    assert orders[0][0] == kh["bonus"] and orders[0][-1] == kh["main"] and len(orders[0]) == game.cards.size
+    s = game.new_initial_state(seed=1, deck=[f"KH@bonus {rest} KH@main"])
+    where = {c: game.zone_label(z) for z, cards in enumerate(s.zones) for c in cards}
+    assert where[kh["bonus"]].endswith("hand") and where[kh["main"]] == "stock"
+    # a card only one deck holds needs no deck
+    assert game.parse_deck("7C")[0] == [game.cards.parse("7C")[0]]
+
+
+@pytest.mark.parametrize("text,message,hint", [
+    ("7C KH", "`KH` is a card of decks `main` and `bonus`: say which", "write KH@main or KH@bonus"),
+    ("KH@bonsu", "`KH@bonsu`: there is no deck `bonsu` in this game", "bonus"),
+    ("7C@bonus", "`7C@bonus`: deck `bonus` has no 7C", None),
+])
+def test_a_deck_file_card_of_an_unclear_or_wrong_deck_is_refused_where_it_is_written(tmp_path, text, message, hint):
+    game = one_stock(tmp_path)
+    with pytest.raises(koloda.PositionError) as info:
+        game.parse_deck(text, "deck.txt")
+    error = info.value
+    assert error.message == message and error.span.file == "deck.txt" and error.span.line == 1
+    assert hint is None or hint in (error.hint or "")
+
+
+def test_a_deck_name_in_a_game_of_one_deck_is_refused(tmp_path):
+    game = koloda.load("pony")
+    with pytest.raises(koloda.PositionError, match="names a deck after `@`, but this game has one deck"):
+        game.parse_deck("QS@main")
+
+
+def test_a_hands_card_dealt_from_cards_of_two_decks_must_say_which(tmp_path):
+    game = one_stock(tmp_path)
+    with pytest.raises(koloda.PositionError, match="`KH` is a card of decks `main` and `bonus`"):
+        game.new_initial_state(seed=1, hands={"P1 hand": "KH 7C 8C 9C 10C"})
+    s = game.new_initial_state(seed=1, hands={"P1 hand": "KH@bonus 7C 8C 9C 10C"})
+    hand = next(cards for z, cards in enumerate(s.zones) if game.zone_label(z) == "P1 hand")
+    assert ids_of(game, "KH")["bonus"] in hand and ids_of(game, "KH")["main"] not in hand

@@ -137,3 +137,100 @@ def test_a_file_may_still_name_its_own_things_product_or_subsets(tmp_path):
     assert s.legal_actions()          # loads and plays
     fn, _ = compile_expression(game, "product + subsets")
     assert fn(s, {}) == 9
+
+
+LISTED = """\
+game: listed-bids
+players: 2
+deck: piquet32
+options:
+  top: 36
+zones:
+  stock: {visible: nobody}
+vars:
+  high: 0
+  spoken: 0
+deal:
+  - gather into stock
+  - high = 0
+  - spoken = 0
+phases:
+  bidding:
+    actions:
+      bid:
+        with: b in DOMAIN
+        if: b > high
+        text: "bid {b}"
+        do: [high = b, spoken += 1]
+      pass:
+        do: spoken += 1
+    steps:
+      main: [bid, pass]
+deal ends: spoken == player_count
+match:
+  ends: deal_number >= 1
+  score: 0
+"""
+
+
+def listed(tmp_path: Path, domain: str, **options):
+    path = tmp_path / "listed.yaml"
+    path.write_text(LISTED.replace("DOMAIN", domain), encoding="utf-8")
+    return koloda.load(str(path), options=options, players=2)
+
+
+def test_a_number_from_a_fixed_list_past_the_deck_is_its_place_in_the_covering_range(tmp_path):
+    """Skat's bids: 18, 20, 22, 23 ... past a 32-card deck, each offered and read back."""
+    game = listed(tmp_path, "[18, 20, 22, 23, 24, 27, 30, 33, 35, option.top]")
+    bid = game.codec.actions[0]
+    assert (bid.params[0].low, bid.params[0].step, bid.size) == (18, 1, 19)     # 18..36
+    s = game.new_initial_state(seed=1)
+    assert texts(s) == [f"bid {b}" for b in (18, 20, 22, 23, 24, 27, 30, 33, 35, 36)] + ["pass"]
+    assert s.string_to_action("bid 23") == 5 and game.decode(5)[1] == {"b": 23}
+    s.apply_action(s.string_to_action("bid 33"))
+    assert texts(s) == ["bid 35", "bid 36", "pass"]
+
+
+def test_a_listed_number_follows_the_options_and_the_steps_between_them(tmp_path):
+    game = listed(tmp_path, "[100, 150, option.top]", top=300)
+    assert (game.codec.actions[0].params[0].low, game.codec.actions[0].params[0].step) == (100, 50)
+    s = game.new_initial_state(seed=1)
+    assert texts(s) == ["bid 100", "bid 150", "bid 300", "pass"]
+    assert s.legal_actions()[:3] == [0, 1, 4]
+
+
+def test_a_list_within_the_deck_keeps_the_ids_it_always_had(tmp_path):
+    game = listed(tmp_path, "[2, 4, 30]")
+    assert game.codec.actions[0].params[0].plain and game.codec.actions[0].size == 33
+    assert game.new_initial_state(seed=1).string_to_action("bid 30") == 30
+
+
+def test_a_list_spread_too_wide_is_refused_at_check_time_where_it_is_written(tmp_path):
+    path = tmp_path / "listed.yaml"
+    path.write_text(LISTED.replace("DOMAIN", "[1, 2, 50000]"), encoding="utf-8")
+    with pytest.raises(RuleErrors) as caught:
+        koloda.load(str(path), players=2)
+    error = caught.value.errors[0]
+    assert "from a list that spreads over 50000 places" in error.message and (error.span.line, error.span.col) == (19, 20)
+    assert "within 10000 places" in (error.hint or "")
+
+
+def test_a_number_past_its_ids_at_play_says_where_and_how_without_an_internal_error(tmp_path):
+    """A list read from the table is not fixed before play: its numbers are 0..deck size, and one
+    past them stops play with the action's place and a hint, not Python's chained failure."""
+    from koloda.interpreter.errors import RuleRuntimeError
+    game = listed(tmp_path, "[high + 18, 36]")
+    with pytest.raises(RuleRuntimeError) as caught:
+        game.new_initial_state(seed=1).legal_actions()
+    error = caught.value
+    assert "takes 36, outside 0..32" in error.message and (error.span.line, error.span.col) == (18, 7)
+    assert "`b in [18, 20, 22]`" in (error.hint or "")
+    assert error.__context__ is None and error.__cause__ is None
+
+
+def test_listed_numbers_play_the_same_in_the_generated_code_and_the_closures(tmp_path, monkeypatch):
+    from test_generated import both
+    path = tmp_path / "listed.yaml"
+    path.write_text(LISTED.replace("DOMAIN", "[18, 20, 22, 23, 24, 27, 30, 33, 35, option.top]"), encoding="utf-8")
+    fast, slow = both(monkeypatch, str(path), seed=2, moves=20, players=2)
+    assert fast == slow and len(fast) >= 2

@@ -171,7 +171,7 @@ def test_unexpected_token_is_located_and_lists_what_was_expected():
 
 def test_unexpected_end():
     err = syntax_error("(1 + 2")
-    assert "unexpected the end of the text" in err.message
+    assert "unexpected end of the text" in err.message
     assert err.span.col == 5 + 6
     assert ")" in err.hint
 

@@ -128,7 +128,7 @@ def check(files: tuple[str, ...]) -> None:
             continue
         for warning in rules.warnings:
             console.print(plain(warning.format()), markup=False, soft_wrap=True)
-        what = "a library" if spec.library else f"{_player_range(spec)} players"
+        what = "a library" if spec.library else _players_text(spec)
         console.print(plain(f"{name}: ok ({spec.title}, {what})"), markup=False, soft_wrap=True)
     if failed:
         console.print(f"{failed} error{'s' * (failed != 1)}", markup=False)
@@ -148,8 +148,17 @@ def list_games() -> None:
         except (RuleErrors, RuleError):
             console.print(f"{name:<{width}} (does not load: run `koloda check {name}`)", markup=False)
             continue
-        console.print(plain(f"{name:<{width}} {_player_range(game, '-'):>5} players  {game.title}"), markup=False,
-                      soft_wrap=True)
+        players = f"{_player_range(game, '-'):>5} {_players_word(game):<7}"
+        console.print(plain(f"{name:<{width}} {players}  {game.title}"), markup=False, soft_wrap=True)
+
+
+def _players_word(spec) -> str:
+    return "player" if spec.max_players == 1 else "players"
+
+
+def _players_text(spec) -> str:
+    """`2..4 players`, `3 players`, `1 player`."""
+    return f"{_player_range(spec)} {_players_word(spec)}"
 
 
 def _player_range(spec, dash: str = "..") -> str:

@@ -13,8 +13,9 @@ from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.check_effects import ControlChecks
+from koloda.dsl.clashes import without_echoes
 from koloda.dsl.errors import RuleError, Span, did_you_mean
-from koloda.dsl.fixed import MOST_NUMBERS, fixed_range, too_many_numbers
+from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
 from koloda.dsl.model import VAR_TYPES, DeckSpec, PhaseSpec, Spec
 from koloda.dsl.resolve import Resolver, Scope
 from koloda.dsl.types import (ANY, BOOL, CARD, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, SUIT,
@@ -147,12 +148,12 @@ class Checker(Resolver, ControlChecks):
                           "or event does `end deal`, and the file has no `deal ends`", spec.span)
 
     def _numbers(self, var: str, domain: R.Expr) -> None:
-        """A number parameter from a range fixed before play (with the options' defaults) has at
-        most MOST_NUMBERS values: its ids are its places in the range (interpreter/codec.py)."""
+        """A number parameter from a range or a list fixed before play (with the options' defaults) has
+        at most MOST_NUMBERS values: its ids are its places in the range (interpreter/codec.py)."""
         defaults = {name: o.default for name, o in self.spec.options.items()}
-        fixed = fixed_range(domain, defaults, {})
-        if fixed is not None and (fixed[1] - fixed[0]) // fixed[2] + 1 > MOST_NUMBERS:
-            message, hint = too_many_numbers(var, (fixed[1] - fixed[0]) // fixed[2] + 1)
+        fixed = fixed_span(domain, defaults, {})
+        if fixed is not None and count_of(fixed) > MOST_NUMBERS:
+            message, hint = too_many_numbers(var, count_of(fixed), isinstance(domain, R.ListLit))
             self.error(message, domain, hint, category="type")
 
     def _constant(self, node: R.Expr) -> bool:
@@ -474,7 +475,7 @@ def check(spec: Spec) -> tuple[R.Rules, list[RuleError]]:
     """The resolved rules and every error; warnings are in `rules.warnings`."""
     checker = Checker(spec)
     rules = checker.run()
-    errors = sorted(checker.errors, key=lambda e: (e.span.file, e.span.line, e.span.col))
+    errors = sorted(without_echoes(checker.errors, spec.echoes), key=lambda e: (e.span.file, e.span.line, e.span.col))
     rules.warnings.extend(sorted(checker.warnings, key=lambda e: (e.span.file, e.span.line, e.span.col)))
     return rules, errors
 

@@ -6,12 +6,13 @@ can bound how many there are.
 """
 from __future__ import annotations
 
+from math import gcd
 from typing import Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.limits import MOST_NUMBERS
 
-__all__ = ["fixed_int", "fixed_range", "too_many_numbers", "MOST_NUMBERS"]
+__all__ = ["fixed_int", "fixed_range", "fixed_span", "too_many_numbers", "MOST_NUMBERS"]
 
 _FOLD: dict[str, Callable[[int, int], int]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -53,8 +54,35 @@ def fixed_range(domain: R.Expr, options: dict, known: dict[str, int]) -> tuple[i
     return low, high, step
 
 
-def too_many_numbers(var: str, count: int) -> tuple[str, str]:
+def fixed_span(domain: R.Expr, options: dict, known: dict[str, int]) -> tuple[int, int, int] | None:
+    """(low, high, step) covering a domain fixed before play: a range's own, or for a list of fixed
+    whole numbers (`[18, 20, 22, 23]`) the range from its least to its greatest by the greatest step
+    that meets every one of them (18..23 by 1). None for any other domain."""
+    if not isinstance(domain, R.ListLit) or not domain.items:
+        return fixed_range(domain, options, known)
+    values = [fixed_int(item, options, known) for item in domain.items]
+    if any(v is None for v in values):
+        return None
+    whole = [v for v in values if v is not None]
+    low, high = min(whole), max(whole)
+    step = 0
+    for v in whole:
+        step = gcd(step, v - low)
+    return low, high, step or 1
+
+
+def count_of(span: tuple[int, int, int]) -> int:
+    low, high, step = span
+    return max((high - low) // step + 1, 1)
+
+
+def too_many_numbers(var: str, count: int, listed: bool = False) -> tuple[str, str]:
     """The message and hint for a number parameter with more values than ids allow."""
+    if listed:
+        return (f"parameter `{var}` takes numbers from a list that spreads over {count} places, "
+                f"more than {MOST_NUMBERS}",
+                f"a listed number's id is its place from the least listed to the greatest (by the steps "
+                f"between them): keep them within {MOST_NUMBERS} places")
     return (f"parameter `{var}` takes {count} numbers, more than {MOST_NUMBERS}",
             f"a number chosen in a move comes from at most {MOST_NUMBERS} values: narrow the range "
             "or give it a step (`by 5`)")

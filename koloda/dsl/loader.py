@@ -21,6 +21,7 @@ except ImportError:                         # pragma: no cover - depends on how 
     CParser = None
 
 from koloda.dsl.errors import CONTROL_CHARACTERS, RuleError, RuleErrors, Span
+from koloda.dsl.flowlists import cut_items
 from koloda.dsl.limits import (MAX_CHAIN, MAX_FILE_BYTES, MAX_NUMBER, MAX_YAML_ALIASES, MAX_YAML_DEPTH,
                                MAX_YAML_NODES)
 from koloda.dsl.marked import MarkedDict, MarkedInt, MarkedList, MarkedStr, span_of
@@ -99,6 +100,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> MarkedDict:
             raise RuleError(f"key `{key}` is written twice", _span(key_node, loader.filename), category="yaml")
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_spans[key] = _span(key_node, loader.filename)
+    result.flow = bool(node.flow_style)
     return result
 
 
@@ -109,6 +111,7 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> MarkedList:
     result.item_spans = [uses[i][1] if i in uses else _span(child, loader.filename)
                          for i, child in enumerate(node.value)]
     result.aliases = {i: name for i, (name, _) in uses.items()}
+    result.flow = bool(node.flow_style)
     return result
 
 
@@ -222,6 +225,10 @@ def _yaml_words(problem: str) -> tuple[str, str | None]:
                 "of this line")
     if "recursive node" in problem:
         return "an alias (`*name`) stands inside the very value it names", "a value cannot contain itself"
+    if problem.startswith("expected ',' or ']', but got '['"):
+        return ("a `[` inside an item of a `[...]` list, where YAML takes it for a list of its own",
+                "put the item in quotes (\"s in [clubs, hearts]\") or write the list as a block list, one `- ` "
+                "item a line")
     if "could not find expected ':'" in problem:
         return "YAML expected `key: value` here", "check this line and the one above for a missing `:`"
     return f"YAML syntax error: {problem}", None
@@ -297,6 +304,9 @@ def load_document(path: Path, _seen: tuple = (), text: str | None = None, reads:
         raise RuleError(f"{filename} is larger than {MAX_FILE_BYTES:,} bytes, the most a rule file may hold",
                         Span(filename, 1, 1), category="limit")
     doc = parse_yaml(text, filename)
+    cut = cut_items(doc)
+    if cut:
+        raise RuleErrors(cut)
     if not isinstance(doc, dict):
         raise RuleError("a rule file must be a mapping of keys such as `game:`, `deck:`, `zones:`",
                         Span(filename, 1, 1), category="schema")

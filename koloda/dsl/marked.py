@@ -16,6 +16,7 @@ class MarkedDict(dict):
     replaced: dict
     base_span: Span | None
     base_path: Path
+    flow: bool                 # written `{a: b, c: d}`
 
 
 class MarkedList(list):
@@ -24,6 +25,7 @@ class MarkedList(list):
     span: Span
     item_spans: list[Span]
     aliases: dict[int, str]
+    flow: bool                 # written `[a, b]` (not as `- ` items)
 
 
 class MarkedStr(str):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from koloda.dsl import ast
 from koloda.dsl.about import players, title_of
 from koloda.dsl.builtins import NAMES_TAKEN
+from koloda.dsl.clashes import clash, echo_lines
 from koloda.dsl.limits import LOOP_LIMIT, MAX_LOOP_LIMIT, MAX_PLAYERS
 from koloda.dsl.errors import RuleError, Span
 from koloda.dsl.labels import Help, Label, read_help, read_label, without_labels
@@ -172,6 +173,7 @@ class Spec:
     library: bool = False
     wild: ast.Node | None = None
     errors: list[RuleError] = field(default_factory=list)
+    echoes: frozenset[tuple[str, int]] = frozenset()    # lines naming a word a declaration clashed with
     fingerprint: str = ""
     title_label: Label | None = None     # the title in each language it is given in
     turn_cap: ast.Node | None = None     # `turn cap:` the most turns a deal may last
@@ -370,7 +372,7 @@ def build(doc: MarkedDict) -> Spec:
         node = b.expr(text, doc["show"].key_spans[label])
         if node is not None:
             spec.show[label] = node
-    _names(spec, errors)
+    spec.echoes = echo_lines(doc, _names(spec, errors))
     spec.errors = errors
     # Saved games and transcripts name the exact rules they were played under.
     spec.fingerprint = hashlib.sha256(json.dumps(without_labels(doc), sort_keys=True, default=str).encode()).hexdigest()[:16]
@@ -568,9 +570,10 @@ def _patterns(doc: MarkedDict, errors: list[RuleError]) -> list[Pattern]:
     return patterns
 
 
-def _names(spec: Spec, errors: list[RuleError]) -> None:
+def _names(spec: Spec, errors: list[RuleError]) -> set[str]:
     """Zones, variables and functions share one space of names, apart from the language's own words."""
     names: dict[str, str] = {}
+    clashed: set[str] = set()
     tables: tuple[tuple[str, dict], ...] = (("zone", spec.zones), ("variable", spec.vars),
                                             ("function", spec.functions), ("procedure", spec.procedures),
                                             ("value table", spec.value_tables))
@@ -579,13 +582,15 @@ def _names(spec: Spec, errors: list[RuleError]) -> None:
             span = getattr(item, "span", None) or getattr(getattr(item, "signature", None), "span", None) or \
                 spec.value_spans.get(name, spec.span)
             if name in RESERVED or name in CONSTANTS or name in NAMES_TAKEN:
-                errors.append(RuleError(f"`{name}` is a word of the language and cannot name a {what}", span))
+                errors.append(clash(name, what, span))
+                clashed.add(name)
             elif what == "procedure" and name in EFFECT_WORDS:
                 errors.append(RuleError(f"`{name}` cannot name a procedure: `{name}(…)` in effects is the "
                                         f"`{name}` effect", span, f"call it `{name}s` or `do_{name}`"))
             elif name in names:
                 errors.append(RuleError(f"`{name}` names both a {names[name]} and a {what}", span))
             names[name] = what
+    return clashed
 
 
 def _value_word(key: object) -> str:

@@ -422,7 +422,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, start: str, origin: Span) -> 
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         lines = text.splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
-        found = "the end of the text"
+        found = "end of the text"
     elif isinstance(exc, UnexpectedToken):
         found = f"`{exc.token}`"
     elif isinstance(exc, UnexpectedCharacters):

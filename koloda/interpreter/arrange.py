@@ -11,7 +11,7 @@ the next goes) cannot be arranged this way, and that check says so.
 from __future__ import annotations
 
 from koloda.dsl.errors import did_you_mean
-from koloda.interpreter.cardtext import Given, card_id
+from koloda.interpreter.cardtext import Given, ambiguous, card_id, card_ids, named_decks
 from koloda.interpreter.errors import PositionError
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.state import State, Table
@@ -34,6 +34,7 @@ def opening_orders(game: Table, seed: int, dealer: int | None, given: list[Given
     """Orders (top first) for the shuffles of the first deal that put the given cards in the given
     zones; the cards not given lie as the seed shuffles them."""
     layout = game.layout
+    decks = named_decks(game.spec, game.card_deck)
     wanted = _wanted_zones(game, given)
     probe = _Probe(game, seed)
     game.flow.start(probe, dealer)
@@ -41,7 +42,6 @@ def opening_orders(game: Table, seed: int, dealer: int | None, given: list[Given
     for k, (_, order) in enumerate(probe.log):
         for i, c in enumerate(order):
             last[c] = (k, i)
-    names = game.cards.names
     pools = [{c for c in order} for _, order in probe.log]
     orders: list[list[int | None]] = [[None] * len(order) for _, order in probe.log]
     for zone, item in wanted.items():
@@ -56,7 +56,10 @@ def opening_orders(game: Table, seed: int, dealer: int | None, given: list[Given
                 raise PositionError(f"the cards of `{label}` are not dealt from a shuffled deck, so they "
                                     "cannot be given", item.zone.at)
             k, i = last[c]
-            free = [x for x in sorted(pools[k]) if names[x] == names[game.cards.parse(word.text)[0]]]
+            named = card_ids(game.cards, word, decks)
+            free = [x for x in sorted(pools[k]) if x in named]
+            if (error := ambiguous(game.cards, word, free, decks)) is not None:
+                raise error                  # the cards dealt there hold copies of several decks
             if not free:
                 raise PositionError(f"`{word.text}` cannot be dealt to `{label}`: the cards it is dealt from "
                                     f"(the shuffle of `{layout.zone_label(probe.log[k][0])}`) hold no other "
@@ -74,6 +77,7 @@ def opening_orders(game: Table, seed: int, dealer: int | None, given: list[Given
 def _wanted_zones(game: Table, given: list[Given]) -> dict[int, Given]:
     """Each given zone found at the table, its cards checked against the deck."""
     zones = zone_names(game.layout)
+    decks = named_decks(game.spec, game.card_deck)
     wanted: dict[int, Given] = {}
     used: set[int] = set()
     for item in given:
@@ -85,7 +89,7 @@ def _wanted_zones(game: Table, given: list[Given]) -> dict[int, Given]:
         if zone in wanted:
             raise PositionError(f"`{game.layout.zone_label(zone)}` is given twice", item.zone.at)
         for word in item.cards:
-            card_id(game.cards, word, used)
+            card_id(game.cards, word, used, decks, either=True)   # the deal says which deck
         wanted[zone] = item
     return wanted
 
@@ -111,11 +115,12 @@ def _check(game: Table, seed: int, dealer: int | None, orders: list[list[int]], 
     """Deal again with the orders: every given zone must hold what was asked."""
     s = State(game, game.num_players, seed, orders)
     game.flow.start(s, dealer)
-    names = game.cards.names
+    names, decks = game.cards.names, named_decks(game.spec, game.card_deck)
     for zone, item in wanted.items():
-        got = [names[c] for c in s.zones[zone][::-1]]
-        want = [names[game.cards.parse(w.text)[0]] for w in item.cards]
-        if got != want:
+        there = s.zones[zone][::-1]
+        got = [names[c] for c in there]
+        if len(there) != len(item.cards) or \
+                any(c not in card_ids(game.cards, w, decks) for c, w in zip(there, item.cards)):
             raise PositionError(f"the first deal does not put the given cards in `{game.layout.zone_label(zone)}` "
                                 f"(it gets {' '.join(got) or 'nothing'})", item.zone.at,
                                 "this game's deal moves cards by what they are, so its zones cannot be given")

@@ -3,7 +3,9 @@
 Both formats name cards as the table does in ASCII (`QS`, `10H` or `TH`,
 `JK`), separated by spaces or commas; `#` starts a comment that runs to the
 end of its line. Every word keeps its file:line:col, so a mistake is shown
-where it was written.
+where it was written. In a game of several named decks a card may say its
+deck after `@` (`JK@big`), and must where decks share its name: copies of one
+deck are alike, but a `big` joker is not a `main` one.
 """
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from koloda.dsl.errors import NOWHERE, Span
+from koloda.dsl.errors import NOWHERE, Span, did_you_mean
+from koloda.dsl.model import Spec
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.errors import PositionError
 
@@ -38,12 +41,54 @@ def _words(line: str, file: str, number: int, start: int = 0) -> list[Written]:
             for m in _WORD.finditer(line, start)]
 
 
-def card_id(cards: CardTable, word: Written, used: set[int]) -> int:
-    """The first copy of the card `word` names that is not yet `used` (and mark it used)."""
-    ids = cards.parse(word.text)
+Decks = Sequence[str] | None      # each card's deck by name, in a game of named decks; else None
+
+
+def named_decks(spec: Spec, card_deck: Sequence[int] | None) -> Decks:
+    """Each card's deck by name where the game names its decks (None otherwise)."""
+    return [spec.deck.names[i] for i in card_deck] if spec.deck.named and card_deck else None
+
+
+def card_ids(cards: CardTable, word: Written, decks: Decks = None) -> list[int]:
+    """Every id the word can name: all copies of its card, of the deck after `@` if it names one."""
+    name, at, deck = word.text.partition("@")
+    ids = cards.parse(name)
     if not ids:
         raise PositionError(f"`{word.text}` is not a card of this deck", word.at,
-                            "cards are written like 10H or TH, QS, 2C, JK")
+                            "cards are written like 10H or TH, QS, 2C, JK" + (", JK@deck" if decks else ""))
+    if not at:
+        return ids
+    if decks is None:
+        raise PositionError(f"`{word.text}` names a deck after `@`, but this game has one deck", word.at,
+                            f"write the card alone: {name}")
+    names = sorted(set(decks), key=list(decks).index)
+    if deck not in names:
+        raise PositionError(f"`{word.text}`: there is no deck `{deck}` in this game", word.at,
+                            did_you_mean(deck, names) or f"its decks: {', '.join(names)}")
+    ids = [i for i in ids if decks[i] == deck]
+    if not ids:
+        raise PositionError(f"`{word.text}`: deck `{deck}` has no {name}", word.at)
+    return ids
+
+
+def ambiguous(cards: CardTable, word: Written, ids: Sequence[int], decks: Decks) -> PositionError | None:
+    """The error of a card written without its deck where copies of several decks could be meant."""
+    if decks is None or "@" in word.text:
+        return None
+    among = sorted({decks[i] for i in ids}, key=list(decks).index)
+    if len(among) < 2:
+        return None
+    name = cards.names[ids[0]]
+    return PositionError(f"`{word.text}` is a card of decks {' and '.join(f'`{d}`' for d in among)}: say "
+                         "which", word.at, f"write {' or '.join(f'{name}@{d}' for d in among)}")
+
+
+def card_id(cards: CardTable, word: Written, used: set[int], decks: Decks = None, either: bool = False) -> int:
+    """The first copy of the card `word` names that is not yet `used` (and mark it used). With named
+    decks, a card several decks hold must say its deck, unless `either` (any of them will do)."""
+    ids = card_ids(cards, word, decks)
+    if not either and (error := ambiguous(cards, word, ids, decks)) is not None:
+        raise error
     free = [i for i in ids if i not in used]
     if not free:
         held = "once" if len(ids) == 1 else f"{len(ids)} times"
@@ -53,7 +98,7 @@ def card_id(cards: CardTable, word: Written, used: set[int]) -> int:
     return free[0]
 
 
-def parse_deck(cards: CardTable, text: str, file: str = "<deck>") -> list[list[int]]:
+def parse_deck(cards: CardTable, text: str, file: str = "<deck>", decks: Decks = None) -> list[list[int]]:
     """Deck orders: card names top first; a blank line starts the next shuffle's order."""
     orders: list[list[int]] = []
     order: list[int] = []
@@ -64,7 +109,7 @@ def parse_deck(cards: CardTable, text: str, file: str = "<deck>") -> list[list[i
                 orders.append(order)
             order, used = [], set()
             continue
-        order.extend(card_id(cards, w, used) for w in _words(line, file, number))
+        order.extend(card_id(cards, w, used, decks) for w in _words(line, file, number))
     if order:
         orders.append(order)
     return orders
@@ -99,7 +144,7 @@ def givens(hands: Mapping[str, str | Sequence[str]] | Sequence[Given]) -> list[G
     return out
 
 
-def orders_from(cards: CardTable, deck: Sequence[Sequence[int | str] | str]) -> list[list[int]]:
+def orders_from(cards: CardTable, deck: Sequence[Sequence[int | str] | str], decks: Decks = None) -> list[list[int]]:
     """Deck orders from the Python form: each order card ids, card names, or one string of names."""
     orders = []
     for order in deck:
@@ -108,7 +153,7 @@ def orders_from(cards: CardTable, deck: Sequence[Sequence[int | str] | str]) -> 
         ids = []
         for w in words:
             if isinstance(w, str):
-                ids.append(card_id(cards, Written(w), used))
+                ids.append(card_id(cards, Written(w), used, decks))
             elif isinstance(w, int) and not isinstance(w, bool) and 0 <= w < cards.size:
                 ids.append(w)
             else:

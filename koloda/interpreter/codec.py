@@ -9,7 +9,10 @@ A number is its own digit, 0 to the deck's size, as it always was, so a game's
 ids stay as they were. A number drawn from a range fixed before play
 (`k in 100..300 by 5`, its ends and step from constants, options and the
 player count) that does not fit there is written as its place in the range
-instead: 100 is 0, 105 is 1, and so on, up to `MOST_NUMBERS` values.
+instead: 100 is 0, 105 is 1, and so on, up to `MOST_NUMBERS` values. A number drawn from a
+list of fixed numbers (`b in [18, 20, 22, 23]`) that does not fit there is written as its place
+in the range that covers the list (18..23 by 1: 18 is 0, 20 is 2), so it shares that code; the
+places between listed numbers are ids no move takes.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from typing import Any
 
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError, RuleErrors, Span
-from koloda.dsl.fixed import MOST_NUMBERS, fixed_range, too_many_numbers
+from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
 from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.layout import Layout
@@ -111,17 +114,18 @@ class ActionCodec:
 
 
 def _number(p: R.Param, deck_size: int, options: dict, players: int) -> ParamCode | None:
-    """The code of a number parameter from a range fixed before play that does not fit 0..deck size;
-    None for any other parameter (written as before)."""
-    fixed = fixed_range(p.domain, options, {"player_count": players, "deck_size": deck_size}) \
+    """The code of a number parameter from a range or list fixed before play that does not fit
+    0..deck size; None for any other parameter (written as before)."""
+    fixed = fixed_span(p.domain, options, {"player_count": players, "deck_size": deck_size}) \
         if p.type == INT else None
     if fixed is None:
         return None
     low, high, step = fixed
-    if step == 1 and 0 <= low and high <= deck_size:
+    listed = isinstance(p.domain, R.ListLit)
+    if (step == 1 or listed) and 0 <= low and high <= deck_size:   # a list's numbers are their own digits
         return None
-    count = max((high - low) // step + 1, 1)
+    count = count_of(fixed)
     if count > MOST_NUMBERS:
-        message, hint = too_many_numbers(p.var, count)
+        message, hint = too_many_numbers(p.var, count, listed)
         raise RuleErrors([RuleError(message, p.domain.span, hint)])
     return ParamCode(p.var, p.type, count, low, step)

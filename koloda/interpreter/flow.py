@@ -250,15 +250,16 @@ class Flow:
         try:
             self._deadline = deadline = _perf() + DECISION_SECONDS
             fast = phase.listings.get(s.step)
+            listed = fast is not None
             if fast is not None:
                 try:
                     fast(s, found, deadline)
                 except SlowListing as slow:
                     raise self._too_long(phase.steps[s.step][slow.index]) from None
                 except Exception:                 # the closures tell what failed, and where
-                    s.work = MAX_WORK             # (from the start: the same work, the same place)
-                    found = self._listed(s, phase.steps[s.step])
-            else:
+                    listed = False                # (outside this handler: theirs is the only error shown)
+            if not listed:
+                s.work = MAX_WORK                 # (from the start: the same work, the same place)
                 found = self._listed(s, phase.steps[s.step])
         finally:
             # after the listing no stamp is the state's: what was kept for it is never used on a changed state
@@ -327,7 +328,10 @@ class Flow:
             if not 0 <= digit < param.radix or off_step:
                 high = param.low + (param.radix - 1) * param.step
                 raise RuleRuntimeError(f"parameter `{param.var}` of `{action.name}` takes {value}, "
-                                       f"outside {param.low}..{high}" + (f" by {param.step}" if param.step > 1 else ""))
+                                       f"outside {param.low}..{high}" + (f" by {param.step}" if param.step > 1 else ""),
+                                       action.span, "a number's ids are fixed before play: draw it from a range "
+                                       "or a list whose numbers are constants or options (`b in [18, 20, 22]`, "
+                                       "`b in 100..300 by 5`), and let `if:` say which of them may be taken")
             b[param.var] = value
             self._enumerate(s, action, k + 1, b, code * param.radix + digit, found)
         b.pop(param.var, None)

@@ -17,7 +17,7 @@ from koloda.dsl.to_ast import parse
 from koloda.dsl.types import CARD, DECKS
 from koloda.interpreter.arrange import opening_orders
 from koloda.interpreter.cards import CardTable, build_deck, joined, rank_name
-from koloda.interpreter.cardtext import Given, givens, orders_from, parse_deck, parse_hands
+from koloda.interpreter.cardtext import Given, givens, named_decks, orders_from, parse_deck, parse_hands
 from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.compile import Compiler
 from koloda.interpreter.env import Fn
@@ -115,7 +115,7 @@ class Game:
         deck:   card orders (ids or names, top first) for the shuffles in turn instead of the seed;
                 with `hands`, for the shuffles after the first deal.
         Raises PositionError (a ValueError) for a position that cannot be dealt."""
-        orders = orders_from(self.cards, deck or [])
+        orders = orders_from(self.cards, deck or [], named_decks(self.spec, self.card_deck))
         dealer = self._dealer(dealer)
         if hands is not None:
             orders = self.opening_orders(seed, hands, dealer) + orders
@@ -139,7 +139,7 @@ class Game:
     def parse_deck(self, text: str, file: str = "<deck>") -> list[list[int]]:
         """Deck orders from text: card names top first; a blank line starts the next shuffle's order.
         Raises PositionError at the file:line:col of a card that is unknown or given too often."""
-        return parse_deck(self.cards, text, file)
+        return parse_deck(self.cards, text, file, named_decks(self.spec, self.card_deck))
 
     def parse_hands(self, text: str, file: str = "<hands>") -> list[Given]:
         """Hands from text, one zone a line: `P1 hand: AS KS QS`. The zones and cards are checked

@@ -384,17 +384,19 @@ class State:
         each player's deck has its own copies). An order that is not exactly these cards is an
         error: falling back to the seed would deal something the user did not ask for."""
         names = self.game.cards.names
-        pool: dict[str, list[int]] = {}
+        # named decks' cards of one name are not alike (a `big` joker is not a `main` one)
+        decks = self.game.card_deck if self.game.spec.deck.named else None
+        pool: dict[object, list[int]] = {}
         for c in sorted(self.zones[zone]):
-            pool.setdefault(names[c], []).append(c)
+            pool.setdefault(names[c] if decks is None else (names[c], decks[c]), []).append(c)
         order, extra = [], []
         for c in wanted:
-            copies = pool.get(names[c])
+            copies = pool.get(names[c] if decks is None else (names[c], decks[c]))
             if copies:
                 order.append(copies.pop(0))
             else:
                 extra.append(names[c])
-        missing = [name for name, copies in pool.items() for _ in copies]
+        missing = [names[c] for copies in pool.values() for c in copies]
         if missing or extra:
             raise PositionError(_misfit(self.layout.zone_label(zone), self.deal_number, len(self.zones[zone]),
                                         len(wanted), missing, extra))

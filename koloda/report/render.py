@@ -63,11 +63,23 @@ def _table(title: str, *columns: str) -> Table:
     return table
 
 
+def solo(report: dict[str, Any]) -> bool:
+    """A one-player game: its one seat is always the best, so its win share and draws say nothing."""
+    return int(report["game"]["players"]) == 1
+
+
 def seats_table(report: dict[str, Any]) -> Table:
+    lower = " (lower is better)" if report["game"].get("winner") == "lowest" else ""
+    if solo(report):
+        table = _table("Seat (one player: nobody to win against or draw with, so the score is the result)",
+                       "seat", "mean score" + lower, "sd")
+        for seat in report["seats"]:
+            table.add_row(seat["seat"], mean_text(seat["score"]), number(seat["score"]["sd"]))
+        return table
     table = _table("Seats (advantage: points of win share over a fair share of "
                    f"{percent(1 / max(report['game']['players'], 1))})",
                    "seat", "win share", "advantage",
-                   "mean score" + (" (lower is better)" if report["game"].get("winner") == "lowest" else ""), "sd")
+                   "mean score" + lower, "sd")
     for seat in report["seats"]:
         table.add_row(seat["seat"], share_text(seat["win_share"]),
                       signed_share(seat["advantage"]), mean_text(seat["score"]), number(seat["score"]["sd"]))
@@ -136,7 +148,9 @@ def render(report: dict[str, Any], replay: str) -> RenderableType:
                                    seats_table(report)]
     if len(report["agents"]) > 1:
         parts += [Text(""), agents_table(report)]
-    parts += [Text(f"draws: {share_text(report['draws'])}"), Text(""), length_table(report),
+    if not solo(report):
+        parts.append(Text(f"draws: {share_text(report['draws'])}"))
+    parts += [Text(""), length_table(report),
               Text(f"legal moves per decision: {d['legal_moves_mean']:.2f}; forced decisions (one legal move): "
                    f"{share_text(d['forced'])}"),
               Text("")]
