@@ -28,7 +28,7 @@ BUILTINS = frozenset({"len", "list", "range", "int", "any", "all", "sum", "max",
 ATTRIBUTES = frozenset({
     "zones", "loc", "by", "face", "vars", "known", "stands", "slot_kind", "slot_owner", "slot_turn", "current",
     "dealer", "n", "deal_number", "last_meld", "listing", "actor", "goto", "next_player", "skips", "deal_over",
-    "asked", "turn_no", "dirty", "direction", "move", "move_zone", "note_leaving", "meld", "shuffle", "gather", "deal", "append", "add",
+    "asked", "turn_no", "dirty", "work", "direction", "move", "move_zone", "note_leaving", "meld", "shuffle", "gather", "deal", "append", "add",
     "cards", "points",          # of a plan (melds.Plan) that is there
 })
 
