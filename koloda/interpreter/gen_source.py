@@ -174,5 +174,5 @@ def unsafe_names(source: str, namespace: dict[str, Any]) -> list[str]:
 
 def _is_engine_local(name: str) -> bool:
     """The names generated functions give their own locals: aliases, temporaries, cells, loop state."""
-    return name in Function.ALIASES or re.match(r"_(t|h|seen|d|c|e|key|cards|loc|leaving|who|old|p|off)\d*\Z",
+    return name in Function.ALIASES or re.match(r"_(t|h|seen|d|c|e|key|cards|loc|leaving|who|old|p|off|w)\d*\Z",
                                                 name) is not None
