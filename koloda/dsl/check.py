@@ -35,6 +35,7 @@ class Checker(Resolver, ControlChecks):
         self._proc_stack: list[str] = []
         self.collecting: list[tuple[str, Span]] | None = None
         self.in_event = False
+        self.rounds = 1
 
     # ------------------------------------------------------------ whole file
     def run(self) -> R.Rules:

@@ -12,7 +12,8 @@ from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import FUNCTIONS, STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.errors import RuleError, Span, did_you_mean
-from koloda.dsl.limits import MAX_PROCEDURE_DEPTH
+from koloda.dsl.fixed import fixed_int
+from koloda.dsl.limits import MAX_PROCEDURE_DEPTH, MAX_WORK
 from koloda.dsl.model import ActionSpec, Spec
 from koloda.dsl.to_ast import parse
 from koloda.dsl.types import (ANY, BOOL, CARD, GRID, INT, NONE, PLAN, TYPE_NAMES, ZONE, elem, is_list, list_of,
@@ -38,6 +39,7 @@ class ControlChecks:
     _proc_stack: list[str]
     collecting: list[tuple[str, Span]] | None     # steps named by `goto`/`ask` in the procedure being checked
     in_event: bool
+    rounds: int            # the rounds known to multiply around the effect being checked (nested `repeat: N`)
     functions: dict[str, R.Function]
 
     # provided by the Checker and the Resolver
@@ -80,13 +82,13 @@ class ControlChecks:
                            "types: " + ", ".join(TYPE_NAMES))
             scope[p.name] = TYPE_NAMES.get(p.type, ANY)
         self._proc_stack.append(name)
-        saved = self.collecting, self.in_event
-        self.collecting, self.in_event = [], False
+        saved = self.collecting, self.in_event, self.rounds
+        self.collecting, self.in_event, self.rounds = [], False, 1     # (checked once, on its own)
         try:
             body = self.effects(spec.body, scope)
             steps = tuple(self.collecting)
         finally:
-            self.collecting, self.in_event = saved
+            self.collecting, self.in_event, self.rounds = saved
             self._proc_stack.pop()
         depth = 1 + max((self.procedures[n.name].depth for e in body for n in R.walk(e)
                          if isinstance(n, R.Perform) and n.name in self.procedures), default=0)
@@ -140,7 +142,18 @@ class ControlChecks:
     # ------------------------------------------------------------ loops
     def _do_Repeat(self, e: ast.Repeat, scope: Scope) -> R.Effect:
         count = self.expect(e.count, scope, INT, "the number of times `repeat:` runs `do:`")
-        return R.Repeat(e.span, count, self.effects(e.body, scope), e.limit)
+        known, outer = fixed_int(count, {}, {}), self.rounds
+        if known is not None and known > 0:
+            # `repeat:`s written with their counts inside one another: their rounds are known to multiply
+            self.rounds = outer * known
+            if self.rounds > MAX_WORK:
+                self.error(f"`repeat:` runs its `do:` {self.rounds:,} times in all with the `repeat:`s around it, "
+                           f"more than one action may take ({MAX_WORK:,} steps)", e,
+                           "loops inside loops multiply: make them fewer or shorter", category="limit")
+        try:
+            return R.Repeat(e.span, count, self.effects(e.body, scope), e.limit)
+        finally:
+            self.rounds = outer
 
     def _do_While(self, e: ast.While, scope: Scope) -> R.Effect:
         cond = self.expect(e.cond, scope, BOOL, "the `while:` condition")

@@ -14,7 +14,8 @@ from koloda.dsl import resolved as R
 from koloda.dsl.builtins import (AGGREGATES, ATTRIBUTES, CARD_ORDER, CARD_SLOT, CARD_SUIT, CARDS, FUNCTIONS,
                                  LATER_NAMES, LIST_ATTRS, PLAYER_ATTRS, SEQUENCE, SIDE_ATTRS, STATE_NAMES, Param)
 from koloda.dsl.errors import RuleError, Span, did_you_mean
-from koloda.dsl.limits import MAX_NESTING
+from koloda.dsl.fixed import fixed_int
+from koloda.dsl.limits import MAX_NESTING, MAX_WORK
 from koloda.dsl.model import Spec
 from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, SUIT, TYPE_NAMES,
                               ZONE, compatible, elem, enum_of, enum_words, is_enum, is_list, list_of, show)
@@ -453,6 +454,12 @@ class Resolver:
     def _Range(self, n: ast.Range, scope: Scope) -> R.Expr:
         low = self.expect(n.low, scope, INT, "the start of a range")
         high = self.expect(n.high, scope, INT, "the end of a range")
+        first, last = fixed_int(low, {}, {}), fixed_int(high, {}, {})
+        if first is not None and last is not None and last - first + 1 > MAX_WORK:
+            # a range written with its ends is never made: it would pass the work of any run (work.py)
+            self.error(f"this range holds {last - first + 1:,} numbers, more than one run of the rules may go "
+                       f"through ({MAX_WORK:,})", n, "a list of numbers in a game is short: narrow the range",
+                       category="limit")
         if n.step is None:
             return R.Range(n.span, list_of(INT), low, high)
         step = self.expect(n.step, scope, INT, "the step of a range")

@@ -23,6 +23,7 @@ from typing import Any
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError, RuleErrors, Span
 from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
+from koloda.dsl.limits import MAX_WORK
 from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.layout import Layout
@@ -91,6 +92,7 @@ class ActionCodec:
             for a in phase.actions.values():
                 params = tuple(_number(p, cards.size, options or {}, layout.num_players)
                                or ParamCode(p.var, p.type, radix.get(p.type, 1)) for p in a.params)
+                _few_enough(a, cards.size, options or {}, layout.num_players)
                 code = ActionCode(len(self.actions), a.name, phase_index, offset, params,
                                   None if a.text is None else str(a.text), a.span)
                 self.actions.append(code)
@@ -111,6 +113,21 @@ class ActionCodec:
             else:
                 b[p.var] = p.value_of(digit)
         return action, b
+
+
+def _few_enough(a: R.Action, deck_size: int, options: dict, players: int) -> None:
+    """Refuse an action whose parameters from ranges fixed before play make more moves than one listing may
+    go through (work.py): the product of their sizes is known at load."""
+    moves = 1
+    for p in a.params:
+        fixed = fixed_span(p.domain, options, {"player_count": players, "deck_size": deck_size}) \
+            if p.type == INT else None
+        if fixed is not None:
+            moves *= count_of(fixed)
+    if moves > MAX_WORK:
+        raise RuleErrors([RuleError(f"the parameters of `{a.name}` make {moves:,} moves, more than one listing "
+                                    f"of moves may go through ({MAX_WORK:,})", a.span,
+                                    "give fewer parameters, or fewer values to each", category="limit")])
 
 
 def _number(p: R.Param, deck_size: int, options: dict, players: int) -> ParamCode | None:

@@ -21,14 +21,14 @@ from koloda.dsl.types import BOOL, CARD, RANK, ZONE, is_list
 from koloda.interpreter import builtins, meld_calls
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.effects import EffectCompiler
-from koloda.interpreter.env import TOP, Env, Fn
+from koloda.interpreter.env import TOP, Env, Expansion, Fn
 from koloda.interpreter.errors import RuleRuntimeError, located
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import MeldRules
 from koloda.interpreter.patterns import PatternRules
 from koloda.interpreter.reach import Reach
 from koloda.interpreter.window import Window
-from koloda.interpreter.work import checked_number, counted, spend
+from koloda.interpreter.work import charged, checked_number, counted, spend
 
 _MISSING = object()
 
@@ -59,6 +59,7 @@ class Compiler(EffectCompiler):
         self.procedure_bodies: dict[str, Fn] = {}           # procedure name -> its compiled effects
         self.constants: dict[Fn, object] = {}       # closures that always give the same value, and that value
         self._binders: dict[str, set[str]] = {}
+        self.expansion = Expansion(rules.functions)        # which functions are small enough to inline
         self._free_cache: dict[R.Node, frozenset[str]] = {}
         self._dispatch: dict[tuple[str, type], Callable[[Any, Env], Fn]] = {}
         # variable name -> the bits of the conditions that read it (see flow.Flow.watch): set by an assignment
@@ -267,7 +268,7 @@ class Compiler(EffectCompiler):
     def _UserCall(self, n: R.UserCall, env: Env) -> Fn:
         fn = self.rules.functions[n.name]
         args = [self.expr(a, env) for a in n.args]
-        if all(_simple(a) for a in n.args):
+        if all(_simple(a) for a in n.args) and self.expansion.inlines(n.name):
             used = set().union(*(_locals_in(a) for a in n.args)) if n.args else set()
             if not used & self.binders(n.name):
                 # Inline: the body reads the caller's argument closures directly, with no frame of its own.
@@ -276,7 +277,7 @@ class Compiler(EffectCompiler):
         key = (n.name, env.hoisting)         # a body compiled for a guard may hold per-decision memos
         if key not in self.functions:        # (the checker rejected recursion, so this never re-enters)
             self.functions[key] = self.expr(fn.body, Env({}, env.hoisting))   # on its own: only its parameters
-        body = self.functions[key]
+        body = charged(self.functions[key], n) if self.expansion.fans_out(n.name) else self.functions[key]
         params = fn.params
         if not params:
             return lambda s, b: body(s, {})

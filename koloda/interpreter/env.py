@@ -55,3 +55,39 @@ class Context(Protocol):
     def constant(self, value: object) -> Fn: ...
 
     def sequence(self, node: R.Expr, env: Env = ...) -> Fn: ...
+
+
+MOST_INLINED = 2_000    # nodes of a function's body with the bodies of the functions it calls written in
+
+
+class Expansion:
+    """How large the rules' functions are once the calls in them are written in (inlined), so that only
+    the small ones are: `f1(a): f0(a) + f0(a)`, `f2(a): f1(a) + f1(a)` … doubles at each step, and
+    inlining all of them would make closures (and generated text) exponential in the chain's length.
+    And which functions call more than one (`fans_out`): those multiply the work of a call, and each
+    of their calls is counted in the run's budget (work.py)."""
+
+    def __init__(self, functions: dict[str, R.Function]):
+        self.functions = functions
+        self._sizes: dict[str, int] = {}
+        self._fans: dict[str, bool] = {}
+
+    def size(self, name: str) -> int:
+        found = self._sizes.get(name)
+        if found is None:
+            found = 0
+            for node in R.walk(self.functions[name].body):
+                found += 1 + (self.size(node.name) if isinstance(node, R.UserCall) else 0)
+                if found > MOST_INLINED:
+                    break
+            self._sizes[name] = found
+        return found
+
+    def inlines(self, name: str) -> bool:
+        return self.size(name) <= MOST_INLINED
+
+    def fans_out(self, name: str) -> bool:
+        if name not in self._fans:
+            calls = sum(isinstance(node, R.UserCall) for node in R.walk(self.functions[name].body))
+            self._fans[name] = calls > 1        # (one call inside a comprehension is counted with its items)
+        return self._fans[name]

@@ -121,7 +121,7 @@ class ExprGen(AttrGen):
 
     def inlines(self, n: R.UserCall) -> bool:
         """Whether a call is inlined, as compile.py decides (then its arguments are worked out where used)."""
-        if not all(_simple(a) for a in n.args):
+        if not all(_simple(a) for a in n.args) or not self.c.expansion.inlines(n.name):
             return False
         used = set().union(*(_locals_in(a) for a in n.args)) if n.args else set()
         return not used & self.c.binders(n.name)
@@ -239,6 +239,10 @@ class ExprGen(AttrGen):
         self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=True)
         self.hoisting, self.memo, self._inside_cell, self._root = False, self.listing, False, False
         self._in_iterable = self._depth = 0
+        if self.c.expansion.fans_out(fn.name):      # its calls are counted, as the closures count them (work.py)
+            self.fn.emit("s.work -= 1", 1)
+            self.fn.emit("if s.work < 0:", 1)
+            self.fn.emit("_fail()", 2)
         try:
             body = self.gen(fn.body, {p: Frag(v, frozenset({v})) for p, v in zip(fn.params, params)})
             self.fn.emit(f"return {body.text}", 1)

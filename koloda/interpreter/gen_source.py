@@ -28,7 +28,7 @@ BUILTINS = frozenset({"len", "list", "range", "int", "any", "all", "sum", "max",
 ATTRIBUTES = frozenset({
     "zones", "loc", "by", "face", "vars", "known", "stands", "slot_kind", "slot_owner", "slot_turn", "current",
     "dealer", "n", "deal_number", "last_meld", "listing", "actor", "goto", "next_player", "skips", "deal_over",
-    "asked", "turn_no", "dirty", "direction", "move", "move_zone", "note_leaving", "meld", "shuffle", "gather", "deal", "append", "add",
+    "asked", "turn_no", "dirty", "work", "direction", "move", "move_zone", "note_leaving", "meld", "shuffle", "gather", "deal", "append", "add",
     "cards", "points",          # of a plan (melds.Plan) that is there
 })
 
@@ -174,5 +174,5 @@ def unsafe_names(source: str, namespace: dict[str, Any]) -> list[str]:
 
 def _is_engine_local(name: str) -> bool:
     """The names generated functions give their own locals: aliases, temporaries, cells, loop state."""
-    return name in Function.ALIASES or re.match(r"_(t|h|seen|d|c|e|key|cards|loc|leaving|who|old|p|off)\d*\Z",
+    return name in Function.ALIASES or re.match(r"_(t|h|seen|d|c|e|key|cards|loc|leaving|who|old|p|off|w)\d*\Z",
                                                 name) is not None

@@ -232,9 +232,20 @@ class Generator(EffectGen):
                 if isinstance(rp.domain, R.Range) and rp.domain.step is None:
                     low, high = self.gen(rp.domain.low, scope), self.gen(rp.domain.high, scope)
                     domain = Frag(f"_range(s, {low.text}, {high.text})", low.deps | high.deps)
+                    listed = domain.text
                 else:       # the values of each parameter are the listing's work (work.py), as the closures count it
                     domain = self.sequence(rp.domain, scope)
-                    domain = Frag(f"_counted(s, {domain.text})", domain.deps, domain.safe)
+                    if in_zone:         # a zone is a list: its length spent here, without a call
+                        emit(f"_w{k} = {domain.text}", indent)
+                        emit(f"s.work -= len(_w{k})", indent)
+                        emit("if s.work < 0:", indent)
+                        emit("_fail()", indent + 1)
+                        # (the text a comprehension over the zone has, for answer_any to find)
+                        listed = f"_counted(s, {domain.text})"
+                        domain = Frag(f"_w{k}", domain.deps, domain.safe)
+                    else:
+                        listed = f"_counted(s, {domain.text})"
+                        domain = Frag(listed, domain.deps, domain.safe)
             finally:
                 self._inside_cell = self._root = False
             local = self.m.local(rp.var)
@@ -296,7 +307,7 @@ class Generator(EffectGen):
             parts = _chain(ra.guard, R.And)
             first = self.gen(parts[0], scope).text
             rest = _logic([self.gen(part, scope) for part in parts[1:]], "and").text if len(parts) > 1 else None
-            self.loops.append(_Loop(len(self.fn.lines), indent, local, domain.text, first, rest, found))
+            self.loops.append(_Loop(len(self.fn.lines), indent, local, listed, first, rest, found))
         emit(f"if {truth(guard.text)}:", indent)
         emit(found, indent + 1)
 

@@ -47,6 +47,19 @@ def counted(s: Any, items: Any, span: Span) -> Any:
     return items
 
 
+def charged(body: Any, call: Any) -> Any:
+    """A function of the rules that calls others more than once, each of its calls counted (two calls of
+    a function that makes two calls … are exponential in their chain)."""
+    what, span = f"calling `{call.name}`", call.span
+
+    def counted_call(s: Any, b: dict) -> Any:
+        s.work -= 1
+        if s.work < 0:
+            raise too_much(what, span)
+        return body(s, b)
+    return counted_call
+
+
 def checked_number(value: Any, what: str, span: Span) -> Any:
     """A whole number in play, refused past ±MAX_VALUE (a number squared each round grows without end)."""
     if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
