@@ -9,6 +9,7 @@ the check that owes nothing to the choice (docs/tune.md)."""
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -91,10 +92,14 @@ def importance(plan: Plan, study: optuna.Study) -> dict[str, float]:
     complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
     if len(complete) < 4:
         return {}
+    # PED-ANOVA asks what makes the target low: the first objective turned so that low is good
+    sign = -1.0 if plan.objectives and plan.objectives[0].op == "max" else 1.0
     try:
-        return dict(optuna.importance.get_param_importances(
-            study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
-            target=lambda t: t.values[0]))
+        with warnings.catch_warnings():      # its notes on what it computes: said in docs/tune.md
+            warnings.simplefilter("ignore")
+            return dict(optuna.importance.get_param_importances(
+                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
+                target=lambda t: sign * t.values[0]))
     except (ValueError, RuntimeError, ZeroDivisionError):
         return {}
 
