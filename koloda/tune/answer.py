@@ -110,7 +110,9 @@ def answer(plan: Plan, result: SearchResult, study: optuna.Study | None, show: i
     on the same deals; and whether a stop broke this off."""
     bases: dict[int, Outcome] = {}
     variants: list[Variant] = []
-    for rank, trial in enumerate(chosen(plan, result.trials, show), start=1):
+    # a pruned variant (every trial was: the nearest misses) is not played out: it cannot meet a target
+    picked = [t for t in chosen(plan, result.trials, show) if t.state == TrialState.COMPLETE]
+    for rank, trial in enumerate(picked, start=1):
         players = int(trial.user_attrs["players"])
         if players not in bases:
             bases[players] = play_trial(plan.setup, option_text(plan), players, plan.targets, progress,
