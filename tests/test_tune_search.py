@@ -3,6 +3,7 @@ start (1 and 2: seat 1 always wins; 0: a fair coin), `rounds` only makes the mat
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import os
 import subprocess
 import sys
@@ -230,3 +231,13 @@ def test_when_every_variant_is_pruned_the_nearest_are_told_and_no_file_written(d
     assert out.exit_code == 1, out.output
     assert "No variant could meet every target: the nearest" in out.output and "100 games, pruned" in out.output
     assert not list(tmp_path.glob("*-tuned-*.yaml"))
+
+
+def test_the_budget_counts_the_games_of_the_trials(duel, tmp_path):
+    # fair variants play on (a tight target), unfair ones stop after a chunk: the budget caps the total
+    plan = _plan(duel, tmp_path / "b.db", targets=("advantage.max <= 0.01",), games=400, chunk=100, budget=700)
+    result = run_search(plan)
+    assert result.games == 700 and sum(t.user_attrs["games"] for t in result.trials) == 700
+    # a resume with a larger budget goes on (the budget is not part of what makes the search)
+    more = run_search(replace(plan, budget=900, resume=True))
+    assert more.games == 900 and _trials(more)[:len(result.trials)] == _trials(result)
