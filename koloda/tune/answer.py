@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import optuna
@@ -158,6 +158,3 @@ def to_dict(plan: Plan, result: SearchResult, variants: Sequence[Variant], bases
         "importance": weights,
     }
 
-
-def with_games(plan: Plan, games: int) -> Plan:
-    return replace(plan, setup=replace(plan.setup, games=games))
