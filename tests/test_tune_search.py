@@ -3,6 +3,7 @@ start (1 and 2: seat 1 always wins; 0: a fair coin), `rounds` only makes the mat
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import os
 import subprocess
 import sys
@@ -209,3 +210,34 @@ def test_without_the_extra_the_command_says_what_to_install(duel, monkeypatch):
     monkeypatch.setitem(sys.modules, "optuna", None)
     out = CliRunner().invoke(main, ["tune", str(duel), "--target", "drama >= 0.1"])
     assert out.exit_code == 1 and "pip install 'koloda[tune]'" in out.output
+
+
+def test_the_number_of_players_as_a_dimension(tmp_path):
+    from koloda.tune.search import point_of
+    spec, _ = load_spec("pony")
+    space = read_space(spec, ["limit=20..30"], ["deck=standard52"], "2..4")
+    plan = Plan(Setup("pony"), space, read_targets(["deals <= 5"], [], [], measure_names(2, [])), 2, tmp_path / "p.db")
+    assert plan.kind() == "tpe" and plan.space.size == 2 ** 5 * 11 * 3
+    options, players = point_of(plan, {"players": 3, "limit": 25, "hand": 7})
+    assert players == 3 and options == {"deck": "standard52", "limit": "25", "hand": "7"}
+    held = Plan(Setup("pony"), read_space(spec, [], [], "4"), plan.targets, 2, tmp_path / "q.db")
+    assert point_of(held, {})[1] == 4
+
+
+def test_when_every_variant_is_pruned_the_nearest_are_told_and_no_file_written(duel, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(main, ["tune", str(duel), "--target", "advantage.max <= 0.1", "--fix", "edge=2",
+                                    "--space", "spare=0,1", "-n", "1000", "--chunk", "100"])
+    assert out.exit_code == 1, out.output
+    assert "No variant could meet every target: the nearest" in out.output and "100 games, pruned" in out.output
+    assert not list(tmp_path.glob("*-tuned-*.yaml"))
+
+
+def test_the_budget_counts_the_games_of_the_trials(duel, tmp_path):
+    # fair variants play on (a tight target), unfair ones stop after a chunk: the budget caps the total
+    plan = _plan(duel, tmp_path / "b.db", targets=("advantage.max <= 0.01",), games=400, chunk=100, budget=700)
+    result = run_search(plan)
+    assert result.games == 700 and sum(t.user_attrs["games"] for t in result.trials) == 700
+    # a resume with a larger budget goes on (the budget is not part of what makes the search)
+    more = run_search(replace(plan, budget=900, resume=True))
+    assert more.games == 900 and _trials(more)[:len(result.trials)] == _trials(result)

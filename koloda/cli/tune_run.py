@@ -21,7 +21,7 @@ from koloda.tune.measures import ABOUT, measure_names
 from koloda.tune.render import render_answer, trial_line
 from koloda.tune.search import Plan, Progress as Told, SearchError, SearchResult, done, open_storage, open_study, \
     run_search
-from koloda.tune.space import PLAYERS, SpaceError, read_space
+from koloda.tune.space import PLAYERS, SpaceError, option_values, read_space
 from koloda.tune.targets import TargetError, read_targets
 from koloda.tune.trial import Setup
 from koloda.tune.variant import VariantError, write_variant
@@ -158,10 +158,14 @@ def run_tune(r: Request) -> int:
     study = open_study(_resumed(plan), open_storage(plan.storage))
     weights = answers.importance(plan, study)
     about = [t.text for t in plan.targets]
+    spec, _ = load_spec(r.game)
+    # the file sets only what differs from the base's defaults: the rest it inherits
+    defaults = option_values({name: opt.default for name, opt in spec.options.items()})
     try:
         for v in variants:
             players = v.players if any(d.name == PLAYERS for d in plan.space.dimensions) else None
-            v.file = str(write_variant(folder, r.game, _name(r.game), v.options, players, v.rank, about))
+            changed = {k: val for k, val in v.options.items() if defaults.get(k) != val}
+            v.file = str(write_variant(folder, r.game, _name(r.game), changed, players, v.rank, about))
     except VariantError as exc:
         raise Failure(str(exc)) from None
     screen.print(render_answer(plan, result, variants, bases, weights), soft_wrap=True)

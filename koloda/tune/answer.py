@@ -9,8 +9,9 @@ the check that owes nothing to the choice (docs/tune.md)."""
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import optuna
@@ -91,10 +92,14 @@ def importance(plan: Plan, study: optuna.Study) -> dict[str, float]:
     complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
     if len(complete) < 4:
         return {}
+    # PED-ANOVA asks what makes the target low: the first objective turned so that low is good
+    sign = -1.0 if plan.objectives and plan.objectives[0].op == "max" else 1.0
     try:
-        return dict(optuna.importance.get_param_importances(
-            study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
-            target=lambda t: t.values[0]))
+        with warnings.catch_warnings():      # its notes on what it computes: said in docs/tune.md
+            warnings.simplefilter("ignore")
+            return dict(optuna.importance.get_param_importances(
+                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
+                target=lambda t: sign * t.values[0]))
     except (ValueError, RuntimeError, ZeroDivisionError):
         return {}
 
@@ -105,7 +110,9 @@ def answer(plan: Plan, result: SearchResult, study: optuna.Study | None, show: i
     on the same deals; and whether a stop broke this off."""
     bases: dict[int, Outcome] = {}
     variants: list[Variant] = []
-    for rank, trial in enumerate(chosen(plan, result.trials, show), start=1):
+    # a pruned variant (every trial was: the nearest misses) is not played out: it cannot meet a target
+    picked = [t for t in chosen(plan, result.trials, show) if t.state == TrialState.COMPLETE]
+    for rank, trial in enumerate(picked, start=1):
         players = int(trial.user_attrs["players"])
         if players not in bases:
             bases[players] = play_trial(plan.setup, option_text(plan), players, plan.targets, progress,
@@ -151,6 +158,3 @@ def to_dict(plan: Plan, result: SearchResult, variants: Sequence[Variant], bases
         "importance": weights,
     }
 
-
-def with_games(plan: Plan, games: int) -> Plan:
-    return replace(plan, setup=replace(plan.setup, games=games))

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from koloda.report.render_compare import render_comparison
-from koloda.tune.answer import Variant, feasible
+from koloda.tune.answer import Variant, chosen, feasible
 from koloda.tune.measures import Estimate
 from koloda.tune.search import Plan, SearchResult
 from koloda.tune.targets import Target
@@ -51,7 +51,10 @@ def render_answer(plan: Plan, result: SearchResult, variants: Sequence[Variant],
     parts.append(Text(f"{len(result.trials)} trials, {result.games} games ({pruned} pruned as unable to meet a "
                       f"target, {early} stopped as clearly meeting them all), sampler {plan.kind()}"))
     if not variants:
-        parts.append(Text("No variant to show: no trial was played.", style="bold"))
+        near = chosen(plan, result.trials, 3)
+        parts.append(Text("No variant could meet every target" + (": the nearest, as their trials measured them:"
+                                                                 if near else "."), style="bold"))
+        parts += [Text(trial_line(plan, t)) for t in near]
     elif not any(feasible(v.trial) for v in variants):
         parts.append(Text("No variant met every target: the nearest follow.", style="bold"))
     for v in variants:

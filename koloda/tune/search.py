@@ -18,17 +18,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import optuna
 from optuna.trial import FrozenTrial, TrialState
 
-from koloda.tune.space import PLAYERS, Space, option_values
+from koloda.tune.space import PLAYERS, Dimension, Space, option_values
 from koloda.tune.targets import Target
 from koloda.tune.trial import Outcome, Setup, play_trial
 
 # the most points a space may have to be searched whole when no sampler is asked for
 GRID_MAX = 256
+# the most points --sampler grid lists
+GRID_LARGEST = 100_000
 # trials of a search given no --trials, --budget nor --time (and too large a space for a grid)
 DEFAULT_TRIALS = 40
 STUDY = "koloda-tune"
@@ -225,9 +227,12 @@ def run_search(plan: Plan, progress: Progress = Progress(), clock: Callable[[], 
                ) -> SearchResult:
     """Trials one after another until --trials, --budget or --time says stop (or a grid is done);
     Ctrl-C ends the trial being played (it is played again on --resume) and returns the rest."""
+    grid = plan.kind() == "grid"
+    if grid and plan.space.size > GRID_LARGEST:
+        raise SearchError(f"a grid of {plan.space.size:,} points is too large to list: narrow the space "
+                          "(--space, --fix) or let TPE search it (--sampler tpe)")
     storage = open_storage(plan.storage)
     study = open_study(plan, storage)
-    grid = plan.kind() == "grid"
     if not grid:
         _requeue(study)
     began = clock()
@@ -274,7 +279,8 @@ def run_search(plan: Plan, progress: Progress = Progress(), clock: Callable[[], 
     return result
 
 
-def _distribution(d: Any) -> optuna.distributions.BaseDistribution:
+def _distribution(d: Dimension) -> optuna.distributions.BaseDistribution:
     if d.kind == "int":
         return optuna.distributions.IntDistribution(d.low, d.high)
-    return optuna.distributions.CategoricalDistribution(list(d.values))
+    # an option's values are words, numbers and true or false, as Optuna's choices are
+    return optuna.distributions.CategoricalDistribution(cast(list[bool | int | str], list(d.values)))
