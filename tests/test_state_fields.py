@@ -52,3 +52,10 @@ def test_a_save_holds_the_saved_fields_and_reads_back():
         if f.saved:
             assert getattr(back, f.name) == getattr(s, f.name), f.name
     assert back.loc == s.loc             # not saved: worked out from the zones
+
+
+def test_the_fields_newer_than_the_save_format_are_declared_there():
+    # a save made before one of them was added is compared with its replay without it
+    from koloda.session.session import LATER_STATE_FIELDS
+    assert set(LATER_STATE_FIELDS) == {"moved", "phase_start", "scored"}
+    assert all(f.saved for f in state_fields.FIELDS if f.name in LATER_STATE_FIELDS)

@@ -34,6 +34,9 @@ class Field:
     # already); None: the saved value as it is, or `default` where the save lacks it
     load: Callable[[dict, Any], Any] | None = None
     default: Any = REQUIRED
+    # newer than the save format: a save written before it was added lacks it, and its state is compared
+    # with the replayed one without it (koloda/session/session.py)
+    later: bool = False
 
 
 def _known_list(name: str) -> Callable[[dict, Any], Any]:
@@ -84,17 +87,17 @@ FIELDS: tuple[Field, ...] = (
     Field("slot_kind", LIST, load=_known_list("slot_kind")), Field("slot_owner", LIST, load=_known_list("slot_owner")),
     Field("slot_turn", LIST, load=_known_list("slot_turn")), Field("stands", LIST, load=_known_list("stands")),
     Field("turn_no", default=0), Field("last_meld", default=None),
-    Field("moved",                                             # never changed in place
+    Field("moved", later=True,                                 # never changed in place
           load=lambda data, s: tuple((source, dest, list(cards), list(players), bool(whole))
                                      for source, dest, cards, players, whole in data.get("moved", []))),
     # what the rules told players: never changed in place
     Field("said", omit_empty=True, load=lambda data, s: tuple((k, mask, text) for k, mask, text in data.get("said", []))),
     Field("facts", omit_empty=True, load=lambda data, s: tuple(tuple(f) for f in data.get("facts", []))),
-    Field("scored", omit_empty=True,
+    Field("scored", omit_empty=True, later=True,
           load=lambda data, s: tuple((deal, var, tuple((str(label), value) for label, value in parts))
                                      for deal, var, parts in data.get("scored", []))),
     # a state saved before it was kept: none listed
-    Field("phase_start", load=lambda data, s: int(data.get("phase_start", s.moves))),
+    Field("phase_start", later=True, load=lambda data, s: int(data.get("phase_start", s.moves))),
     Field("shown", "c.shown = dict(self.shown) if self.shown else {{}}", omit_empty=True,
           dump=lambda shown: [[c, m] for c, m in shown.items()], load=lambda data, s: {c: m for c, m in data.get("shown", [])}),
     # the run of the rules going on: not saved, and a clone starts afresh
@@ -109,6 +112,11 @@ FIELDS: tuple[Field, ...] = (
 
 def slots() -> tuple[str, ...]:
     return tuple(f.name for f in FIELDS)
+
+
+def later() -> tuple[str, ...]:
+    """The saved fields newer than the save format, which an older save may lack."""
+    return tuple(f.name for f in FIELDS if f.later)
 
 
 def clone_source() -> str:
