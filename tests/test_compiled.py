@@ -129,3 +129,61 @@ def test_a_failed_compile_installs_no_compiled_module(tmp_path, monkeypatch):
     monkeypatch.setattr(build_ext, "run", fails)
     command.run()
     assert not made.exists() and command.extensions == []
+
+
+def _argv_of(hook: str, tmp_path: Path, monkeypatch) -> list[str]:
+    """The command line setuptools' build backend runs setup.py with for a PEP 517/660 hook (what pip
+    calls): the run of setup.py is stopped before it builds anything."""
+    from setuptools import build_meta
+
+    class Stopped(Exception):
+        pass
+
+    seen: list[list[str]] = []
+
+    def run_setup(setup_script: str = "setup.py") -> None:
+        seen.append(list(sys.argv))
+        raise Stopped
+
+    monkeypatch.setattr(sys, "argv", ["setup.py"])       # the backend sets it; restored after the test
+    backend = build_meta._BuildMetaBackend()
+    monkeypatch.setattr(backend, "run_setup", run_setup)
+    with pytest.raises(Stopped):
+        getattr(backend, hook)(str(tmp_path))
+    return seen[0]
+
+
+@pytest.fixture
+def mypyc_calls(monkeypatch) -> list:
+    """mypyc replaced by a recorder: what setup.py would compile, without compiling it."""
+    import types
+    calls: list = []
+    fake = types.ModuleType("mypyc.build")
+    fake.mypycify = lambda sources, **options: calls.append(sources) or ["compiled"]     # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "mypyc", types.ModuleType("mypyc"))
+    monkeypatch.setitem(sys.modules, "mypyc.build", fake)
+    monkeypatch.delenv("KOLODA_PURE", raising=False)
+    return calls
+
+
+def test_an_editable_install_compiles_nothing(tmp_path, monkeypatch, mypyc_calls):
+    # `pip install -e .` calls the backend's build_editable: modules compiled in place would shadow the source
+    argv = _argv_of("build_editable", tmp_path, monkeypatch)
+    setup = _setup()
+    assert setup.editable(argv), argv
+    assert setup.compiled_modules(argv) == [] and mypyc_calls == []
+    assert setup.compiled_modules(["setup.py", "develop"]) == [] and mypyc_calls == []
+    # nor does pip's first step, the metadata, for either kind of install: it builds no extension
+    for hook in ("prepare_metadata_for_build_editable", "prepare_metadata_for_build_wheel"):
+        argv = _argv_of(hook, tmp_path, monkeypatch)
+        assert not setup.builds_extensions(argv), argv
+        assert setup.compiled_modules(argv) == [] and mypyc_calls == []
+
+
+def test_an_install_compiles_the_modules_named(tmp_path, monkeypatch, mypyc_calls):
+    # `pip install .` calls build_wheel: that build compiles, as before
+    argv = _argv_of("build_wheel", tmp_path, monkeypatch)
+    setup = _setup()
+    assert not setup.editable(argv), argv
+    assert setup.compiled_modules(argv) == ["compiled"]
+    assert mypyc_calls == [[_source(name) for name in MODULES]]

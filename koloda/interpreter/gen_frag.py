@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from koloda.dsl import resolved as R
+from koloda.interpreter.builtin_entries import CHEAP
 
 NOTHING: frozenset[str] = frozenset()
 _TRIVIAL = (R.Const, R.Option, R.Local, R.ZoneRef, R.GridRef, R.VarRef, R.StateValue)
@@ -66,7 +67,7 @@ def is_none(text: str) -> str:
 def costly(n: R.Node) -> bool:
     """Worth keeping even where it is worked out once: another action's `if:` may ask the same."""
     return isinstance(n, (R.Aggregate, R.ListComp, R.UserCall)) or (
-        isinstance(n, R.BuiltinCall) and n.name not in ("value", "abs", "next", "prev", "top"))
+        isinstance(n, R.BuiltinCall) and n.name not in CHEAP)          # its entry says (builtin_entries.py)
 
 
 def trivial(n: R.Node) -> bool:

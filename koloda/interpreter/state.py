@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, ClassVar, Protocol
 
 from koloda.dsl.limits import MAX_WORK
 from koloda.dsl.model import Spec
@@ -16,6 +16,7 @@ from koloda.interpreter.cards import CardTable
 from koloda.interpreter.codec import ActionCodec
 from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
 from koloda.interpreter.flow import Flow
+from koloda.interpreter import state_fields
 from koloda.interpreter.history import History
 from koloda.interpreter.knowledge import Fact, Said, facts_after_move
 from koloda.interpreter.layout import Layout
@@ -86,12 +87,8 @@ CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck
 
 
 class State:
-    __slots__ = ("game", "layout", "flow", "n", "zones", "loc", "by", "face", "known", "vars", "dealer", "current", "phase", "step", "turns",
-                 "deal_number", "moves", "skips", "next_player", "goto", "deal_over", "terminal", "seed",
-                 "shuffles", "orders", "history", "actor", "asked", "waiting", "slot_kind", "slot_owner", "slot_turn",
-                 "stands", "turn_no", "last_meld", "listing", "moved", "_listed", "dirty", "shared",
-                   "said", "scored", "phase_start", "shown", "facts", "direction", "deal_turns", "capped", "table",
-                   "work")
+    # every field, with how a clone, a save and the reading of a save take it, is declared in state_fields.py
+    __slots__ = state_fields.slots()
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -158,34 +155,9 @@ class State:
         self.facts: tuple[Fact, ...] = ()
 
     # ------------------------------------------------------------ copying
-    def clone(self) -> "State":
-        c = State.__new__(State)
-        c.game, c.layout, c.flow, c.n = self.game, self.layout, self.flow, self.n
-        c.listing, c.work = 0, MAX_WORK
-        # the zones' lists are shared, and each side copies one only when it changes it: a move
-        # touches two zones, while a game may have dozens (a meld area's slots)
-        c.zones = self.zones[:]
-        self.shared = c.shared = (1 << len(self.zones)) - 1
-        c.loc, c.by, c.face, c.known, c.vars = self.loc[:], self.by[:], self.face[:], self.known[:], self.vars[:]
-        c.dealer, c.current, c.phase, c.step, c.turns = self.dealer, self.current, self.phase, self.step, self.turns
-        c.deal_number, c.moves, c.skips, c.direction = self.deal_number, self.moves, self.skips[:], self.direction
-        c.next_player, c.goto, c.deal_over, c.terminal = self.next_player, self.goto, self.deal_over, self.terminal
-        c.deal_turns, c.capped = self.deal_turns, self.capped
-        c.seed, c.shuffles = self.seed, self.shuffles
-        c.orders = [o[:] for o in self.orders] if self.orders else []     # given deck orders: rare
-        c.history = self.history.copy()
-        c.actor = self.actor
-        c.asked = self.asked
-        c.waiting = [copy_waiting(w) for w in self.waiting] if self.waiting else []
-        c.slot_kind, c.slot_owner, c.slot_turn = self.slot_kind[:], self.slot_owner[:], self.slot_turn[:]
-        c.stands, c.turn_no, c.last_meld = self.stands[:], self.turn_no, self.last_meld
-        c.moved = self.moved
-        c._listed = None if self._listed is None else self._listed[:]
-        c.dirty, c.table = self.dirty, self.table        # (the table's list is never changed in place)
-        c.said, c.facts, c.scored = self.said, self.facts, self.scored        # never changed in place
-        c.phase_start = self.phase_start
-        c.shown = dict(self.shown) if self.shown else {}
-        return c
+    # a copy to play on without changing this one (its zones' lists shared until changed: `own`): the
+    # function state_fields.py writes from the declaration of the fields, set below the class
+    clone: ClassVar[Callable[["State"], "State"]]
 
     def own(self, zone: int) -> list[int]:
         """The list of `zone`'s cards, to change: this state's own copy. Every change to a zone's
@@ -512,62 +484,28 @@ class State:
         return json.loads(json.dumps(self._json(history)))
 
     def _json(self, history: bool = True) -> dict:
-        return {
-            "format": "koloda-state/1", "game": self.game.name, "fingerprint": self.game.fingerprint,
-            "options": self.game.options, "players": self.n,
-            "zones": self.zones, "by": self.by, "face": self.face, "known": self.known, "vars": self.vars, "dealer": self.dealer,
-            "current": self.current, "phase": self.phase, "step": self.step, "turns": self.turns,
-            "deal_number": self.deal_number, "moves": self.moves, "skips": self.skips,
-            "direction": self.direction, "deal_turns": self.deal_turns, "capped": self.capped,
-            "next_player": self.next_player, "goto": self.goto, "deal_over": self.deal_over,
-            "terminal": self.terminal, "seed": self.seed, "shuffles": self.shuffles, "orders": self.orders,
-            "history": list(self.history) if history else len(self.history), "waiting": self.waiting, "slot_kind": self.slot_kind,
-            "slot_owner": self.slot_owner, "slot_turn": self.slot_turn, "stands": self.stands, "turn_no": self.turn_no, "last_meld": self.last_meld,
-            "moved": self.moved,
-            **({"said": self.said} if self.said else {}), **({"facts": self.facts} if self.facts else {}),
-            **({"scored": self.scored} if self.scored else {}), "phase_start": self.phase_start,
-            **({"shown": [[c, m] for c, m in self.shown.items()]} if self.shown else {}),
-        }
+        return {"format": "koloda-state/1", "game": self.game.name, "fingerprint": self.game.fingerprint,
+                "options": self.game.options, "players": self.n, **state_fields.saved(self, history)}
 
     @classmethod
     def from_json(cls, game: Table, data: dict) -> "State":
         s = cls(game, data["players"], data["seed"])
-        s.zones = [list(z) for z in data["zones"]]
-        s.loc = [-1] * game.cards.size
-        for zi, zone in enumerate(s.zones):
-            for card in zone:
-                s.loc[card] = zi
-        s.by = list(data["by"])
-        s.face = list(data.get("face", [True] * game.cards.size))
-        s.known = list(data.get("known", [0] * game.cards.size))
-        s.vars = list(data["vars"])
-        for key in ("dealer", "current", "phase", "step", "turns", "deal_number", "moves", "next_player", "goto",
-                    "deal_over", "terminal", "shuffles"):
-            setattr(s, key, data[key])
-        s.skips = list(data["skips"])
-        s.direction = -1 if data.get("direction") == -1 else 1     # states saved before it had a direction
-        s.deal_turns = int(data.get("deal_turns", 0))
-        s.capped = data.get("capped") is True
-        s.orders = [list(o) for o in data["orders"]]
-        s.history = History(tuple(h) for h in data["history"])
-        s.waiting = [copy_waiting(w) for w in data.get("waiting", [])]
-        for key in ("slot_kind", "slot_owner", "slot_turn", "stands"):
-            if key in data:
-                setattr(s, key, list(data[key]))
-        s.turn_no = data.get("turn_no", 0)
-        s.last_meld = data.get("last_meld")
-        s.moved = tuple((source, dest, list(cards), list(players), bool(whole))
-                        for source, dest, cards, players, whole in data.get("moved", []))
-        s.said = tuple((k, mask, text) for k, mask, text in data.get("said", []))
-        s.facts = tuple(tuple(f) for f in data.get("facts", []))       # type: ignore[misc]
-        s.scored = tuple((deal, var, tuple((str(label), value) for label, value in parts))
-                         for deal, var, parts in data.get("scored", []))
-        s.shown = {c: m for c, m in data.get("shown", [])}
-        s.phase_start = int(data.get("phase_start", s.moves))     # a state saved before it was kept: none listed
+        state_fields.load(s, data)
         return s
 
     def __str__(self) -> str:
         return self.game.render_text(self)
+
+
+def _cloner() -> Callable[[State], State]:
+    """`State.clone`, written once from the declaration of the fields: straight assignments, since
+    clone is hot (every playout copies the state), not a loop over the declaration."""
+    namespace: dict[str, Any] = {"State": State, "MAX_WORK": MAX_WORK, "copy_waiting": copy_waiting}
+    exec(compile(state_fields.clone_source(), "<State.clone>", "exec"), namespace)
+    return namespace["clone"]
+
+
+setattr(State, "clone", _cloner())
 
 
 def _misfit(zone: str, deal: int, holds: int, given: int, missing: list[str], extra: list[str]) -> str:

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import ZONE, list_of
+from koloda.interpreter.builtin_entries import PURE
 from koloda.interpreter.layout import Layout
 
 ALL = -1             # every bit set: every condition must be asked
@@ -30,10 +31,8 @@ _CONSTANT_NAMES = {"players", "player_count", "suits", "ranks", "deck_size", "si
 # attributes that read only the card, or the zone's cards, or the zone's fixed place
 _CARD_ATTRS = {"rank", "suit", "color", "deck"}
 _ZONE_ATTRS = {"top", "bottom", "size", "cards", "free", "rank", "grid", "row", "column"}
-# built-ins that read only their arguments (`winner` reads who played the trick's cards: they moved there;
-# `next` and `prev` read the direction of play, and `reverse direction` marks every condition)
-_PURE_CALLS = {"value", "abs", "next", "prev", "player", "top", "winner", "count", "sum", "any", "all", "max", "min",
-               "hand_pattern", "hand_compare"}
+# built-ins that read only their arguments: their entries say (builtin_entries.py)
+_PURE_CALLS = PURE
 
 
 class _ReadsMore(Exception):

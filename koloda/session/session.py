@@ -18,6 +18,7 @@ from koloda.api import load
 from koloda.dsl.errors import RuleError, RuleErrors
 from koloda.dsl.loader import resolve, shipped_path
 from koloda.interpreter.errors import IllegalAction
+from koloda.interpreter import state_fields
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import State
 from koloda.session.errors import SaveError, Source, shown
@@ -206,7 +207,7 @@ def _load_game(header: dict, source: Source, same_rules: bool = True) -> Game:
 
 
 # state fields newer than the save format: a save written before one was added still loads
-LATER_STATE_FIELDS = ("moved", "phase_start", "scored")
+LATER_STATE_FIELDS = state_fields.later()
 
 
 def _as_saved(state: dict, saved: object) -> dict:
