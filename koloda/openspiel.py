@@ -37,14 +37,24 @@ _MAX_PLAYERS = 64
 
 
 def parse_options(text: str) -> dict[str, str]:
-    """`"hand=7, limit=50"` -> {"hand": "7", "limit": "50"}: the table's options in one parameter."""
+    """`"hand=7, limit=50"` -> {"hand": "7", "limit": "50"}: the table's options in one parameter.
+    `hand:7;limit:50` too: the form a game's serialization keeps (OpenSpiel's game strings cannot
+    hold `=` or `,` in a value)."""
     options = {}
     for item in filter(None, (part.strip() for part in text.replace(";", ",").split(","))):
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
+        eq, colon = item.find("="), item.find(":")
+        at = eq if eq >= 0 and (colon < 0 or eq < colon) else colon
+        key, value = (item[:at], item[at + 1:]) if at >= 0 else (item, "")
+        if at < 0 or not key.strip():
             raise ValueError(f"options are written `name=value, name=value`, not `{item}`")
         options[key.strip()] = value.strip()
     return options
+
+
+def options_text(options: dict[str, str]) -> str:
+    """The options as `hand:7;limit:50`, which survives OpenSpiel's game strings (serialize,
+    deserialize_game_and_state, pickled states)."""
+    return ";".join(f"{k}:{v}" for k, v in options.items())
 
 
 def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low: int, high: int) -> pyspiel.GameType:
@@ -91,7 +101,10 @@ class KolodaGame(pyspiel.Game):
             num_distinct_actions=self.table.spelling.num_distinct_actions(),
             max_chance_outcomes=self.seeds, num_players=game.num_players, min_utility=0.0, max_utility=1.0,
             utility_sum=game.num_players / layout.num_sides, max_game_length=self.max_moves)
-        super().__init__(game_type or _GENERIC, info, params or {})
+        kept = dict(params or {})
+        if "options" in kept:       # the same options, in a form the game's string can hold
+            kept["options"] = options_text(parse_options(str(kept["options"])))
+        super().__init__(game_type or _GENERIC, info, kept)
 
     def new_initial_state(self) -> "KolodaState":
         return KolodaState(self)
