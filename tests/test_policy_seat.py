@@ -127,3 +127,39 @@ def test_the_example_trains_a_policy_that_plays_pony(tmp_path, monkeypatch):
     # the shipped weights too, as docs/ai.md plays them
     result = CliRunner().invoke(main, ["simulate", "pony", "-n", "4", "--seat", "py:examples.my_agent:Trained"])
     assert result.exit_code == 0, result.output
+
+
+def test_a_program_is_sent_the_tensors_and_tokens_when_it_asks(tmp_path):
+    import json
+    import shlex
+    import sys
+    log = tmp_path / "seen.jsonl"
+    script = tmp_path / "bot.py"
+    script.write_text(f"""import json, sys
+out = open({str(log)!r}, "w", encoding="utf-8")
+for line in sys.stdin:
+    out.write(line)
+    out.flush()
+    message = json.loads(line)
+    if message["type"] == "move":
+        print(json.dumps({{"move": message["legal"][-1]["id"]}}), flush=True)
+""")
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    assert parse_seat(f"cmd:time=5:tensors:{command}")[1] == {"command": command, "seconds": 5.0, "tensors": True}
+    game = koloda.load("kunkin", players=2)
+    cg = CompactGame(game)
+    state = game.new_initial_state(seed=2)
+    agent = make_agent(f"cmd:tensors:{command}", 0)
+    try:
+        native = agent.choose(state)
+    finally:
+        agent.close()
+    start, move = (json.loads(line) for line in log.read_text().splitlines()[:2])
+    assert start["tensors"] == {"observation": cg.observation_tensor_shape()[0],
+                                "information_state": cg.information_state_tensor_shape()[0],
+                                "vocabulary": cg.num_distinct_actions()}
+    compact = cg.wrap(state)
+    assert move["tensors"]["observation"] == compact.observation_tensor(0)
+    assert move["tensors"]["information_state"] == compact.information_state_tensor(0)
+    assert move["tensors"]["tokens"] == [list(cg.spell(m["id"])) for m in move["legal"]]
+    assert native == move["legal"][-1]["id"]

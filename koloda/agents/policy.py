@@ -23,12 +23,11 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
 from koloda.agents.outside import AgentFailure
-from koloda.interpreter.spelling import Spelling
+from koloda.agents.views import compact_view
 from koloda.interpreter.state import State
 from koloda.interpreter.tensors import Observer
 
@@ -55,20 +54,6 @@ class PolicyView:
     player: int
     state: State
     game: Any
-
-
-# each loaded game's spelling and observer, made once (a big vocabulary takes a moment to build)
-_VIEWS: "weakref.WeakKeyDictionary[Any, tuple[Spelling, Observer]]" = weakref.WeakKeyDictionary()
-
-
-def compact_view(game: Any) -> tuple[Spelling, Observer]:
-    """The same spelling and tensors as koloda.compact.CompactGame's for this game."""
-    found = _VIEWS.get(game)
-    if found is None:
-        spelling = Spelling(game.codec, game.layout, game.cards, game.melds, [k.name for k in game.spec.meld_kinds],
-                            game.view.render, game.action_to_string)
-        found = _VIEWS[game] = (spelling, Observer(game, spelling))
-    return found
 
 
 def load_class(module: str, name: str) -> type:

@@ -84,21 +84,30 @@ def parse_seat(spec: str, commands: bool = True) -> tuple[str, dict[str, Any]]:
 
 
 def _command(spec: str, rest: str) -> dict[str, Any]:
-    """`time=3:python my_bot.py`: the seconds the program has for each move, then its command."""
+    """`time=3:tensors:python my_bot.py`: the seconds the program has for each move, whether it is
+    sent the compact view's tensors and tokens too (docs/ai.md), then its command."""
     seconds: float = DEFAULT_SECONDS
-    head, sep, tail = rest.partition(":")
-    if sep and head.strip().lower().startswith("time="):
-        try:
-            seconds = _SECONDS(head.strip()[5:])
-        except _OutOfRange as exc:
-            raise UnknownAgent(f"seat `{spec}`: `time` is a number of seconds {exc}") from None
-        except ValueError:
-            raise UnknownAgent(f"seat `{spec}`: `time` takes a number of seconds, not `{head.strip()[5:]}`") from None
+    tensors = False
+    while True:
+        head, sep, tail = rest.partition(":")
+        word = head.strip().lower()
+        if sep and word.startswith("time="):
+            try:
+                seconds = _SECONDS(head.strip()[5:])
+            except _OutOfRange as exc:
+                raise UnknownAgent(f"seat `{spec}`: `time` is a number of seconds {exc}") from None
+            except ValueError:
+                raise UnknownAgent(f"seat `{spec}`: `time` takes a number of seconds, not `{head.strip()[5:]}`") from None
+        elif sep and word == "tensors":
+            tensors = True
+        else:
+            break
         rest = tail
     if not rest.strip():
         raise UnknownAgent(f"seat `{spec}`: `cmd:` needs the command that starts the program, "
                            "as in `cmd:python my_bot.py`")
-    return {"command": rest.strip(), "seconds": seconds}
+    # `tensors` only when asked: the settings of a plain `cmd:` seat stay as they were
+    return {"command": rest.strip(), "seconds": seconds, **({"tensors": True} if tensors else {})}
 
 
 def _python(spec: str, rest: str) -> dict[str, Any]:
@@ -140,7 +149,7 @@ def make_agent(spec: str, seed: int, console: Console | None = None, interactive
             settings["cap"] = 2.0       # at the table, a bot never keeps a person waiting long
         return IsmctsAgent(seed, **settings)
     if kind == "cmd":
-        return OutsideAgent(settings["command"], settings["seconds"])
+        return OutsideAgent(settings["command"], settings["seconds"], settings.get("tensors", False))
     if kind == "py":
         return PolicyAgent(settings["module"], settings["cls"], settings["options"])
     return HumanAgent(console)
