@@ -19,6 +19,7 @@ seed of a match is drawn from its own generator, as SeatEnv.reset() without a se
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
@@ -112,7 +113,8 @@ class SeatVectorEnv(VectorEnv):
         """Match i's observation and mask into row i."""
         episode = self.matches[i].episode
         assert episode is not None
-        self.observations[i] = episode.observation_tensor(self.seat)
+        # through an array of doubles: NumPy reads its buffer twice as fast as it converts a list
+        self.observations[i] = np.frombuffer(array("d", episode.observation_tensor(self.seat)))
         row = self.masks[i]
         row.fill(0)
         if not episode.is_terminal() and episode.current_player() == self.seat:

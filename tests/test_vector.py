@@ -56,3 +56,14 @@ def test_the_batch_refuses_a_bad_step_or_loses_it_when_asked():
     _, rewards, terminated, _, infos = losing.step(actions)
     assert rewards[1] == -1.0 and terminated[1] and infos["_final_obs"].tolist() == [False, True]
     assert losing.masks[1].sum() > 0        # env 1 was reset and is playable again
+
+
+def test_the_docs_example_runs():
+    from pathlib import Path
+    import re
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
+    part = doc.split("\n## Batched environments\n", 1)[1].split("\n## ", 1)[0]
+    scope: dict = {}
+    for block in re.findall(r"```python\n(.*?)```", part, re.S):
+        exec(compile(block, "docs/ai.md (Batched environments)", "exec"), scope)
+    assert scope["observations"]["observation"].shape == (4, 288) and scope["rewards"].shape == (4,)
