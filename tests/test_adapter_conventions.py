@@ -140,3 +140,26 @@ def test_openspiel_table_options_survive_serialization_and_pickling():
     again, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     assert again.koloda.options["limit"] == 50 and again.koloda.options["hand"] == 7
     assert str(copy) == str(state) and str(pickle.loads(pickle.dumps(state))) == str(state)
+
+
+def test_openspiel_draws_the_seed_digit_by_digit_when_asked():
+    pyspiel = pytest.importorskip("pyspiel")
+    import koloda.openspiel as kos
+
+    game = kos.load_game("pony", seeds=256, chance_base=16, max_moves=40)
+    whole = kos.load_game("pony", seeds=256, max_moves=40)
+    assert game.max_chance_outcomes() == 16 and whole.max_chance_outcomes() == 256
+    state = game.new_initial_state()
+    assert len(state.chance_outcomes()) == 16
+    state.apply_action(np.int64(3))
+    assert state.is_chance_node()
+    halfway = pickle.loads(pickle.dumps(state))       # a digit drawn survives pickling and cloning
+    for s in (state, halfway, state.clone()):
+        s.apply_action(7)
+        assert not s.is_chance_node()
+    same = whole.new_initial_state()
+    same.apply_action(3 * 16 + 7)                # the first digit drawn is the most significant
+    assert str(state) == str(halfway) == str(same)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    with pytest.raises(Exception, match="power of it"):
+        kos.load_game("pony", seeds=100, chance_base=16)
