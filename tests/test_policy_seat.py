@@ -2,6 +2,7 @@
 a save never starts it."""
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -101,6 +102,13 @@ def test_simulate_and_compare_seat_a_python_agent(agents_dir):
     assert "py:my_agents:First:last=1" in result.output
     result = CliRunner().invoke(main, ["compare", "pony", "-o", "hand=7", "-n", "4", "--seat", "py:my_agents:First"])
     assert result.exit_code == 0, result.output
+    # worker processes are sent the seat's string and make the agent themselves
+    one = CliRunner().invoke(main, ["simulate", "pony", "-n", "6", "--seat", "py:my_agents:First", "--json", "one.json"])
+    two = CliRunner().invoke(main, ["simulate", "pony", "-n", "6", "-j", "2", "--seat", "py:my_agents:First",
+                                    "--json", "two.json"])
+    assert one.exit_code == 0 and two.exit_code == 0, two.output
+    records = [json.loads((agents_dir / name).read_text())["games"] for name in ("one.json", "two.json")]
+    assert records[0] == records[1]          # the same games, whichever process played them
 
 
 def test_a_save_does_not_start_a_python_agent(agents_dir):
@@ -130,7 +138,6 @@ def test_the_example_trains_a_policy_that_plays_pony(tmp_path, monkeypatch):
 
 
 def test_a_program_is_sent_the_tensors_and_tokens_when_it_asks(tmp_path):
-    import json
     import shlex
     import sys
     log = tmp_path / "seen.jsonl"
