@@ -34,13 +34,15 @@ import numpy as np
 from gymnasium import spaces
 
 from koloda.agents.base import Agent
+from koloda.agents.policy import PolicyAgent
 from koloda.agents.registry import make_agent
 from koloda.api import load
 from koloda.compact import CompactGame, as_token
 from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table
 from koloda.interpreter.errors import IllegalAction
 
-__all__ = ["env", "SeatEnv", "SelfPlayEnv", "ENV_ID", "SELF_PLAY_ID", "observation_space", "Policy"]
+__all__ = ["env", "SeatEnv", "SelfPlayEnv", "ENV_ID", "SELF_PLAY_ID", "observation_space", "Policy", "run",
+           "tournament"]
 
 # gymnasium.make(ENV_ID, rules="kunkin", seat=0, others="greedy") makes the same environment
 ENV_ID = "koloda/Seat-v0"
@@ -233,6 +235,42 @@ class SelfPlayEnv(_Base):
     def _viewer(self) -> int | None:
         episode = self._match()
         return None if episode.is_terminal() else episode.current_player()
+
+
+def _seats(game: Any, agents: list[Any], seed: int) -> list[Agent]:
+    if len(agents) != game.num_players:
+        raise ValueError(f"{len(agents)} agents given for the {game.num_players} seats")
+    seeds = random.Random(seed)
+    return [make_agent(a, seeds.randrange(1 << 62)) if isinstance(a, str) else PolicyAgent.of(a) for a in agents]
+
+
+def run(rules: str, agents: list[Any], seed: int = 0, players: int | None = None, max_moves: int = DEFAULT_MAX_STEPS,
+        **options: Any) -> list[float]:
+    """One match (RLCard's `env.run`): each seat an object with `act(view) -> token` (as a `py:` seat
+    is given, docs/ai.md) or a seat's description (`random`, `ismcts:iterations=50`); its returns."""
+    game = load(rules, {k: str(v) for k, v in options.items()} or None, players or len(agents))
+    return _play(Table(game), _seats(game, agents, seed), seed, max_moves)
+
+
+def _play(table: Table, seats: list[Agent], seed: int, max_moves: int) -> list[float]:
+    episode = Episode(table, seed, max_moves)
+    while not episode.is_terminal():
+        episode.apply_native(seats[episode.current_player()].choose(episode.native))
+    return episode.returns()
+
+
+def tournament(rules: str, agents: list[Any], games: int = 100, seed: int = 0, players: int | None = None,
+               max_moves: int = DEFAULT_MAX_STEPS, **options: Any) -> list[float]:
+    """Each seat's mean share of the win over `games` matches (RLCard's `tournament`), match i on
+    seed `seed + i`; the agents keep their seats (for a fair comparison, seat them in turn or use
+    `koloda simulate --rotate` with `py:` seats)."""
+    game = load(rules, {k: str(v) for k, v in options.items()} or None, players or len(agents))
+    total = [0.0] * game.num_players
+    table = Table(game)
+    for i in range(games):
+        for p, share in enumerate(_play(table, _seats(game, agents, seed + i), seed + i, max_moves)):
+            total[p] += share
+    return [t / games for t in total]
 
 
 if ENV_ID not in gymnasium.registry:

@@ -163,3 +163,22 @@ def test_openspiel_draws_the_seed_digit_by_digit_when_asked():
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     with pytest.raises(Exception, match="power of it"):
         kos.load_game("pony", seeds=100, chance_base=16)
+
+
+def test_run_and_tournament_seat_python_objects_and_bots():
+    class Last:
+        def __init__(self):
+            self.asked = 0
+
+        def act(self, view):
+            self.asked += 1
+            return view.legal_actions[-1]
+
+    last = Last()
+    returns = kgym.run("pony", [last, "random"], seed=3)
+    assert last.asked > 0 and sum(returns) == 1.0
+    assert kgym.run("pony", [Last(), "random"], seed=3) == returns          # the seed decides the match
+    shares = kgym.tournament("pony", ["greedy", "random"], games=6, seed=1)
+    assert len(shares) == 2 and sum(shares) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="3 agents given for the 2 seats"):
+        kgym.run("pony", ["random"] * 3, players=2)

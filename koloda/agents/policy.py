@@ -83,6 +83,16 @@ class PolicyAgent:
         self.policy: Any = None
         self.started = False
 
+    @classmethod
+    def of(cls, policy: Any, label: str = "") -> "PolicyAgent":
+        """A seat played by a Python object already made (`act(view) -> token`)."""
+        if not callable(getattr(policy, "act", None)):
+            raise PolicyFailure(f"{policy!r} has no method `act(view)` returning a token")
+        agent = cls("", type(policy).__name__, {})
+        agent.label = label or f"python {type(policy).__name__}"
+        agent.policy = policy
+        return agent
+
     def _load(self) -> Any:
         """The agent, made at its first move: inside the game, whose failures the table and the
         simulations report in one line."""
@@ -102,6 +112,8 @@ class PolicyAgent:
         game = state.game
         spelling, observer = compact_view(game)
         seat = state.current_player()
+        if numpy is None:
+            raise PolicyFailure("a `py:` seat gives its agent NumPy arrays: install numpy")
         if self.policy is None:
             self.policy = self._load()
         if not self.started:
