@@ -21,6 +21,9 @@ seat's share of the win, given at the end.
 as PettingZoo's classic games do (what Gymnasium's and Stable-Baselines3's `check_env` need,
 since they step with unmasked samples); by default an illegal token is an error.
 `action_masks()` is sb3-contrib's MaskablePPO hook. `SelfPlayEnv` has the agent play every seat.
+`scale=S` divides each bounded entry of the tensor by its upper bound and each unbounded one (a
+score) by S; without it the tensor is as the rules keep it. `run` and `tournament` play matches
+between Python agent objects (`act(view) -> token`, as a `py:` seat) and koloda's bots.
 """
 from __future__ import annotations
 
@@ -59,13 +62,27 @@ def env(rules: str, seat: int = 0, others: str | Policy | list[str | Policy] = "
     return SeatEnv(rules, seat, others, players, render_mode, **kwargs)
 
 
-def observation_space(spelling: CompactGame) -> spaces.Dict:
+def scaling(spelling: CompactGame, scale: float | None) -> np.ndarray | None:
+    """What each entry of the tensor is divided by, with `scale` S: a bounded entry by its upper
+    bound (into [0, 1]), an unbounded one (a score, the deal's number) by S. None: unscaled."""
+    if scale is None:
+        return None
+    if not scale > 0:
+        raise ValueError(f"scale is a positive number (what scores are divided by), not {scale!r}")
+    high = np.asarray(spelling.observation_tensor_bounds()[1], np.float64)
+    return np.where(np.isfinite(high), np.maximum(high, 1.0), float(scale)).astype(np.float32)
+
+
+def observation_space(spelling: CompactGame, divisor: np.ndarray | None = None) -> spaces.Dict:
     """The observation dict's space: the tensor's Box bounded where the layout bounds it
-    (CompactGame.observation_tensor_bounds; a score is unbounded), and the mask of legal tokens."""
-    low, high = spelling.observation_tensor_bounds()
+    (CompactGame.observation_tensor_bounds; a score is unbounded), scaled by `divisor`, and the
+    mask of legal tokens."""
+    low, high = (np.asarray(b, np.float32) for b in spelling.observation_tensor_bounds())
+    if divisor is not None:
+        low, high = low / divisor, high / divisor
     size = spelling.num_distinct_actions()
     return spaces.Dict({
-        "observation": spaces.Box(low=np.asarray(low, np.float32), high=np.asarray(high, np.float32), dtype=np.float32),
+        "observation": spaces.Box(low=low, high=high, dtype=np.float32),
         "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8)})
 
 
@@ -75,6 +92,7 @@ class _Base(gymnasium.Env):
 
     def _setup(self, rules: str, players: int | None, render_mode: str | None, max_moves: int, illegal: str,
                illegal_reward: float, options: dict[str, Any]) -> None:
+        scale = options.pop("scale", None)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode is one of {RENDER_MODES}, not {render_mode!r}")
         if illegal not in ILLEGAL:
@@ -87,7 +105,8 @@ class _Base(gymnasium.Env):
         spelling = self.table.spelling
         self.size = spelling.num_distinct_actions()
         self.action_space = spaces.Discrete(self.size)
-        self.observation_space = observation_space(spelling)
+        self.divisor = scaling(spelling, scale)
+        self.observation_space = observation_space(spelling, self.divisor)
         self.episode: Episode | None = None
         self.lost = False        # the match was ended by an illegal token (illegal="lose")
 
@@ -117,7 +136,10 @@ class _Base(gymnasium.Env):
         mask = np.zeros(self.size, dtype=np.int8)
         if not episode.is_terminal() and episode.current_player() == seat:
             mask[episode.legal_actions()] = 1
-        return {"observation": np.asarray(episode.observation_tensor(seat), dtype=np.float32), "action_mask": mask}
+        observation = np.asarray(episode.observation_tensor(seat), dtype=np.float32)
+        if self.divisor is not None:
+            observation /= self.divisor
+        return {"observation": observation, "action_mask": mask}
 
     def action_masks(self) -> np.ndarray:
         """The legal tokens now, as booleans (sb3-contrib's MaskablePPO asks the env for this)."""

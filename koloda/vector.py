@@ -34,7 +34,7 @@ from koloda.agents.registry import make_agent
 from koloda.api import load
 from koloda.compact import as_token
 from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table
-from koloda.gymnasium import ILLEGAL, observation_space
+from koloda.gymnasium import ILLEGAL, observation_space, scaling
 from koloda.interpreter.errors import IllegalAction
 
 __all__ = ["SeatVectorEnv"]
@@ -56,7 +56,7 @@ class SeatVectorEnv(VectorEnv):
 
     def __init__(self, rules: str, num_envs: int, seat: int = 0, others: str | list[str] = "random",
                  players: int | None = None, max_moves: int = DEFAULT_MAX_STEPS, illegal: str = "raise",
-                 illegal_reward: float = -1.0, **options: Any):
+                 illegal_reward: float = -1.0, scale: float | None = None, **options: Any):
         if num_envs < 1:
             raise ValueError(f"num_envs is at least 1, not {num_envs}")
         if illegal not in ILLEGAL:
@@ -79,7 +79,8 @@ class SeatVectorEnv(VectorEnv):
         self.max_moves = max_moves
         self.illegal, self.illegal_reward = illegal, float(illegal_reward)
         self.size = spelling.num_distinct_actions()
-        self.single_observation_space = observation_space(spelling)
+        self.divisor = scaling(spelling, scale)
+        self.single_observation_space = observation_space(spelling, self.divisor)
         self.single_action_space = spaces.Discrete(self.size)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -115,6 +116,8 @@ class SeatVectorEnv(VectorEnv):
         assert episode is not None
         # through an array of doubles: NumPy reads its buffer twice as fast as it converts a list
         self.observations[i] = np.frombuffer(array("d", episode.observation_tensor(self.seat)))
+        if self.divisor is not None:
+            self.observations[i] /= self.divisor
         row = self.masks[i]
         row.fill(0)
         if not episode.is_terminal() and episode.current_player() == self.seat:

@@ -182,3 +182,28 @@ def test_run_and_tournament_seat_python_objects_and_bots():
     assert len(shares) == 2 and sum(shares) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="3 agents given for the 2 seats"):
         kgym.run("pony", ["random"] * 3, players=2)
+
+
+def test_scaled_observations_lie_in_their_declared_box():
+    from koloda.vector import SeatVectorEnv
+
+    env = kgym.env("bridge", scale=1000, max_moves=80, illegal="lose")
+    box = env.observation_space["observation"]
+    raw = kgym.env("bridge", max_moves=80)
+    finite = np.isfinite(raw.observation_space["observation"].high)
+    assert (box.high[finite] == 1.0).all() and np.isinf(box.high[~finite]).all()
+    observation, _ = env.reset(seed=2)
+    plain, _ = raw.reset(seed=2)
+    for _ in range(40):
+        assert box.contains(observation["observation"])
+        assert np.allclose(observation["observation"] * env.divisor, plain["observation"])
+        token = int(np.flatnonzero(observation["action_mask"])[0])
+        observation, _, terminated, truncated, _ = env.step(token)
+        plain, *_ = raw.step(token)
+        if terminated or truncated:
+            break
+    envs = SeatVectorEnv("bridge", 2, scale=1000)
+    batch, _ = envs.reset(seed=2)
+    assert np.array_equal(batch["observation"][0], env.reset(seed=2)[0]["observation"])
+    with pytest.raises(ValueError, match="positive number"):
+        kgym.env("pony", scale=0)
