@@ -35,10 +35,12 @@ engine's seed decides every shuffle, so there are no chance nodes.
 """
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
 from koloda.agents.sampling import determinize
+from koloda.dsl.types import INT, is_list
 from koloda.api import load
 from koloda.interpreter.errors import IllegalAction
 from koloda.interpreter.game import Game
@@ -75,8 +77,9 @@ class CompactGame:
         return cls(load(name_or_path, options or None, players))
 
     @property
-    def num_players(self) -> int:
-        return self.game.num_players
+    def num_players(self) -> "Count":
+        """`cg.num_players()` as in OpenSpiel; `cg.num_players` (an int) still works as before."""
+        return Count(self.game.num_players)
 
     def num_distinct_actions(self) -> int:
         return self.spelling.size
@@ -93,7 +96,7 @@ class CompactGame:
         return self.spelling.native(tokens)
 
     def token_to_string(self, token: int) -> str:
-        return self.spelling.token_to_string(token)
+        return self.spelling.token_to_string(as_token(token, self.spelling.size))
 
     def observation_tensor_shape(self) -> list[int]:
         return [self.observer.observation_size]
@@ -110,6 +113,17 @@ class CompactGame:
         """The same for the information state: the observation's blocks, then `move -4` .. `move -1`."""
         return list(self.observer.information_blocks)
 
+    def observation_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """(low, high) of each entry of the observation tensor: what the layout bounds (one-hots,
+        counts of cards, sizes of zones) has finite bounds; a number the rules keep (a score, the
+        deal's number) is unbounded (-inf or +inf), and is not scaled: divide it by what the game's
+        scores reach (docs/ai.md), or use Gymnasium's NormalizeObservation."""
+        return tensor_bounds(self.observer, information=False)
+
+    def information_state_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """The same for the information-state tensor (a move's numeric parameters are unbounded)."""
+        return tensor_bounds(self.observer, information=True)
+
     def new_initial_state(self, seed: int = 0, **position: Any) -> "CompactState":
         """A new match (the keywords are those of Game.new_initial_state: dealer, hands, deck)."""
         return CompactState(self, self.game.new_initial_state(seed=seed, **position))
@@ -119,6 +133,66 @@ class CompactGame:
         the record of the moves so far (koloda/seen.py); without it, the moves already played are
         recorded as the table knows their cards now."""
         return CompactState(self, native, prefix, seen)
+
+
+class Count(int):
+    """A number that may also be called: `num_players` is a method in OpenSpiel and PettingZoo's
+    users' hands, an attribute in this module's first spelling; both give the same int."""
+
+    def __call__(self) -> int:
+        return int(self)
+
+
+def as_token(token: Any, size: int) -> int:
+    """A token as an int: Python's, NumPy's (np.int64 from a policy's argmax) or any integer type;
+    never a float or a bool, which would be a mistake in the caller."""
+    if isinstance(token, bool):
+        raise IllegalAction(f"token {token!r} is not in the vocabulary (0..{size - 1})")
+    try:
+        value = operator.index(token)
+    except TypeError:
+        raise IllegalAction(f"token {token!r} is not in the vocabulary (0..{size - 1})") from None
+    if not 0 <= value < size:
+        raise IllegalAction(f"token {token!r} is not in the vocabulary (0..{size - 1})")
+    return value
+
+
+def tensor_bounds(observer: Observer, information: bool) -> tuple[list[float], list[float]]:
+    """Each entry's range, read from the blocks the observer laid out (koloda/interpreter/tensors.py)."""
+    inf = float("inf")
+    cards = float(sum(observer.copies))       # no count of cards by name passes the whole pack
+    size = observer.information_size if information else observer.observation_size
+    low, high = [0.0] * size, [cards] * size
+    n = observer.n
+    for at in range(3 * n + 1 + len(observer.steps)):       # seat, to move, dealer, phase: one-hots
+        high[at] = 1.0
+    high[3 * n + 1 + len(observer.steps)] = inf       # the deal's number
+    types = observer.game.rules.var_types
+    for vi, at, _ in observer.vars:
+        t = types[observer.layout.var_names[vi]]
+        width = observer.blocks[[b[1] for b in observer.blocks].index(at)][2]
+        high[at] = 1.0                       # the `none` flag
+        for k in range(at + 1, at + width):
+            if t == INT:
+                low[k], high[k] = -inf, inf
+            elif is_list(t):
+                high[k] = inf
+            else:                           # a flag, or a one-hot of a card, suit, player ...
+                high[k] = 1.0
+    if observer.spelled:
+        longest = float(observer.spelling.longest())
+        for k in range(observer.prefix_at, observer.prefix_at + observer.spelling.size + 1):
+            high[k] = longest
+    if information:
+        at = observer.observation_size
+        for _ in range(observer.remembered):
+            for k in range(at, at + n + observer.actions):      # its player and action: one-hots
+                high[k] = 1.0
+            params = at + n + observer.actions + observer.names + 1
+            for k in range(params, params + observer.params):
+                low[k], high[k] = -inf, inf
+            at += observer.move_size
+    return low, high
 
 
 # (tokens, native id) of each legal engine move of a decision
@@ -189,8 +263,7 @@ class CompactState:
 
     def apply_action(self, token: int) -> None:
         spelling = self.game.spelling
-        if not (isinstance(token, int) and 0 <= token < spelling.size):
-            raise IllegalAction(f"token {token!r} is not in the vocabulary (0..{spelling.size - 1})")
+        token = as_token(token, spelling.size)
         if spelling.identity:       # the token is the engine's id, checked by the engine
             self._play(token)
             return
@@ -207,6 +280,7 @@ class CompactState:
 
     def apply_native(self, native: int) -> None:
         """Play a whole engine move; only between moves (no token typed yet)."""
+        native = operator.index(native)
         if self.prefix:
             raise IllegalAction(f"a move is being spelled ({self.prefix_text()}); finish it first")
         self._play(native)

@@ -10,7 +10,9 @@ or, with a rule file's options as parameters of their own:
 
 The game is sequential, of imperfect information, with one explicit chance node at the start
 that picks the match's seed among `seeds` equally likely ones (every later shuffle is decided by
-that seed). Actions are the tokens of koloda's compact view, so every game's
+that seed); with `chance_base` B > 1 (and `seeds` a power of B) the seed is drawn instead as its
+digits in base B, one chance node of B outcomes each, the same uniform seed for a cost that does
+not grow with `seeds` (OpenSpiel's samplers list every outcome of a chance node each time). Actions are the tokens of koloda's compact view, so every game's
 `num_distinct_actions` fits. The returns are koloda's shares of the win (1 for a sole winner,
 split among tied winners, 0 otherwise; partners share their side's), so the utility lies in
 [0, 1] and the sum of the returns is the number of players of a side. A match still going after
@@ -37,14 +39,24 @@ _MAX_PLAYERS = 64
 
 
 def parse_options(text: str) -> dict[str, str]:
-    """`"hand=7, limit=50"` -> {"hand": "7", "limit": "50"}: the table's options in one parameter."""
+    """`"hand=7, limit=50"` -> {"hand": "7", "limit": "50"}: the table's options in one parameter.
+    `hand:7;limit:50` too: the form a game's serialization keeps (OpenSpiel's game strings cannot
+    hold `=` or `,` in a value)."""
     options = {}
     for item in filter(None, (part.strip() for part in text.replace(";", ",").split(","))):
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
+        eq, colon = item.find("="), item.find(":")
+        at = eq if eq >= 0 and (colon < 0 or eq < colon) else colon
+        key, value = (item[:at], item[at + 1:]) if at >= 0 else (item, "")
+        if at < 0 or not key.strip():
             raise ValueError(f"options are written `name=value, name=value`, not `{item}`")
         options[key.strip()] = value.strip()
     return options
+
+
+def options_text(options: dict[str, str]) -> str:
+    """The options as `hand:7;limit:50`, which survives OpenSpiel's game strings (serialize,
+    deserialize_game_and_state, pickled states)."""
+    return ";".join(f"{k}:{v}" for k, v in options.items())
 
 
 def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low: int, high: int) -> pyspiel.GameType:
@@ -62,7 +74,24 @@ def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low:
         parameter_specification=parameters)
 
 
-_PARAMETERS = {"rules": "pony", "players": 0, "options": "", "seeds": DEFAULT_SEEDS, "max_moves": DEFAULT_MAX_STEPS}
+_PARAMETERS = {"rules": "pony", "players": 0, "options": "", "seeds": DEFAULT_SEEDS, "max_moves": DEFAULT_MAX_STEPS,
+               "chance_base": 0}
+
+
+def _digits(seeds: int, base: int) -> int:
+    """How many base-`base` digits draw one of `seeds` seeds (0: one node of `seeds` outcomes)."""
+    if base == 0 or base == seeds:
+        return 0
+    if base < 2:
+        raise ValueError(f"`chance_base` is 0 (one chance node) or at least 2, not {base}")
+    digits, size = 0, 1
+    while size < seeds:
+        size *= base
+        digits += 1
+    if size != seeds:
+        raise ValueError(f"with `chance_base` {base}, `seeds` is a power of it (such as {base ** max(digits, 1)}), "
+                         f"not {seeds}: each seed must stay equally likely")
+    return digits
 
 
 class KolodaGame(pyspiel.Game):
@@ -78,10 +107,13 @@ class KolodaGame(pyspiel.Game):
         players = int(given.pop("players")) or None
         self.seeds = int(given.pop("seeds"))
         self.max_moves = int(given.pop("max_moves"))
+        base = int(given.pop("chance_base", 0))
         if self.seeds < 1 or self.max_moves < 1:
             raise ValueError("`seeds` and `max_moves` are at least 1")
-        # made once: every match asks for them (65,536 pairs by default)
-        self.outcomes = [(s, 1.0 / self.seeds) for s in range(self.seeds)]
+        self.digits = _digits(self.seeds, base)
+        self.base = base if self.digits else self.seeds
+        # made once: every chance node asks for them (65,536 pairs by default, B with chance_base)
+        self.outcomes = [(s, 1.0 / self.base) for s in range(self.base)]
         options.update({k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in given.items()})
         game = load(rules, options, players)
         self.koloda: Game = game
@@ -89,9 +121,12 @@ class KolodaGame(pyspiel.Game):
         layout = game.layout
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.spelling.num_distinct_actions(),
-            max_chance_outcomes=self.seeds, num_players=game.num_players, min_utility=0.0, max_utility=1.0,
+            max_chance_outcomes=self.base, num_players=game.num_players, min_utility=0.0, max_utility=1.0,
             utility_sum=game.num_players / layout.num_sides, max_game_length=self.max_moves)
-        super().__init__(game_type or _GENERIC, info, params or {})
+        kept = dict(params or {})
+        if "options" in kept:       # the same options, in a form the game's string can hold
+            kept["options"] = options_text(parse_options(str(kept["options"])))
+        super().__init__(game_type or _GENERIC, info, kept)
 
     def new_initial_state(self) -> "KolodaState":
         return KolodaState(self)
@@ -111,17 +146,19 @@ class _Match:
     OpenSpiel clones a Python state by deep-copying its attributes, and serializes it by pickling
     them: a copy shares the game (and the compiled rules) and copies the match; a pickle is the
     game's name and parameters and the match as plain data (koloda's state JSON)."""
-    __slots__ = ("game", "episode")
+    __slots__ = ("game", "episode", "digits")
 
-    def __init__(self, game: KolodaGame, episode: Episode | None):
+    def __init__(self, game: KolodaGame, episode: Episode | None, digits: tuple[int, ...] = ()):
         self.game = game
         self.episode = episode
+        self.digits = digits        # the seed's digits drawn so far (chance_base)
 
     def __deepcopy__(self, memo: dict) -> "_Match":
-        return _Match(self.game, None if self.episode is None else self.episode.clone())
+        return _Match(self.game, None if self.episode is None else self.episode.clone(), self.digits)
 
     def __reduce__(self) -> tuple:
-        return _restore, (self.game.serialize(), None if self.episode is None else self.episode.snapshot())
+        return _restore, (self.game.serialize(), None if self.episode is None else self.episode.snapshot(),
+                          self.digits)
 
 
 @functools.lru_cache(maxsize=16)
@@ -129,17 +166,17 @@ def _game_named(text: str) -> KolodaGame:
     return pyspiel.load_game(text)
 
 
-def _restore(game_text: str, match: dict | None) -> _Match:
+def _restore(game_text: str, match: dict | None, digits: tuple[int, ...] = ()) -> _Match:
     game = _game_named(game_text)
-    return _Match(game, None if match is None else Episode.restore(game.table, match))
+    return _Match(game, None if match is None else Episode.restore(game.table, match), tuple(digits))
 
 
 class KolodaState(pyspiel.State):
     """Before the chance node a match has no seed yet; after it, an Episode of koloda's compact view."""
 
-    def __init__(self, game: KolodaGame, episode: Episode | None = None):
+    def __init__(self, game: KolodaGame, episode: Episode | None = None, digits: tuple[int, ...] = ()):
         super().__init__(game)
-        self._match = _Match(game, episode)
+        self._match = _Match(game, episode, digits)
 
     @property
     def episode(self) -> Episode | None:
@@ -166,13 +203,21 @@ class KolodaState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         if self.episode is None:
-            self._match.episode = Episode(self._koloda_game.table, action, self._koloda_game.max_moves)
+            game, match = self._koloda_game, self._match
+            if len(match.digits) + 1 < game.digits:      # a digit of the seed, not its last
+                match.digits += (int(action),)
+                return
+            seed = 0
+            for digit in match.digits + (int(action),):     # the first digit drawn is the most significant
+                seed = seed * game.base + digit
+            match.digits = ()
+            self._match.episode = Episode(game.table, seed, game.max_moves)
         else:
             self.episode.apply_action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE or self.episode is None:
-            return f"seed {action}"
+            return f"seed digit {action}" if self._koloda_game.digits else f"seed {action}"
         return self.episode.action_to_string(action)
 
     def is_terminal(self) -> bool:
@@ -193,7 +238,8 @@ class KolodaState(pyspiel.State):
         return KolodaState(self._koloda_game, self.episode.resample(player_id, rng))
 
     def clone(self) -> "KolodaState":
-        return KolodaState(self._koloda_game, None if self.episode is None else self.episode.clone())
+        return KolodaState(self._koloda_game, None if self.episode is None else self.episode.clone(),
+                           self._match.digits)
 
     def __str__(self) -> str:
         return "(no seed yet)" if self.episode is None else str(self.episode.native)
@@ -248,7 +294,7 @@ def register(rules: str) -> str:
             raise ValueError(f"`{short}` is already registered, for {_REGISTERED[short]}")
         return short
     parameters: dict[str, Any] = {"players": sample.num_players, "seeds": DEFAULT_SEEDS,
-                                  "max_moves": DEFAULT_MAX_STEPS}
+                                  "max_moves": DEFAULT_MAX_STEPS, "chance_base": 0}
     for name, option in spec.options.items():
         if name in parameters:
             raise ValueError(f"{spec.name}'s option `{name}` has the name of a parameter of every koloda game: "
@@ -267,9 +313,9 @@ def register(rules: str) -> str:
 
 
 def load_game(rules: str, players: int | None = None, seeds: int = DEFAULT_SEEDS,
-              max_moves: int = DEFAULT_MAX_STEPS, **options: Any) -> pyspiel.Game:
+              max_moves: int = DEFAULT_MAX_STEPS, chance_base: int = 0, **options: Any) -> pyspiel.Game:
     """`load_game("kunkin", players=2, limit=50)`: the same as pyspiel.load_game("koloda", {...})."""
     text = ", ".join(f"{k}={v}" for k, v in options.items())
     return pyspiel.load_game("koloda", {"rules": rules, "players": players or 0, "options": text,
-                                        "seeds": seeds, "max_moves": max_moves})
+                                        "seeds": seeds, "max_moves": max_moves, "chance_base": chance_base})
 

@@ -13,11 +13,15 @@ may take a few tokens, all by the same agent). The observation is a dict: "obser
 seat's observation tensor, and "action_mask", 1 for each legal token. Rewards come at the end:
 each agent's share of the win (1 for a sole winner, 0 for the others; see docs/ai.md). A match
 still going after `max_moves` tokens is truncated and scored as a draw. `render_mode="ansi"`
-draws the table as the agent to move sees it (`reveal=True`: every card).
+draws the table as the agent to move sees it (`reveal=True`: every card); `"human"` prints it.
+The tensor's Box is bounded where the layout bounds it (CompactGame.observation_tensor_bounds).
+`illegal="lose"` ends the match at an illegal token, its agent given `illegal_reward` (-1) and
+the others 0, as PettingZoo's TerminateIllegalWrapper does; by default it is an error.
 """
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 import numpy as np
@@ -39,15 +43,19 @@ def env(rules: str, players: int | None = None, render_mode: str | None = None, 
 
 
 class raw_env(AECEnv):
-    metadata = {"render_modes": ["ansi"], "name": "koloda_v0", "is_parallelizable": False}
-    RENDER_MODES = ("ansi",)
+    metadata = {"render_modes": ["ansi", "human"], "name": "koloda_v0", "is_parallelizable": False}
+    RENDER_MODES = ("ansi", "human")
 
     def __init__(self, rules: str, players: int | None = None, render_mode: str | None = None,
-                 max_moves: int = DEFAULT_MAX_STEPS, reveal: bool = False, **options: Any):
+                 max_moves: int = DEFAULT_MAX_STEPS, reveal: bool = False, illegal: str = "raise",
+                 illegal_reward: float = -1.0, **options: Any):
         """`rules`: a shipped game's name or a rule file's path; the table's options as keywords."""
         super().__init__()
         if render_mode is not None and render_mode not in self.RENDER_MODES:
             raise ValueError(f"render_mode is one of {', '.join(self.RENDER_MODES)}, not {render_mode!r}")
+        if illegal not in ("raise", "lose"):
+            raise ValueError(f"illegal is `raise` or `lose`, not {illegal!r}")
+        self.illegal, self.illegal_reward = illegal, float(illegal_reward)
         self.game = load(rules, {k: str(v) for k, v in options.items()} or None, players)
         self.table = Table(self.game)
         self.render_mode = render_mode
@@ -57,10 +65,11 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{p}" for p in range(self.game.num_players)]
         spelling = self.table.spelling
         size = spelling.num_distinct_actions()
-        shape = tuple(spelling.observation_tensor_shape())
+        low, high = spelling.observation_tensor_bounds()
         self._action_space = spaces.Discrete(size)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32),
+            "observation": spaces.Box(low=np.asarray(low, np.float32), high=np.asarray(high, np.float32),
+                                      dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8)})
         self._seeds = random.Random()
         self.episode: Episode | None = None
@@ -107,6 +116,14 @@ class raw_env(AECEnv):
             return
         episode = self._match()
         if action is None or int(action) not in episode.legal_actions():
+            if self.illegal == "lose":
+                self._cumulative_rewards[agent] = 0.0
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self.rewards[agent] = self.illegal_reward
+                self.terminations = dict.fromkeys(self.agents, True)
+                self.infos[agent] = {"illegal": True}
+                self._accumulate_rewards()
+                return
             raise ValueError(f"{agent} cannot play token {action} now: it is not legal "
                              f"(the observation's action_mask shows the legal tokens)")
         self._cumulative_rewards[agent] = 0.0
@@ -128,7 +145,11 @@ class raw_env(AECEnv):
             return None
         episode = self._match()
         viewer = None if episode.native.is_terminal() else episode.native.current_player()
-        return episode.ansi(viewer, self.reveal)
+        text = episode.ansi(viewer, self.reveal)
+        if self.render_mode == "human":
+            sys.stdout.write(text + "\n")
+            return None
+        return text
 
     def close(self) -> None:
         pass

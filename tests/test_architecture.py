@@ -54,6 +54,8 @@ ALLOWED = {
     "openspiel": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
     "pettingzoo": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
     "gymnasium": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
+    # many matches of one seat in one process, with the Gymnasium adapter's spaces
+    "vector": {"dsl", "interpreter", "api", "agents", "compact", "episode", "gymnasium"},
     "__init__": {"dsl", "api"},
 }
 

@@ -30,6 +30,7 @@ import weakref
 from typing import Any
 
 from koloda.agents.child import TOO_LONG, Child
+from koloda.agents.views import compact_view
 from koloda.dsl.jsontext import Bounds, JsonRefused, read_json
 from koloda.interpreter.errors import IllegalAction
 from koloda.interpreter.state import State
@@ -51,9 +52,10 @@ class AgentFailure(Exception):
 class OutsideAgent:
     name = "cmd"
 
-    def __init__(self, command: str, seconds: float = DEFAULT_SECONDS):
+    def __init__(self, command: str, seconds: float = DEFAULT_SECONDS, tensors: bool = False):
         self.command = command
         self.seconds = seconds
+        self.tensors = tensors          # `cmd:tensors:…`: the compact view's tensors and tokens too
         try:
             self.args = shlex.split(command)
         except ValueError as exc:
@@ -78,8 +80,13 @@ class OutsideAgent:
         weakref.finalize(self, child.end, GRACE_SECONDS)
         self.child = child
         game = state.game
-        self._send({"type": "start", "protocol": PROTOCOL, "game": game.name, "title": game.title,
-                    "players": state.n, "seat": self.seat, "options": game.options, "time": self.seconds})
+        start = {"type": "start", "protocol": PROTOCOL, "game": game.name, "title": game.title,
+                 "players": state.n, "seat": self.seat, "options": game.options, "time": self.seconds}
+        if self.tensors:
+            spelling, observer = compact_view(game)
+            start["tensors"] = {"observation": observer.observation_size, "information_state": observer.information_size,
+                                "vocabulary": spelling.size}
+        self._send(start)
         return child
 
     def _send(self, message: dict) -> None:
@@ -116,10 +123,13 @@ class OutsideAgent:
         deadline = time.monotonic() + seconds      # writing the request is inside the time too
         seat = state.current_player()
         self.asked += 1
-        self._send({"type": "move", "seat": seat, "n": self.asked, "observation": state.observation(seat),
-                    "legal": [{"id": a, "text": state.action_to_string(a), "plain": state.action_to_string(a, plain=True)}
-                              for a in legal],
-                    "time": self.seconds})
+        request = {"type": "move", "seat": seat, "n": self.asked, "observation": state.observation(seat),
+                   "legal": [{"id": a, "text": state.action_to_string(a), "plain": state.action_to_string(a, plain=True)}
+                             for a in legal],
+                   "time": self.seconds}
+        if self.tensors:
+            request["tensors"] = _tensors(state, seat, legal)
+        self._send(request)
         while True:
             try:
                 batch = self.child.lines.get(timeout=max(0.0, deadline - time.monotonic()))
@@ -193,6 +203,14 @@ class OutsideAgent:
     def close(self) -> None:
         if self.child is not None:
             self.child.end(GRACE_SECONDS)
+
+
+def _tensors(state: State, seat: int, legal: list[int]) -> dict:
+    """The compact view of the request (docs/compact.md): the seat's tensors, and each legal move's
+    tokens, in the order of `legal`."""
+    spelling, observer = compact_view(state.game)
+    return {"observation": observer.observation(state, seat), "information_state": observer.information_state(state, seat),
+            "tokens": [list(spelling.spell(a)) for a in legal]}
 
 
 def _shown(line: bytes, width: int = 80) -> str:

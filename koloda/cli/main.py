@@ -256,7 +256,8 @@ def position_options(f):
 @main.command()
 @click.argument("game")
 @click.option("--seat", "seats", multiple=True, metavar="KIND",
-              help="human, random, greedy, ismcts[:iterations=N] or \"cmd:COMMAND\" (a program, see docs/ai.md), "
+              help="human, random, greedy, ismcts[:iterations=N], \"cmd:COMMAND\" (a program) or "
+                   "py:MODULE:CLASS (a Python agent; see docs/ai.md), "
                    "one per seat in order.")
 @click.option("--save", "save_file", default=None, metavar="FILE",
               help="Autosave after every move to FILE (default: the koloda state folder).")
@@ -302,7 +303,7 @@ def play(game: str, seats: tuple[str, ...], save_file: str | None, log_file: str
     kinds = [parse_seat(seat)[0] for seat in table]
     # a game between bots is saved only when asked: nobody is waiting to resume it; nor is one
     # with a program in a seat, which a save does not start again
-    unresumable = "human" not in kinds or "cmd" in kinds
+    unresumable = "human" not in kinds or "cmd" in kinds or "py" in kinds
     save_path = Path(save_file) if save_file else None if unresumable else default_save(g.name)
     run(session, save_path, log_file, delay=0 if fast else delay, max_moves=max_moves)
 
@@ -441,7 +442,8 @@ def _seat_count(game: str, seats: int) -> int:
 _run_options = [
     click.option("-n", "--games", "count", type=click.IntRange(min=1), default=100, help="Games to play."),
     click.option("--seat", "seats", multiple=True, metavar="KIND",
-                 help="random, greedy, ismcts[:iterations=N,depth=D] or \"cmd:COMMAND\" (a program, see docs/ai.md), "
+                 help="random, greedy, ismcts[:iterations=N,depth=D], \"cmd:COMMAND\" (a program) or "
+                      "py:MODULE:CLASS (a Python agent; see docs/ai.md), "
                       "one per seat in order (default random)."),
     click.option("--rotate", is_flag=True,
                  help="Turn the seats one place a game, so every agent plays every seat equally."),

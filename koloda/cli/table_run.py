@@ -118,9 +118,9 @@ def run(session: Session, save_path: Path | None, log_file: str | None, delay: f
 def _stopped_lines(seats: list[str], save_path: Path | None, log_file: str | None) -> list[str]:
     """What a person who stops a game is told: whether it was saved, and how to go on with it or why
     it cannot be."""
-    programs = [f"P{i + 1}" for i, s in enumerate(seats) if s.split(":")[0] == "cmd"]
+    programs = [f"P{i + 1}" for i, s in enumerate(seats) if s.split(":")[0] in ("cmd", "py")]
     # a save does not start programs (koloda/agents/registry.py): anyone could write a command into one
-    why = (f"{' and '.join(programs)} {'is a program' if len(programs) == 1 else 'are programs'} (`cmd:`), "
+    why = (f"{' and '.join(programs)} {'is a program' if len(programs) == 1 else 'are programs'} (`cmd:` or `py:`), "
            "and a saved game never starts programs, since anyone could write a command into a save")
     if save_path is not None:
         lines = [f"\nGame saved in {shown(save_path)}."]

@@ -1,0 +1,103 @@
+"""Env steps per CPU second for learners: one SeatEnv, Gymnasium's SyncVectorEnv of N copies, and
+koloda.vector.SeatVectorEnv of N, in the same run.
+
+    python bench/vector.py                       # pony, peklo, kunkin; N = 256; 3 rounds of 10,240 steps
+    python bench/vector.py --envs 64 --steps 5000 pony
+
+Needs the `koloda[pettingzoo]` extra. Each game's seat 0 is played against `random` bots (the
+other seats), every env step choosing a uniformly random legal token from the observation's mask
+with NumPy (the same vectorised choice for all three, one row for the single env). A step is one
+token of the learner's seat, with the bots' moves that follow it: `--steps` is the number of such
+steps in a round, counted over all N envs for the batched two. The envs are made outside the clock
+(N copies load the game N times) and reset once: the matches go on from round to round (a match
+that ends starts the next), after a first round that is not counted, so that the N matches are
+spread over their lengths as in training, not all at their first moves. The clock is CPU time (time.process_time), the median over the
+rounds, the three run one right after the other in the reverse order every other round. Printed:
+steps per CPU second and the ratios vector ÷ single and vector ÷ SyncVectorEnv.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np  # noqa: E402
+from gymnasium.vector import AutoresetMode, SyncVectorEnv  # noqa: E402
+
+import koloda.gymnasium as kgym  # noqa: E402
+from koloda.vector import SeatVectorEnv  # noqa: E402
+
+
+def choose(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """A uniformly random legal token in each row."""
+    return np.argmax(rng.random(masks.shape) * masks, axis=1)
+
+
+def single(rules: str, steps: int, seed: int) -> Callable[[], float]:
+    env = kgym.env(rules, seat=0, others="random")
+    rng = np.random.default_rng(seed)
+    observation = env.reset(seed=seed)[0]
+
+    def run() -> float:
+        nonlocal observation
+        start = time.process_time()
+        for _ in range(steps):
+            action = choose(rng, observation["action_mask"][None, :])[0]
+            observation, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                observation, _ = env.reset()
+        return time.process_time() - start
+    return run
+
+
+def batched(make: Callable[[], Any], n: int, steps: int, seed: int) -> Callable[[], float]:
+    envs = make()
+    rng = np.random.default_rng(seed)
+    observations = envs.reset(seed=seed)[0]
+
+    def run() -> float:
+        nonlocal observations
+        start = time.process_time()
+        for _ in range(max(1, steps // n)):
+            observations, *_ = envs.step(choose(rng, observations["action_mask"]))
+        return time.process_time() - start
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", default=["pony", "peklo", "kunkin"])
+    parser.add_argument("--envs", type=int, default=256, help="N, the batch (default 256)")
+    parser.add_argument("--steps", type=int, default=10240, help="env steps a round (default 10,240)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    n, steps = args.envs, args.steps
+    print(f"N = {n}, {steps:,} env steps a round, {args.rounds} rounds; steps per CPU second (median)")
+    print(f"{'game':8} {'single':>9} {'SyncVector':>11} {'vector':>9} {'vector/single':>14} {'vector/Sync':>12}")
+    for rules in args.games:
+        runs = {
+            "single": single(rules, steps, args.seed),
+            "sync": batched(lambda: SyncVectorEnv([lambda: kgym.env(rules, seat=0, others="random")] * n,
+                                                  autoreset_mode=AutoresetMode.SAME_STEP), n, steps, args.seed),
+            "vector": batched(lambda: SeatVectorEnv(rules, n, seat=0, others="random"), n, steps, args.seed),
+        }
+        done = {k: max(1, steps // n) * n if k != "single" else steps for k in runs}
+        times: dict[str, list[float]] = {k: [] for k in runs}
+        for run in runs.values():       # a round not counted: the N matches spread over their lengths
+            run()
+        for r in range(args.rounds):
+            for k in (list(runs) if r % 2 == 0 else list(reversed(runs))):
+                times[k].append(runs[k]())
+        rate = {k: done[k] / statistics.median(times[k]) for k in runs}
+        print(f"{rules:8} {rate['single']:9,.0f} {rate['sync']:11,.0f} {rate['vector']:9,.0f} "
+              f"{rate['vector'] / rate['single']:13.2f}x {rate['vector'] / rate['sync']:11.2f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()
