@@ -261,8 +261,9 @@ def test_the_lobby_makes_a_room_with_links(server, page):
     assert "P2 · person (you)" in page.inner_text("#seats")
 
 
-@pytest.mark.parametrize("game", ["pony", "leopard", "kunkin", "hearts", "canasta"])
+@pytest.mark.parametrize("game", shipped_games())
 def test_a_screenshot_of_a_table(server, page, tmp_path, game):
+    """Every shipped game's table, drawn from its layout alone, with the seat's own cards face up."""
     rooms, base = server
     from koloda.api import load_spec
     n = load_spec(game)[0].default_players
