@@ -90,9 +90,13 @@ def _hand(page):
     return page.eval_on_selector_all(".pile.mine svg.card", "cs => cs.map(c => c.dataset.card)")
 
 
-def test_pony_is_played_to_the_end_by_clicking(server, page):
+@pytest.mark.parametrize("game, options, seats", [
+    ("pony", {"limit": "1"}, ["human", "random"]),
+    ("peklo", {"deal_size": "3"}, ["human", "random", "random"]),     # Oh Hell: bids, then tricks
+])
+def test_a_game_is_played_to_the_end_by_clicking(server, page, game, options, seats):
     rooms, base = server
-    room = rooms.create("pony", {"limit": "1"}, ["human", "random"], seed=11)
+    room = rooms.create(game, options, seats, seed=11)
     _open(page, base, room, 0)
     for _ in range(500):
         if page.is_visible("#result"):
