@@ -405,3 +405,13 @@ def test_a_full_server_forgets_a_finished_room_for_a_new_one(tmp_path):
     with pytest.raises(RoomError, match="at most 1 rooms"):
         rooms.create("pony", {}, ["human", "random"])        # a game in progress is never forgotten
     assert rooms.writer.flush() and (tmp_path / f"web-{done.id}.save.json").exists()
+
+
+def test_a_variable_is_shown_in_the_rule_file_s_words():
+    """`shown as:` words reach the page as they reach the terminal: bridge's `doubled` is `no`, not `1`."""
+    import koloda
+    from koloda.web.messages import table_view
+    game = koloda.load("bridge")
+    view = table_view(game, game.new_initial_state(seed=1), 0, "en")
+    values = {v["label"]: v["value"] for v in view["vars"]}
+    assert values["doubled"] == "no" and values["trumps"] == "no trump", values

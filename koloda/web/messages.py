@@ -80,7 +80,8 @@ def table_view(game: Game, state: State, seat: int, lang: str, reveal: bool = Fa
     for v in obs["vars"]:
         if game.spec.vars[v["var"]].internal:        # the rules' own memory, not for the table
             continue
-        variables.append({"label": names.variable(game, v["var"], lang), "value": v["value"],
+        variables.append({"label": names.variable(game, v["var"], lang),
+                          "value": names.value(game, v["var"], v["value"], lang),     # `shown as:` words
                           "owner": None if v["owner"] is None else who(game, v["owner"], v.get("side", False), seat)})
     shown = [{"label": label, "value": value} for label, value in obs.get("show", {}).items()]
     current = obs["current"]
