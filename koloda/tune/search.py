@@ -52,7 +52,7 @@ class Plan:
     storage: Path
     trials: int | None = None
     budget: int | None = None            # games the trials may play, all told
-    seconds: float | None = None         # this session's time
+    seconds: float | None = None         # this run's time (a resumed search counts again from 0)
     sampler_seed: int = 0
     sampler: str = "auto"                # auto, grid, tpe, nsga2
     resume: bool = False
@@ -93,8 +93,8 @@ class Progress:
 class SearchResult:
     trials: list[FrozenTrial] = field(default_factory=list)   # complete and pruned, in the order played
     stopped: bool = False
-    games: int = 0                       # games the trials played, in this session and before
-    seconds: float = 0.0                 # this session's
+    games: int = 0                       # games the trials played, in this run and the runs before it
+    seconds: float = 0.0                 # this run's
 
 
 def point_of(plan: Plan, params: dict[str, Any]) -> tuple[dict[str, str], int]:
