@@ -52,7 +52,7 @@ class Plan:
     storage: Path
     trials: int | None = None
     budget: int | None = None            # games the trials may play, all told
-    seconds: float | None = None         # this run's time (a resumed search counts again from 0)
+    seconds: float | None = None         # `--time`: seconds this run may take (a resumed run counts from its own start)
     sampler_seed: int = 0
     sampler: str = "auto"                # auto, grid, tpe, nsga2
     resume: bool = False
