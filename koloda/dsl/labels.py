@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from koloda.dsl.errors import RuleError, Span
 from koloda.dsl.loader import span_of
@@ -37,21 +38,30 @@ def read_label(raw: object, span: Span, owner: str, errors: list[RuleError]) -> 
         return None
     where = span_of(raw, span)
     if isinstance(raw, dict):
-        key_spans = getattr(raw, "key_spans", {})
         texts = []
-        for code, text in raw.items():
-            code = str(code)
-            if not LANGUAGE_CODE.fullmatch(code):
-                errors.append(RuleError(f"the label of {owner}: `{code}` is not a language code",
-                                        key_spans.get(code, where),
-                                        "a language code is two or three lower-case letters: en, ru", category="schema"))
-            _check_text(str(text), span_of(text, key_spans.get(code, where)), owner, errors)
+        for code, text, at in _by_language(raw, where, f"the label of {owner}", errors):
+            _check_text(str(text), span_of(text, at), owner, errors)
             texts.append((code, str(text)))
         if not texts:
             errors.append(RuleError(f"the label of {owner} gives no text", where, category="schema"))
         return Label(texts=tuple(texts))
     _check_text(str(raw), where, owner, errors)
     return Label(any=str(raw))
+
+
+def _by_language(raw: dict, where: Span, what: str, errors: list[RuleError]) -> list[tuple[str, Any, Span]]:
+    """A mapping of texts by language code, as (code, text, where its key is); a key that is not a
+    language code goes to `errors` (`what` says whose text it is), its text is kept all the same."""
+    key_spans = getattr(raw, "key_spans", {})
+    found = []
+    for code, text in raw.items():
+        code = str(code)
+        at = key_spans.get(code, where)
+        if not LANGUAGE_CODE.fullmatch(code):
+            errors.append(RuleError(f"{what}: `{code}` is not a language code", at,
+                                    "a language code is two or three lower-case letters: en, ru", category="schema"))
+        found.append((code, text, at))
+    return found
 
 
 def _check_text(text: str, where: Span, owner: str, errors: list[RuleError]) -> None:
@@ -135,15 +145,7 @@ def read_help(raw: object, span: Span, owner: str, errors: list[RuleError]) -> H
     where = span_of(raw, span)
     if not isinstance(raw, dict):
         return Help(str(raw), (), where)
-    key_spans = getattr(raw, "key_spans", {})
-    texts = []
-    for code, text in raw.items():
-        code = str(code)
-        if not LANGUAGE_CODE.fullmatch(code):
-            errors.append(RuleError(f"the help of {owner}: `{code}` is not a language code",
-                                    key_spans.get(code, where),
-                                    "a language code is two or three lower-case letters: en, ru", category="schema"))
-        texts.append((code, str(text)))
+    texts = [(code, str(text)) for code, text, _ in _by_language(raw, where, f"the help of {owner}", errors)]
     found = dict(texts)
     default = found.get(DEFAULT_LANGUAGE) or (texts[0][1] if texts else "")
     return Help(default, tuple(texts), where)

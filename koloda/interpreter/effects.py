@@ -115,14 +115,16 @@ class EffectCompiler(ControlEffects):
         return lambda s, b: s.deal(count(s, b), base, source(s, b), span)
 
     # ------------------------------------------------------------ variables
+    def _var_index(self, target: R.VarRef | R.OwnedVar, env: Env) -> Fn:
+        """Where the variable an assignment or a `score:` writes sits in the state's list."""
+        if isinstance(target, R.VarRef):
+            base = self.layout.var_base[target.name]
+            return lambda s, b: base
+        return self.owner_index(target, env)
+
     def _do_Assign(self, e: R.Assign, env: Env) -> Fn:
         value = self.expr(e.value, env)
-        index: Fn
-        if isinstance(e.target, R.VarRef):
-            base = self.layout.var_base[e.target.name]
-            index = lambda s, b: base
-        else:
-            index = self.owner_index(e.target, env)
+        index = self._var_index(e.target, env)
         dirt = self.var_dirt.get(e.target.name, 0)      # the conditions that read it must be asked again
         sign, span, what = e.op, e.span, f"`{e.target.name} {e.op}`"
         if e.op == "=" and e.value.type != INT:
@@ -150,12 +152,7 @@ class EffectCompiler(ControlEffects):
         """The parts' sum added to the target, and the parts noted for the table (State.scored)."""
         values = [self.expr(v, env) for v in e.values]
         labels, span = e.labels, e.span
-        index: Fn
-        if isinstance(e.target, R.VarRef):
-            base = self.layout.var_base[e.target.name]
-            index = lambda s, b: base
-        else:
-            index = self.owner_index(e.target, env)
+        index = self._var_index(e.target, env)
         dirt = self.var_dirt.get(e.target.name, 0)
 
         def score(s, b):
