@@ -121,10 +121,7 @@ class Room:
     # ------------------------------------------------------------ moves
     def play(self, seat: int, native: int) -> None:
         s = self.state
-        if s.is_terminal():
-            raise RoomError("the game is over")
-        if seat != s.current_player():
-            raise RoomError("it is not your turn")
+        self._on_turn(seat)
         if native not in s.legal_actions():
             raise RoomError("that move is not legal now")
         self._scored = []
@@ -165,12 +162,14 @@ class Room:
         self._fresh(seat, len(self.session.moves))
         self.prefix = self.prefix[:-1]
 
-    def _fresh(self, seat: int, at: object) -> None:
-        s = self.state
-        if s.is_terminal():
+    def _on_turn(self, seat: int) -> None:
+        if self.state.is_terminal():
             raise RoomError("the game is over")
-        if seat != s.current_player():
+        if seat != self.state.current_player():
             raise RoomError("it is not your turn")
+
+    def _fresh(self, seat: int, at: object) -> None:
+        self._on_turn(seat)
         if self.waiting():
             raise RoomError("the deal is over: go on to the next first")
         if at != len(self.session.moves):
