@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO, Callable, Iterator
 
 import koloda
 
@@ -27,6 +27,23 @@ def frame(body: bytes) -> bytes:
 def encoded(message: dict) -> bytes:
     return json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
 
+
+
+def read_frames(out: BinaryIO) -> Iterator[Any]:
+    """The server's messages, one frame at a time, until its output ends."""
+    while True:
+        length = None
+        while True:
+            header = out.readline()
+            if not header:
+                return
+            if header.strip() == b"":
+                break
+            name, _, value = header.decode("ascii").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        assert length is not None
+        yield json.loads(out.read(length))
 
 class Wire:
     """Bytes to the server; its frames back, parsed, on a queue; its standard error kept."""
@@ -45,20 +62,9 @@ class Wire:
             self.stderr += chunk
 
     def _read(self, out: BinaryIO) -> None:
-        while True:
-            length = None
-            while True:
-                header = out.readline()
-                if not header:
-                    self.messages.put(None)
-                    return
-                if header.strip() == b"":
-                    break
-                name, _, value = header.decode("ascii").partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-            assert length is not None
-            self.messages.put(json.loads(out.read(length)))
+        for message in read_frames(out):
+            self.messages.put(message)
+        self.messages.put(None)
 
     def raw(self, data: bytes) -> None:
         self.to_server.write(data)

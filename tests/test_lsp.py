@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import koloda
+from tests.lspwire import read_frames
 
 RULES = Path(koloda.__file__).parent / "rules"
 WAIT = 60.0          # only a hang waits this long
@@ -34,19 +35,8 @@ class Client:
     def _read(self) -> None:
         out = self.process.stdout
         assert out is not None
-        while True:
-            length = None
-            while True:
-                header = out.readline()
-                if not header:
-                    return
-                if header.strip() == b"":
-                    break
-                name, _, value = header.decode("ascii").partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-            assert length is not None
-            self.messages.put(json.loads(out.read(length)))
+        for message in read_frames(out):
+            self.messages.put(message)
 
     def send(self, message: dict) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
