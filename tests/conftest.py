@@ -53,3 +53,19 @@ def pexpect():
     """pexpect, an optional test dependency, for the tests at a real terminal: without it only the
     tests that ask for this fixture are skipped."""
     return pytest.importorskip("pexpect")
+
+
+@pytest.fixture
+def local_ray(tmp_path, monkeypatch):
+    """A Ray of this machine for one test. Ray keeps its sockets and logs under a temporary folder
+    whose path must stay short (socket paths are limited to about 100 bytes), and a token under
+    HOME: both go to folders of this test."""
+    ray = pytest.importorskip("ray")
+    short = tempfile.mkdtemp(prefix="kr")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=short)
+    yield ray
+    ray.shutdown()
+    shutil.rmtree(short, ignore_errors=True)

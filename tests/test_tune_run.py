@@ -3,11 +3,9 @@ trials as on local processes)."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -64,19 +62,6 @@ def test_ctrl_c_ends_with_the_best_so_far_and_exit_130_and_the_search_resumes(tm
     assert again.returncode == 1 and "the nearest" in again.stdout and "edge=" in again.stdout, again.stderr
     refused = subprocess.run(_command(tmp_path, seed), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 1 and "--resume" in refused.stderr
-
-
-@pytest.fixture
-def local_ray(tmp_path, monkeypatch):
-    ray = pytest.importorskip("ray")
-    short = tempfile.mkdtemp(prefix="kr")
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
-    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=short)
-    yield ray
-    ray.shutdown()
-    shutil.rmtree(short, ignore_errors=True)
 
 
 def test_ray_gives_the_same_search_as_local_processes(local_ray, tmp_path):
