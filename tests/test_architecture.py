@@ -132,6 +132,8 @@ def test_no_import_cycles():
 # What simulate and compare do asks for plots and Ray only when told to: they are optional extras.
 IMPORTS_INSIDE_FUNCTIONS = {"koloda": None, "koloda.cli.main": None, "koloda.cli.table_run": None, "koloda.cli.authoring": None,
                             "koloda.cli.serve": None,
+                            # NumPy only when a `py:` seat moves: every command that seats bots imports policy
+                            "koloda.agents.policy": {"numpy"},
                             "koloda.dsl.structure": {"jsonschema", "jsonschema.exceptions"}, "koloda.dsl.about": {"koloda.dsl.loader"},
                             "koloda.cli.reports": {"koloda.report", "koloda.sim"},
                             # koloda tune: Optuna (the extra) and the search, when the command runs; plots when asked

@@ -31,10 +31,16 @@ from koloda.agents.views import compact_view
 from koloda.interpreter.state import State
 from koloda.interpreter.tensors import Observer
 
-try:        # not a core dependency: whoever trained a policy has it, and the seat needs it only then
-    import numpy
-except ImportError:         # pragma: no cover
-    numpy = None  # type: ignore[assignment]
+
+def _numpy() -> Any:
+    """NumPy, imported when a `py:` seat first moves: not a core dependency (whoever trained a policy
+    has it), and every `koloda play` or `simulate` builds its seats through this module, so importing
+    it at the top would make each of them start NumPy for nothing."""
+    try:
+        import numpy
+    except ImportError:         # pragma: no cover
+        raise PolicyFailure("a `py:` seat gives its agent NumPy arrays: install numpy") from None
+    return numpy
 
 __all__ = ["PolicyAgent", "PolicyView", "PolicyFailure", "load_class"]
 
@@ -96,8 +102,6 @@ class PolicyAgent:
     def _load(self) -> Any:
         """The agent, made at its first move: inside the game, whose failures the table and the
         simulations report in one line."""
-        if numpy is None:
-            raise PolicyFailure("a `py:` seat gives its agent NumPy arrays: install numpy")
         made = load_class(self.module, self.cls)
         try:
             policy = made(**self.options)
@@ -112,8 +116,7 @@ class PolicyAgent:
         game = state.game
         spelling, observer = compact_view(game)
         seat = state.current_player()
-        if numpy is None:
-            raise PolicyFailure("a `py:` seat gives its agent NumPy arrays: install numpy")
+        _numpy()                            # refused before the agent is made or told anything
         if self.policy is None:
             self.policy = self._load()
         if not self.started:
@@ -136,7 +139,7 @@ class PolicyAgent:
 
     def _ask(self, state: State, seat: int, prefix: tuple[int, ...], tokens: list[int], observer: Observer,
              size: int) -> int:
-        np = numpy
+        np = _numpy()
         mask = np.zeros(size, dtype=np.int8)
         mask[tokens] = 1
         view = PolicyView(np.asarray(observer.observation(state, seat, prefix), np.float32),
