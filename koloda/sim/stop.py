@@ -20,6 +20,19 @@ class Terminated(KeyboardInterrupt):
 @dataclass
 class Signals:
     terminated: bool = False          # SIGTERM came (else any stop was Ctrl-C)
+    interrupted: bool = False         # Ctrl-C came
+
+
+# the Signals of the run inside sigterm_stops, for `stop_if_asked`
+_current: list[Signals] = []
+
+
+def stop_if_asked() -> None:
+    """Raise the stop again if one came: an exception raised by a signal handler while Python runs a
+    weakref callback or a `__del__` is printed and dropped ("Exception ignored in ..."), and the run
+    would play on. A loop of long work calls this between its pieces."""
+    if _current and (_current[-1].terminated or _current[-1].interrupted):
+        raise Terminated() if _current[-1].terminated else KeyboardInterrupt()
 
 
 @contextmanager
@@ -35,8 +48,16 @@ def sigterm_stops() -> Iterator[Signals]:
         if not seen.terminated:       # once: a second one must not break off the stopping itself
             seen.terminated = True
             raise Terminated()
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        seen.interrupted = True       # noted, in case the exception is dropped (stop_if_asked)
+        raise KeyboardInterrupt()
     before = signal.signal(signal.SIGTERM, stop)
+    before_int = signal.signal(signal.SIGINT, interrupt)
+    _current.append(seen)
     try:
         yield seen
     finally:
+        _current.remove(seen)
         signal.signal(signal.SIGTERM, before)
+        signal.signal(signal.SIGINT, before_int)

@@ -21,6 +21,7 @@ from koloda.interpreter.game import Game
 from koloda.report.records import GameRecord
 from koloda.report.summary import summarise
 from koloda.sim import SimulationResult, Table, simulate, simulate_parallel
+from koloda.sim.stop import stop_if_asked
 from koloda.sim.timing import Backend
 from koloda.tune.measures import Estimate, catalogue
 from koloda.tune.targets import Target
@@ -125,6 +126,7 @@ def play_trial(setup: Setup, options: dict[str, str], players: int, targets: Seq
     measures = [t.measure for t in targets]
     first = 0
     for end in setup.ends():
+        stop_if_asked()                 # a Ctrl-C whose exception Python dropped still stops the search
         result = _chunk(game, setup, options, first, end, progress)
         out.records += result.records
         out.lost += len(result.lost)
