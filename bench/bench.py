@@ -54,32 +54,42 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from same_rules import TWINS  # noqa: E402  (a module beside this script, which is not a package)
 
 # A game that runs past this many applied actions is abandoned and reported:
 # it protects the run from an engine that never reaches a terminal state.
 DEFAULT_MAX_STEPS = 100_000
 
-# (koloda game, peer label) pairs for the ratio section.
+# (koloda game, peer label) pairs for the ratio section: the shipped games at their defaults beside
+# the peer game most like them, then the games both play on the same rules (same_rules.py).
 PAIRS = [
-    ("peklo", "openspiel:oh_hell"),
+    ("peklo", "openspiel:oh_hell-default"),
     ("pony", "rlcard:uno"),
+    ("pony", "rlcard:uno/game"),
     ("pony", "openspiel:crazy_eights"),
     ("kunkin", "rlcard:gin-rummy"),
+    ("kunkin", "rlcard:gin-rummy/game"),
     ("kunkin", "openspiel:gin_rummy"),
-    # the same game on both sides: koloda's Gin Rummy (its rule file) against the peers' own
+    # the same game on both sides: koloda's Gin Rummy (its rule file) against RLCard's own
     ("gin-rummy", "rlcard:gin-rummy"),
-    ("gin-rummy", "openspiel:gin_rummy"),
-]
+    ("gin-rummy", "rlcard:gin-rummy/game"),
+] + [(twin.label, f"openspiel:{twin.openspiel}") for twin in TWINS]
 
-# Peers benched in every run, with the OpenSpiel parameters they are loaded with (OpenSpiel's
-# defaults, but crazy_eights at Pony's default table of two rather than its own five).
+# Peers benched in every run, with the OpenSpiel parameters they are loaded with: OpenSpiel's
+# `oh_hell` at its defaults (the number of tricks chosen by chance) for Peklo, and every twin's game
+# at the twin's parameters (so `crazy_eights` sits at Pony's default table of two rather than its own
+# five). RLCard's games through its environment and, `/game`, on its bare game engine.
 PEERS: list[tuple[str, str, str]] = [
-    ("openspiel", "oh_hell", "oh_hell"),
-    ("openspiel", "crazy_eights", "crazy_eights(players=2)"),
-    ("openspiel", "gin_rummy", "gin_rummy"),
+    ("openspiel", "oh_hell-default", "oh_hell"),
+    *(("openspiel", twin.openspiel, twin.spec()) for twin in TWINS),
     ("rlcard", "uno", "uno"),
+    ("rlcard", "uno/game", "uno/game"),
     ("rlcard", "gin-rummy", "gin-rummy"),
+    ("rlcard", "gin-rummy/game", "gin-rummy/game"),
 ]
 
 
@@ -92,10 +102,16 @@ class Round:
     """One round of one game type."""
     games: int = 0
     decisions: int = 0
+    forced: int = 0             # of the decisions, those with one legal move
     chance: int | None = 0      # None: the engine deals inside its own calls
     cpu: float = 0.0            # seconds of process time
     wall: float = 0.0           # seconds of wall time
     error: str | None = None
+
+    @property
+    def unforced(self) -> int:
+        """Decisions with more than one legal move."""
+        return self.decisions - self.forced
 
     def rate(self, what: str, clock: str) -> float:
         seconds = self.cpu if clock == "cpu" else self.wall
@@ -108,6 +124,7 @@ class Series:
     label: str                  # e.g. "koloda:pony", "openspiel:oh_hell"
     rounds: list[Round] = field(default_factory=list)
     error: str | None = None    # could not be benched at all (not installed, does not load)
+    chance: str = ""            # how its chance nodes were sampled, where it has them
 
     @property
     def failed(self) -> bool:
@@ -131,14 +148,17 @@ Setup = Callable[[int], Any]                                 # base seed -> a lo
 Play = Callable[[Any, int, int, int], Round]                # game, games, base seed, max steps -> a round
 
 
-def _timed(run: Callable[[], tuple[int, int, int | None]]) -> Round:
-    """Run `run` (-> games, decisions, chance) between two readings of both clocks."""
+Counts = tuple[int, int, int, int | None]                   # games, decisions, forced decisions, chance
+
+
+def _timed(run: Callable[[], Counts]) -> Round:
+    """Run `run` (-> games, decisions, forced, chance) between two readings of both clocks."""
     res = Round()
     c0, w0 = time.process_time(), time.perf_counter()
     try:
-        res.games, res.decisions, res.chance = run()
+        res.games, res.decisions, res.forced, res.chance = run()
     except _Partial as partial:
-        res.games, res.decisions, res.chance = partial.counts
+        res.games, res.decisions, res.forced, res.chance = partial.counts
         res.error = partial.message
     res.cpu, res.wall = time.process_time() - c0, time.perf_counter() - w0
     return res
@@ -147,7 +167,7 @@ def _timed(run: Callable[[], tuple[int, int, int | None]]) -> Round:
 class _Partial(Exception):
     """A round stopped by an engine's exception: the counts of the games completed before it."""
 
-    def __init__(self, exc: BaseException, counts: tuple[int, int, int | None]):
+    def __init__(self, exc: BaseException, counts: Counts):
         where = traceback.extract_tb(exc.__traceback__)[-1]
         self.message = (f"failed after {counts[0]} complete games: {type(exc).__name__}: {exc} "
                         f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})")
@@ -176,10 +196,10 @@ def koloda_games() -> list[str]:
     return list(koloda.shipped_games())
 
 
-def koloda_setup(name: str) -> Setup:
+def koloda_setup(name: str, options: dict[str, Any] | None = None, players: int | None = None) -> Setup:
     import koloda
 
-    return lambda base: koloda.load(name)
+    return lambda base: koloda.load(name, options, players)
 
 
 def play_koloda(game: Any, n: int, base: int, max_steps: int) -> Round:
@@ -187,8 +207,8 @@ def play_koloda(game: Any, n: int, base: int, max_steps: int) -> Round:
 
     chance_marker = getattr(koloda, "CHANCE", None)     # the value current_player() has at a chance node
 
-    def run() -> tuple[int, int, int | None]:
-        games = decisions = chance = 0
+    def run() -> Counts:
+        games = decisions = forced = chance = 0
         try:
             for i in range(n):
                 rng = random.Random(base + i)
@@ -204,15 +224,17 @@ def play_koloda(game: Any, n: int, base: int, max_steps: int) -> Round:
                             state.apply_action(rng.choice(state.legal_actions()))
                         chance += 1
                     else:
-                        state.apply_action(rng.choice(state.legal_actions()))
+                        legal = state.legal_actions()
+                        forced += len(legal) == 1
+                        state.apply_action(rng.choice(legal))
                         decisions += 1
                     steps += 1
                     _limit(steps, max_steps, i, base + i)
                 games += 1
         except Exception as exc:
-            raise _Partial(exc, (games, decisions, chance or None)) from None
+            raise _Partial(exc, (games, decisions, forced, chance or None)) from None
         # koloda deals inside new_initial_state(seed=...): no chance steps unless a state reported one
-        return games, decisions, chance or None
+        return games, decisions, forced, chance or None
 
     return _timed(run)
 
@@ -228,18 +250,54 @@ def openspiel_available() -> tuple[bool, str]:
     return True, ""
 
 
-def openspiel_setup(spec: str) -> Setup:
+# Set by --chance-outcomes: sample OpenSpiel's chance nodes from `chance_outcomes()` as earlier runs
+# did, rather than by its cheapest correct loop.
+WEIGHTED_CHANCE = False
+
+
+@dataclass
+class SpielGame:
+    """An OpenSpiel game, and whether every chance node met in a checking game outside the clock had
+    equal probabilities (then `rng.choice(legal_actions())` samples it correctly, and cheaply)."""
+    game: Any
+    uniform: bool
+
+
+def uniform_chance(game: Any, seed: int, max_steps: int) -> bool:
+    """Play one random game of `game` and check every chance node's outcomes are equally likely."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(max_steps):
+        if state.is_terminal():
+            return True
+        if state.is_chance_node():
+            acts, probs = zip(*state.chance_outcomes())
+            if max(probs) - min(probs) > 1e-12 or sorted(acts) != sorted(state.legal_actions()):
+                return False
+            state.apply_action(rng.choice(acts))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return False
+
+
+def openspiel_setup(spec: str, max_steps: int = DEFAULT_MAX_STEPS) -> Setup:
     import pyspiel
 
-    return lambda base: pyspiel.load_game(spec)
+    def setup(base: int) -> SpielGame:
+        game = pyspiel.load_game(spec)
+        return SpielGame(game, not WEIGHTED_CHANCE and uniform_chance(game, base, max_steps))
+    return setup
 
 
-def play_openspiel(game: Any, n: int, base: int, max_steps: int) -> Round:
+def play_openspiel(loaded: SpielGame, n: int, base: int, max_steps: int) -> Round:
     """OpenSpiel has no seed argument on ``new_initial_state``: its deals are chance nodes, sampled
-    from ``chance_outcomes()`` with the game's ``random.Random(seed)``, so a run is just as repeatable."""
+    with the game's ``random.Random(seed)``, so a run is just as repeatable. Where the chance nodes
+    were checked uniform they are sampled as ``rng.choice(state.legal_actions())``, the cheapest
+    correct way a Python user has; otherwise from ``chance_outcomes()`` by their weights."""
+    game, uniform = loaded.game, loaded.uniform
 
-    def run() -> tuple[int, int, int | None]:
-        games = decisions = chance = 0
+    def run() -> Counts:
+        games = decisions = forced = chance = 0
         try:
             for i in range(n):
                 rng = random.Random(base + i)
@@ -247,19 +305,24 @@ def play_openspiel(game: Any, n: int, base: int, max_steps: int) -> Round:
                 steps = 0
                 while not state.is_terminal():
                     if state.is_chance_node():
-                        acts, probs = zip(*state.chance_outcomes())
-                        state.apply_action(rng.choices(acts, probs)[0])
+                        if uniform:
+                            state.apply_action(rng.choice(state.legal_actions()))
+                        else:
+                            acts, probs = zip(*state.chance_outcomes())
+                            state.apply_action(rng.choices(acts, probs)[0])
                         chance += 1
                     else:
                         # these games are sequential: never simultaneous nodes
-                        state.apply_action(rng.choice(state.legal_actions()))
+                        legal = state.legal_actions()
+                        forced += len(legal) == 1
+                        state.apply_action(rng.choice(legal))
                         decisions += 1
                     steps += 1
                     _limit(steps, max_steps, i, base + i)
                 games += 1
         except Exception as exc:
-            raise _Partial(exc, (games, decisions, chance)) from None
-        return games, decisions, chance
+            raise _Partial(exc, (games, decisions, forced, chance)) from None
+        return games, decisions, forced, chance
 
     return _timed(run)
 
@@ -278,7 +341,7 @@ def rlcard_available() -> tuple[bool, str]:
 def rlcard_setup(name: str) -> Setup:
     import rlcard
 
-    return lambda base: rlcard.make(name, config={"seed": base})
+    return lambda base: rlcard.make(name.removesuffix("/game"), config={"seed": base})
 
 
 def play_rlcard(env: Any, n: int, base: int, max_steps: int) -> Round:
@@ -287,8 +350,8 @@ def play_rlcard(env: Any, n: int, base: int, max_steps: int) -> Round:
     the legal actions; it is part of what this row measures. Each game re-seeds the environment with
     ``env.seed(seed)`` (RLCard shuffles with its own numpy generator)."""
 
-    def run() -> tuple[int, int, int | None]:
-        games = decisions = 0
+    def run() -> Counts:
+        games = decisions = forced = 0
         try:
             for i in range(n):
                 rng = random.Random(base + i)
@@ -296,14 +359,48 @@ def play_rlcard(env: Any, n: int, base: int, max_steps: int) -> Round:
                 state, _pid = env.reset()
                 steps = 0
                 while not env.is_over():
-                    state, _pid = env.step(rng.choice(list(state["legal_actions"])))
+                    legal = list(state["legal_actions"])
+                    forced += len(legal) == 1
+                    state, _pid = env.step(rng.choice(legal))
                     decisions += 1
                     steps += 1
                     _limit(steps, max_steps, i, base + i)
                 games += 1
         except Exception as exc:
-            raise _Partial(exc, (games, decisions, None)) from None
-        return games, decisions, None
+            raise _Partial(exc, (games, decisions, forced, None)) from None
+        return games, decisions, forced, None
+
+    return _timed(run)
+
+
+def play_rlcard_game(env: Any, n: int, base: int, max_steps: int) -> Round:
+    """RLCard's bare game engine, under its environment: ``game.init_game()``, the legal actions as
+    the game gives them (``get_legal_actions()``, or its judge's), ``game.step(action)``; no
+    observation is encoded. Each game seeds the game's numpy generator as ``env.seed`` does."""
+    import numpy as np
+
+    game = env.game
+    legal_of = game.get_legal_actions if hasattr(game, "get_legal_actions") else game.judge.get_legal_actions
+
+    def run() -> Counts:
+        games = decisions = forced = 0
+        try:
+            for i in range(n):
+                rng = random.Random(base + i)
+                game.np_random = np.random.RandomState(base + i)
+                game.init_game()
+                steps = 0
+                while not game.is_over():
+                    legal = list(legal_of())
+                    forced += len(legal) == 1
+                    game.step(rng.choice(legal))
+                    decisions += 1
+                    steps += 1
+                    _limit(steps, max_steps, i, base + i)
+                games += 1
+        except Exception as exc:
+            raise _Partial(exc, (games, decisions, forced, None)) from None
+        return games, decisions, forced, None
 
     return _timed(run)
 
@@ -338,6 +435,8 @@ def bench(entries: dict[str, tuple[Setup, Play]], series: dict[str, Series], gam
             except Exception as exc:
                 s.error = f"load failed: {type(exc).__name__}: {exc}"
                 continue
+            if isinstance(game, SpielGame):
+                s.chance = "choice(legal_actions), checked uniform" if game.uniform else "weighted chance_outcomes"
             s.rounds.append(play(game, games, base, max_steps))
         progress(f"round {r + 1}/{rounds} done")
 
@@ -376,7 +475,7 @@ def ratios(series: dict[str, Series], koloda_names: set[str], koloda_missing: st
             assert k is not None and p is not None
             pairs = list(zip(k.rounds, p.rounds))
             for what, clock, key in (("decisions", "cpu", "decisions_cpu"), ("decisions", "wall", "decisions_wall"),
-                                     ("games", "cpu", "games_cpu")):
+                                     ("unforced", "cpu", "unforced_cpu"), ("games", "cpu", "games_cpu")):
                 entry[key] = summary([a.rate(what, clock) / b.rate(what, clock) for a, b in pairs])
         out.append(entry)
     return out
@@ -396,7 +495,7 @@ def _spread(s: dict[str, float] | None, digits: int = 0, suffix: str = "") -> st
 
 
 def print_table(series: list[Series]) -> None:
-    header = (f"{'game':<26} {'games':>6} {'dec/game':>9} {'chance/game':>12}  {'decisions/s CPU':>26}  "
+    header = (f"{'game':<26} {'games':>6} {'dec/game':>9} {'forced':>7} {'chance/game':>12}  {'decisions/s CPU':>26}  "
               f"{'decisions/s wall':>26}  {'games/s CPU':>11}")
     print(header)
     print("-" * len(header))
@@ -406,10 +505,15 @@ def print_table(series: list[Series]) -> None:
             print(f"{s.label:<26} {tag:>6}  {s.error}")
             continue
         games_cpu = summary(s.rates("games", "cpu"))
-        print(f"{s.label:<26} {s.games:>6} {_fmt(s.per_game('decisions')):>9} {_fmt(s.per_game('chance')):>12}  "
+        decided = sum(r.decisions for r in s.rounds)
+        forced = f"{100 * sum(r.forced for r in s.rounds) / decided:.0f}%" if decided else "-"
+        print(f"{s.label:<26} {s.games:>6} {_fmt(s.per_game('decisions')):>9} {forced:>7} "
+              f"{_fmt(s.per_game('chance')):>12}  "
               f"{_spread(summary(s.rates('decisions', 'cpu'))):>26}  "
               f"{_spread(summary(s.rates('decisions', 'wall'))):>26}  "
               f"{_fmt(games_cpu['median'] if games_cpu else float('nan')):>11}")
+        if s.chance:
+            print(f"{'':<26}   chance nodes sampled by {s.chance}")
         for r in s.rounds:
             if r.error:
                 print(f"{'':<26}   partial: {r.error}")
@@ -420,13 +524,16 @@ def print_table(series: list[Series]) -> None:
 def print_ratios(entries: list[dict[str, Any]]) -> None:
     print()
     print("ratio koloda / peer (above 1: koloda faster): median over rounds (least-most)")
-    print(f"{'koloda game':<12} {'peer':<24} {'decisions/s CPU':>22} {'decisions/s wall':>22} {'games/s CPU':>12}")
+    print("(unforced: decisions with more than one legal move, per CPU second)")
+    print(f"{'koloda game':<24} {'peer':<26} {'decisions/s CPU':>22} {'unforced/s CPU':>22} "
+          f"{'decisions/s wall':>22} {'games/s CPU':>12}")
     for e in entries:
         if e["why"]:
-            print(f"{e['koloda']:<12} {e['peer']:<24} {e['why']}")
+            print(f"{e['koloda']:<24} {e['peer']:<26} {e['why']}")
             continue
         games = e["games_cpu"]
-        print(f"{e['koloda']:<12} {e['peer']:<24} {_spread(e['decisions_cpu'], 2, 'x'):>22} "
+        print(f"{e['koloda']:<24} {e['peer']:<26} {_spread(e['decisions_cpu'], 2, 'x'):>22} "
+              f"{_spread(e['unforced_cpu'], 2, 'x'):>22} "
               f"{_spread(e['decisions_wall'], 2, 'x'):>22} {games['median']:>11.2f}x")
 
 
@@ -458,6 +565,7 @@ def _number(x: float) -> float | None:
 def as_json(args: argparse.Namespace, series: list[Series], ratio_entries: list[dict[str, Any]]) -> str:
     games = {s.label: {"error": s.error, "rounds": [asdict(r) for r in s.rounds],
                        "decisions_per_game": _number(s.per_game("decisions")),
+                       "forced_per_game": _number(s.per_game("forced")), "chance_sampling": s.chance or None,
                        "decisions_per_s_cpu": summary(s.rates("decisions", "cpu")),
                        "decisions_per_s_wall": summary(s.rates("decisions", "wall")),
                        "games_per_s_cpu": summary(s.rates("games", "cpu"))} for s in series}
@@ -511,7 +619,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", metavar="GAME", nargs="?", const="",
                     help="cProfile one koloda game (default: the first shipped) and print "
                          "the top 25 functions by cumulative time, instead of the table")
+    ap.add_argument("--chance-outcomes", action="store_true",
+                    help="sample OpenSpiel's chance nodes from chance_outcomes() by weight, as runs before did, "
+                         "instead of rng.choice(legal_actions()) where they were checked uniform")
     args = ap.parse_args(argv)
+    global WEIGHTED_CHANCE
+    WEIGHTED_CHANCE = args.chance_outcomes
     if args.games < 1:
         ap.error("--games must be at least 1")
     if args.rounds < 1:
@@ -549,9 +662,15 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         if wanted("koloda", name):
             entries[f"koloda:{name}"] = (koloda_setup(name), play_koloda)
+    twins = [twin for twin in TWINS if twin.koloda in names]
+    for twin in twins:
+        if only is None or only & {twin.label, twin.openspiel, f"koloda:{twin.label}", "twins"}:
+            entries[f"koloda:{twin.label}"] = (koloda_setup(twin.koloda, twin.options, twin.players), play_koloda)
+    if only is not None and "twins" in only:
+        only |= {twin.openspiel for twin in TWINS}
     peer_missing: dict[str, str] = {}
     checks = {"openspiel": openspiel_available, "rlcard": rlcard_available}
-    setups = {"openspiel": openspiel_setup, "rlcard": rlcard_setup}
+    setups = {"openspiel": lambda spec: openspiel_setup(spec, args.max_steps), "rlcard": rlcard_setup}
     plays: dict[str, Play] = {"openspiel": play_openspiel, "rlcard": play_rlcard}
     for engine, check in checks.items():
         ok, why = check()
@@ -564,10 +683,11 @@ def main(argv: list[str] | None = None) -> int:
         if engine in peer_missing:
             series[label] = Series(label, error="not installed")
             continue
-        entries[label] = (setups[engine](spec), plays[engine])
+        entries[label] = (setups[engine](spec), play_rlcard_game if name.endswith("/game") else plays[engine])
     for label in entries:
         series[label] = Series(label)
-    listed += [series[label] for label in [*(f"koloda:{n}" for n in names), *(f"{e}:{n}" for e, n, _ in PEERS)]
+    listed += [series[label] for label in [*(f"koloda:{n}" for n in names), *(f"koloda:{t.label}" for t in twins),
+                                           *(f"{e}:{n}" for e, n, _ in PEERS)]
                if label in series]
 
     progress = (lambda text: print(text, file=sys.stderr)) if args.json else (lambda text: None)
@@ -577,7 +697,7 @@ def main(argv: list[str] | None = None) -> int:
         print(", ".join(f"{k} {v}" for k, v in versions().items()))
         print()
     bench(entries, series, args.games, args.rounds, args.seed, args.max_steps, progress)
-    ratio_entries = ratios(series, set(names), koloda_missing, peer_missing)
+    ratio_entries = ratios(series, set(names) | {t.label for t in twins}, koloda_missing, peer_missing)
     if args.json:
         print(as_json(args, listed, ratio_entries))
     else:
