@@ -301,6 +301,43 @@ def test_a_save_from_other_rules_whose_moves_play_the_same_goes_on(tmp_path):
     assert "Traceback" not in result.output
 
 
+def _old_transcript(path: Path, moves: int, fingerprint: str) -> None:
+    """The transcript `play --log` wrote of the game `_saved` saves, up to the save, as koloda wrote
+    it under rules of another fingerprint."""
+    session = bot_session("pony", seed=8, moves=moves)
+    write_transcript(session, path)
+    lines = path.read_text().splitlines()
+    header = {**json.loads(lines[0]), "fingerprint": fingerprint}
+    header["check"] = integrity.make({k: v for k, v in header.items() if k not in ("seats", "check")},
+                                     header["seats"])
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+
+
+def test_a_transcript_that_goes_on_under_later_rules_says_so_and_replays(tmp_path):
+    old = "0123456789abcdef"
+    path = _saved(tmp_path, fingerprint=old, state=lambda state: {**state, "fingerprint": old})
+    log = tmp_path / "t.jsonl"
+    _old_transcript(log, 20, old)
+    result = cli("resume", str(path), "--log", str(log), "--fast")
+    assert result.exit_code == 0, result.output
+    assert "written under an earlier version of the rules" in " ".join(result.output.split())
+    lines = log.read_text().splitlines()
+    rules = [json.loads(line) for line in lines if '"rules"' in line]
+    assert [(r["after"], r["was"], r["fingerprint"]) for r in rules] == [(20, old, koloda.load("pony").fingerprint)]
+    assert json.loads(lines[-1])["type"] == "end"
+    replayed = cli("replay", str(log), "--quiet")
+    assert replayed.exit_code == 0, replayed.output
+    # without its `rules` line it is a transcript of other rules; with one out of place, a broken one
+    without = tmp_path / "without.jsonl"
+    without.write_text("\n".join(line for line in lines if '"rules"' not in line) + "\n")
+    assert "different version of the rules" in cli("replay", str(without)).output
+    moved = tmp_path / "moved.jsonl"
+    k = next(i for i, line in enumerate(lines) if '"rules"' in line)
+    moved.write_text("\n".join([*lines[:k - 1], lines[k], lines[k - 1], *lines[k + 1:]]) + "\n")
+    refused = cli("replay", str(moved))
+    assert refused.exit_code == 1 and "changes the rules after move 20, but it comes after move 19" in refused.output
+
+
 def test_a_save_from_rules_that_said_nothing_where_they_now_say_something_goes_on(tmp_path):
     # Hearts before it told each player the cards passed to them: other rules, the same moves
     session = bot_session("hearts", seed=3, moves=20)

@@ -204,7 +204,14 @@ def _open_log(log_file: str | None, session: Session) -> TextIO | None:
             log.write(json.dumps({"type": "move", "n": replay_state.moves, "player": player, "action": action,
                                   "text": session.game.action_to_string(action)}) + "\n")
         return log
-    from koloda.session.transcript import recorded_seats, seats_record
+    from koloda.session.transcript import recorded_fingerprint, recorded_seats, rules_record, seats_record
+    rules_were = recorded_fingerprint(path)
+    if rules_were is not None and rules_were != session.game.fingerprint:
+        # resumed under a later version of the rules, in which every move so far plays the same: the
+        # transcript says so, so that it replays under the rules it ends under
+        log.write(rules_record(rules_were, session.game.fingerprint, len(session.moves)) + "\n")
+        console.print(f"[yellow]{shown(log_file)} was written under an earlier version of the rules; the "
+                      "change is written into it as a line of its own.[/yellow]", soft_wrap=True)
     was = recorded_seats(path)
     if was is not None and was != session.seats:
         # a save accepted as edited: the transcript says so, or its end record's check would not match it

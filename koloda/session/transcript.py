@@ -4,6 +4,9 @@ Between two moves there may be a `seats` line: a resumed game went on with other
 transcript records (its save was edited, and accepted as it was: `koloda resume --accept-edited`).
 It names the seats it changes from and to and carries a check of its own, and the end record's
 check covers the seats in force at the end, so a change is neither hidden nor made up afterwards.
+A `rules` line is the same for the rules: a game resumed under a later version of its rule file
+(every move so far playing the same under it, which `koloda resume` checks) went on writing the
+transcript. The whole transcript is then played under the rules in force at its end.
 
 A transcript is checked whole before it is shown, line by line: each against its schema
 (schemas/transcript.schema.json), the moves numbered 1, 2, 3 … and played as they are read under
@@ -48,7 +51,10 @@ def read_transcript(path: Path) -> Replay:
     check(header, source, "transcript", "record-game", f"line {first}: ")
     end_record = {TRANSCRIPT_FORMAT: "record-end-3", "koloda-transcript/2": "record-end"}.get(header["format"],
                                                                                            "record-end-1")
-    session = Session.from_header(header, source)
+    fingerprint = _rules_in_force(lines[1:], header["fingerprint"], source)
+    # the rules the transcript ends under: the moves before a `rules` line play the same under them
+    session = Session.from_header({**header, "fingerprint": fingerprint}, source)
+    fingerprint = header["fingerprint"]     # as the `rules` lines change it
     played = session.restarted()        # the moves are checked by playing them here, as they are read
     moves: list[dict] = []
     end: dict | None = None
@@ -72,6 +78,12 @@ def read_transcript(path: Path) -> Replay:
             checks.append(verify(record["check"], {k: v for k, v in record.items() if k not in ("seats", "check")},
                                  record["seats"], f"its seats' change on line {n}"))
             seats = list(record["seats"])
+        elif kind == "rules":
+            check(record, source, "transcript", "record-rules", f"line {n}: ")
+            _change_rules(record, n, fingerprint, len(moves), source)
+            checks.append(verify(record["check"], {k: v for k, v in record.items() if k != "check"},
+                                 what=f"its rules' change on line {n}"))
+            fingerprint = record["fingerprint"]
         elif kind == "end":
             check(record, source, "transcript", end_record, f"line {n}: ")
             end, end_line = record, n
@@ -81,7 +93,52 @@ def read_transcript(path: Path) -> Replay:
             raise source.invalid(f"line {n} is not a `move` or `end` record")
     if end is not None:
         _check_end(played, end, source)
-    return Replay(session, moves, end, _integrity(header, moves, end, seats, checks, source))
+    return Replay(session, moves, end, _integrity({**header, "fingerprint": fingerprint}, header, moves, end, seats,
+                                                  checks, source))
+
+
+def _rules_in_force(lines: list[tuple[int, str]], fingerprint: str, source: Source) -> str:
+    """The fingerprint of the rules a transcript ends under: its first line's, or its last `rules` line's."""
+    for n, text in lines:
+        if '"rules"' in text:
+            record = parse(text, source, f"line {n}")
+            if isinstance(record, dict) and record.get("type") == "rules" and isinstance(record.get("fingerprint"), str):
+                fingerprint = record["fingerprint"]
+    return fingerprint
+
+
+def rules_record(was: str, fingerprint: str, after: int) -> str:
+    """The line that records a change of rules after `after` moves (a game resumed under later rules)."""
+    record: dict = {"type": "rules", "after": after, "was": was, "fingerprint": fingerprint}
+    record["check"] = make(record)
+    return json.dumps(record)
+
+
+def recorded_fingerprint(path: Path) -> str | None:
+    """The fingerprint of the rules a transcript records last (its first line's, as its `rules` lines
+    change it); None if it is no transcript."""
+    source = Source(str(path), "transcript")
+    fingerprint: str | None = None
+    try:
+        for n, line in enumerate(read_text(Path(path), source).split("\n"), 1):
+            if fingerprint is None and line.strip() or '"rules"' in line:
+                record = parse(line, source, f"line {n}")
+                if isinstance(record, dict) and record.get("type") in ("game", "rules") \
+                        and isinstance(record.get("fingerprint"), str):
+                    fingerprint = record["fingerprint"]
+                elif fingerprint is None:
+                    return None
+    except SaveError:
+        return None
+    return fingerprint
+
+
+def _change_rules(record: dict, n: int, fingerprint: str, played: int, source: Source) -> None:
+    if record["after"] != played:
+        raise source.invalid(f"line {n} changes the rules after move {record['after']}, but it comes after "
+                             f"move {played}")
+    if record["was"] != fingerprint:
+        raise source.invalid(f"line {n} changes the rules from {record['was']}, but they were {fingerprint}")
 
 
 def seats_record(was: list[str], seats: list[str], after: int) -> str:
@@ -120,14 +177,16 @@ def _change_seats(record: dict, n: int, seats: list[str], played: int, players: 
         raise source.invalid(f"line {n} names {len(record['seats'])} seats for a table of {players}")
 
 
-def _integrity(header: dict, moves: list[dict], end: dict | None, seats: list[str], checks: list[Verdict],
-               source: Source) -> Verdict:
+def _integrity(last_header: dict, header: dict, moves: list[dict], end: dict | None, seats: list[str],
+               checks: list[Verdict], source: Source) -> Verdict:
     """The transcript's checks, after every other: one that does not match refuses it. What is left
     is SOUND, UNCHECKED (written before checks, or cut short before its end) or FOREIGN (made with
-    another key, on another machine or account). The end's check covers the seats at the end."""
+    another key, on another machine or account). The end's check covers the seats and the rules at
+    the end (`last_header`)."""
     first = verify(header.get("check"), {k: v for k, v in header.items() if k not in ("seats", "check")},
                    header["seats"], "its first line")
-    last = verify(end.get("check"), transcript_whole({**header, "seats": seats}, [m["action"] for m in moves], end),
+    last = verify(end.get("check"), transcript_whole({**last_header, "seats": seats}, [m["action"] for m in moves],
+                                                     end),
                   what="the record of its moves and result") if end is not None else Verdict(UNCHECKED)
     verdicts = [first, *checks, last]
     changes = [change for verdict in verdicts for change in verdict.changes]
