@@ -31,6 +31,9 @@ with the least and the most.
 
 Peers are optional: OpenSpiel (``pyspiel``) and RLCard are used when they can
 be imported, and reported as "not installed" otherwise.
+The hand-written engines of bench/handwritten (``hand:oh_hell``,
+``hand:crazy_eights``, ``hand:gin_rummy``), plain Python on the rules of the
+twins they pair with, are always there, and run in koloda's own loop.
 
 Usage::
 

@@ -29,7 +29,7 @@ from .cards import NAMES, SUIT_NAMES, TERMINAL, cards, rank, suit, win_shares
 DRAW, PASS, NAME = 52, 53, 60
 EIGHT = 6                       # the rank of an eight (cards.RANKS)
 DRAW_LIMIT = 5                  # cards drawn a turn at most
-MAX_PLAYS = 100                 # cards played in a deal at most
+MAX_PLAYS = 100                 # cards played in a deal at most (more than one deck holds, without reshuffles)
 
 
 def points(card: int) -> int:
