@@ -217,7 +217,7 @@ def test_own_deal_is_seeded_and_plays_out(name):
     def play(seed: int) -> list[str]:
         rng = random.Random(seed)
         state = engine.new_initial_state(seed)
-        record = []
+        record: list[str] = []
         for _ in range(MAX_MOVES):
             if state.is_terminal():
                 return record

@@ -60,7 +60,7 @@ def card_at(s: int, p: int) -> int:
 
 
 VALUE = [min(place(c) + 1, 10) for c in range(52)]
-# the cards of each value, highest first: a hand's value and its highest card, read from its mask
+# the cards of each value, highest first: a hand's highest card, read from its mask
 VALUE_MASKS = [(v, sum(1 << c for c in range(52) if VALUE[c] == v)) for v in range(10, 0, -1)]
 
 
@@ -95,7 +95,7 @@ MELDS = _all_melds()
 
 def _tables() -> tuple[list[tuple[int, dict[int, list[int]]]], list[dict[int, list[int]]]]:
     """Where a hand's melds are looked up: for each rank, its cards held (as a mask) -> the sets they
-    make; for each suit, its ranks held (13 bits, the two lowest) -> the runs they make."""
+    make; for each suit, its cards held (13 bits, the two lowest) -> the runs they make."""
     sets: list[tuple[int, dict[int, list[int]]]] = []
     for r in range(13):
         of_rank = sum(1 << (s * 13 + r) for s in range(4))
@@ -147,7 +147,7 @@ def melds_in(hand: int) -> list[int]:
         if held in sets:
             found += sets[held]
     for s in range(4):
-        found += RUNS_HELD[s][hand >> (13 * s) & 0x1FFF]
+        found += RUNS_HELD[s][hand >> (13 * s) & SUIT]
     return found
 
 
