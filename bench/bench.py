@@ -31,6 +31,9 @@ with the least and the most.
 
 Peers are optional: OpenSpiel (``pyspiel``) and RLCard are used when they can
 be imported, and reported as "not installed" otherwise.
+The hand-written engines of bench/handwritten (``hand:oh_hell``,
+``hand:crazy_eights``, ``hand:gin_rummy``), plain Python on the rules of the
+twins they pair with, are always there, and run in koloda's own loop.
 
 Usage::
 
@@ -58,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from handwritten import ENGINES as HAND_ENGINES  # noqa: E402  (a package beside this script)
 from same_rules import TWINS  # noqa: E402  (a module beside this script, which is not a package)
 
 # A game that runs past this many applied actions is abandoned and reported:
@@ -77,7 +81,8 @@ PAIRS = [
     # the same game on both sides: koloda's Gin Rummy (its rule file) against RLCard's own
     ("gin-rummy", "rlcard:gin-rummy"),
     ("gin-rummy", "rlcard:gin-rummy/game"),
-] + [(twin.label, f"openspiel:{twin.openspiel}") for twin in TWINS]
+] + [(twin.label, f"{engine}:{twin.openspiel}") for twin in TWINS
+      for engine in ("openspiel", "hand") if engine == "openspiel" or twin.openspiel in HAND_ENGINES]
 
 # Peers benched in every run, with the OpenSpiel parameters they are loaded with: OpenSpiel's
 # `oh_hell` at its defaults (the number of tricks chosen by chance) for Peklo, and every twin's game
@@ -90,6 +95,8 @@ PEERS: list[tuple[str, str, str]] = [
     ("rlcard", "uno/game", "uno/game"),
     ("rlcard", "gin-rummy", "gin-rummy"),
     ("rlcard", "gin-rummy/game", "gin-rummy/game"),
+    # the hand-written Python engines (bench/handwritten), each on its twin's rules
+    *(("hand", twin.openspiel, twin.openspiel) for twin in TWINS if twin.openspiel in HAND_ENGINES),
 ]
 
 
@@ -205,7 +212,13 @@ def koloda_setup(name: str, options: dict[str, Any] | None = None, players: int 
 def play_koloda(game: Any, n: int, base: int, max_steps: int) -> Round:
     import koloda
 
-    chance_marker = getattr(koloda, "CHANCE", None)     # the value current_player() has at a chance node
+    # the value current_player() has at a chance node
+    return play_states(game, n, base, max_steps, getattr(koloda, "CHANCE", None))
+
+
+def play_states(game: Any, n: int, base: int, max_steps: int, chance_marker: int | None) -> Round:
+    """koloda's loop, which the hand-written engines are driven by too: the deal inside
+    ``new_initial_state(seed=...)``, then legal actions, a random one applied, until terminal."""
 
     def run() -> Counts:
         games = decisions = forced = chance = 0
@@ -237,6 +250,22 @@ def play_koloda(game: Any, n: int, base: int, max_steps: int) -> Round:
         return games, decisions, forced, chance or None
 
     return _timed(run)
+
+
+# ---------------------------------------------------------------- hand-written engines
+
+
+def hand_setup(name: str) -> Setup:
+    """A fresh engine every round (they keep nothing between games, but are made afresh all the same)."""
+    return lambda base: HAND_ENGINES[name]()
+
+
+def play_hand(game: Any, n: int, base: int, max_steps: int) -> Round:
+    """The hand-written engines in koloda's loop, current_player() asked at every step as there (it
+    is never the chance marker: they deal inside new_initial_state, as koloda does)."""
+    from handwritten.cards import CHANCE
+
+    return play_states(game, n, base, max_steps, CHANCE)
 
 
 # ------------------------------------------------------------------------ OpenSpiel
@@ -666,12 +695,13 @@ def main(argv: list[str] | None = None) -> int:
     for twin in twins:
         if only is None or only & {twin.label, twin.openspiel, f"koloda:{twin.label}", "twins"}:
             entries[f"koloda:{twin.label}"] = (koloda_setup(twin.koloda, twin.options, twin.players), play_koloda)
-    if only is not None and "twins" in only:
+    if only is not None and "twins" in only:     # the twins' OpenSpiel games and hand-written engines
         only |= {twin.openspiel for twin in TWINS}
     peer_missing: dict[str, str] = {}
     checks = {"openspiel": openspiel_available, "rlcard": rlcard_available}
-    setups = {"openspiel": lambda spec: openspiel_setup(spec, args.max_steps), "rlcard": rlcard_setup}
-    plays: dict[str, Play] = {"openspiel": play_openspiel, "rlcard": play_rlcard}
+    setups: dict[str, Callable[[str], Setup]] = {
+        "openspiel": lambda spec: openspiel_setup(spec, args.max_steps), "rlcard": rlcard_setup, "hand": hand_setup}
+    plays: dict[str, Play] = {"openspiel": play_openspiel, "rlcard": play_rlcard, "hand": play_hand}
     for engine, check in checks.items():
         ok, why = check()
         if not ok:
