@@ -174,13 +174,18 @@ def run_tune(r: Request) -> int:
                  f"{result.seconds:.0f} s. The search is kept in {plan.storage}.", markup=False, soft_wrap=True)
     data = answers.to_dict(plan, result, variants, bases, weights, stopped)
     if r.json_file:
-        write_text(r.json_file, json.dumps(data, indent=1, ensure_ascii=False) + "\n", "answer")
+        write_text(r.json_file, json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n", "answer")
     if plots is not None and r.plots_dir:
         from koloda.tune import plots as tune_plots
         written = tune_plots.search_plots(plan, data, make_dir(r.plots_dir))
         screen.print(f"{len(written)} plots written to {plain(r.plots_dir)}", markup=False)
-    ok = any(answers.feasible(v.trial) for v in variants)
-    return 0 if ok else 1
+    return exit_status([answers.standing(plan, v.outcome) for v in variants])
+
+
+def exit_status(stands: list[str]) -> int:
+    """0: a variant is shown to meet every target; 3: some meet them by their estimates only (more
+    games would tell); 1: none meets them."""
+    return 0 if answers.SHOWN in stands else 3 if answers.ESTIMATED in stands else 1
 
 
 def _resumed(plan: Plan) -> Plan:

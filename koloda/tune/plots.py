@@ -22,8 +22,14 @@ def _save(fig: Any, path: Path) -> Path:
     return path
 
 
+def _drawn(e: dict[str, Any] | None) -> bool:
+    """An estimate with an interval to draw (the JSON makes an end that is not finite null)."""
+    return e is not None and all(e.get(k) is not None for k in ("value", "low", "high"))
+
+
 def _points(data: dict[str, Any], measure: str) -> list[tuple[dict[str, Any], dict[str, float], str]]:
-    return [(t["params"], t["estimates"][measure], t["verdict"]) for t in data["trials"] if measure in t["estimates"]]
+    return [(t["params"], t["estimates"][measure], t["verdict"]) for t in data["trials"]
+            if _drawn(t["estimates"].get(measure))]
 
 
 def search_plots(plan: Plan, data: dict[str, Any], folder: Path) -> list[Path]:
@@ -37,8 +43,9 @@ def search_plots(plan: Plan, data: dict[str, Any], folder: Path) -> list[Path]:
         fig, ax = plt.subplots(figsize=(6.4, 4.8))
         for t in data["trials"]:
             ex, ey = t["estimates"].get(x), t["estimates"].get(y)
-            if ex is None or ey is None:
+            if not (_drawn(ex) and _drawn(ey)):
                 continue
+            assert ex is not None and ey is not None
             colour = "tab:red" if t["trial"] in chosen else "tab:grey" if t["verdict"] == "missed" else "tab:blue"
             ax.errorbar(ex["value"], ey["value"], xerr=[[ex["value"] - ex["low"]], [ex["high"] - ex["value"]]],
                         yerr=[[ey["value"] - ey["low"]], [ey["high"] - ey["value"]]], fmt="o", color=colour,

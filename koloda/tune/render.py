@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from koloda.report.render_compare import render_comparison
-from koloda.tune.answer import Variant, chosen, feasible
+from koloda.tune.answer import ESTIMATED, SHOWN, Variant, chosen, games_to_tell, standing, unsettled
 from koloda.tune.measures import Estimate
 from koloda.tune.search import Plan, SearchResult
 from koloda.tune.targets import Target
@@ -43,6 +43,32 @@ def trial_line(plan: Plan, trial: Any) -> str:
             + (f"; {error}" if error else ""))
 
 
+def verdict_text(plan: Plan, variants: Sequence[Variant]) -> str:
+    """What the answer shows, said plainly: whether some variant's intervals lie within every
+    target, or the variants meet them by their estimates only (and what more games would tell)."""
+    stands = [standing(plan, v.outcome) for v in variants]
+    if not plan.constraints:
+        return "The objectives' best, none beaten on every objective by another:"
+    if SHOWN in stands:
+        ranks = ", ".join(str(v.rank) for v, s in zip(variants, stands) if s == SHOWN)
+        return (f"Shown: variant{'s' if ',' in ranks else ''} {ranks} meet{'' if ',' in ranks else 's'} every "
+                "target, with every 95% interval within it.")
+    if ESTIMATED not in stands:
+        return "No variant met every target: the nearest follow."
+    games = max(v.outcome.games for v in variants)
+    open_in_all = [t.text for t in plan.constraints
+                   if all(t in unsettled(plan, v.outcome) for v, s in zip(variants, stands) if s == ESTIMATED)]
+    best = next(v for v, s in zip(variants, stands) if s == ESTIMATED)
+    need = games_to_tell(plan, best.outcome)
+    said = (f"Not shown: no variant's 95% intervals lie within every target after {games} games"
+            + (f" ({'; '.join(open_in_all)}: not sure in every one)" if open_in_all else "") + ". "
+            f"The variants below meet the targets by their estimates only, ")
+    if need is None:
+        return said + "which no number of games could show (an estimate sits on its bound)."
+    return (said + f"and were chosen for it among many: to tell, variant {best.rank} would need about {need:,} "
+            f"games if its estimates held (koloda compare -n {need} on other deals, or tune with -n {need}).")
+
+
 def render_answer(plan: Plan, result: SearchResult, variants: Sequence[Variant], bases: dict[int, Outcome],
                   weights: dict[str, float], full: bool = False) -> RenderableType:
     parts: list[RenderableType] = []
@@ -55,8 +81,8 @@ def render_answer(plan: Plan, result: SearchResult, variants: Sequence[Variant],
         parts.append(Text("No variant could meet every target" + (": the nearest, as their trials measured them:"
                                                                  if near else "."), style="bold"))
         parts += [Text(trial_line(plan, t)) for t in near]
-    elif not any(feasible(v.trial) for v in variants):
-        parts.append(Text("No variant met every target: the nearest follow.", style="bold"))
+    else:
+        parts.append(Text(verdict_text(plan, variants), style="bold"))
     for v in variants:
         base = bases[v.players]
         title = " ".join(f"{k}={val}" for k, val in v.options.items()) or "(the base's own options)"
