@@ -86,3 +86,16 @@ def test_the_json_has_no_infinity():
     data = finite({"estimates": {"turns.median": {"value": 3.0, "low": 1.0, "high": math.inf, "n": 0}}, "x": [-math.inf]})
     assert data == {"estimates": {"turns.median": {"value": 3.0, "low": 1.0, "high": None, "n": 0}}, "x": [None]}
     json.dumps(data, allow_nan=False)
+
+
+def test_without_plots_the_chart_of_the_trials_goes_beside_the_variant(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    (tmp_path / "duel.yaml").write_text(DUEL, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(main, ["tune", "duel.yaml", "--target", "advantage.max <= 0.1", "--target", "turns <= 3",
+                                    "--fix", "spare=0", "-n", "200", "--chunk", "100", "--show", "1"])
+    assert out.exit_code == 0, out.output
+    chart = tmp_path / "duel-tuned-front.png"
+    assert chart.read_bytes().startswith(b"\x89PNG") and f"the trials on the first two targets: {chart.name}" in out.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["duel-tuned-1.yaml", "duel-tuned-front.png", "duel.tune.db",
+                                                          "duel.yaml"]

@@ -179,7 +179,26 @@ def run_tune(r: Request) -> int:
         from koloda.tune import plots as tune_plots
         written = tune_plots.search_plots(plan, data, make_dir(r.plots_dir))
         screen.print(f"{len(written)} plots written to {plain(r.plots_dir)}", markup=False)
+    elif variants:
+        _front_chart(plan, data, Path(variants[0].file), screen)
     return exit_status([answers.standing(plan, v.outcome) for v in variants])
+
+
+def _front_chart(plan: Plan, data: dict[str, Any], variant: Path, screen: Any) -> None:
+    """Without --plots, the answer's chart of the trials goes beside its variant files (as
+    pony-tuned-front.png), when matplotlib is there to draw it."""
+    try:
+        from koloda.tune import plots as tune_plots
+    except ImportError:
+        screen.print("(pip install 'koloda[plots]' for a chart of the trials)", markup=False)
+        return
+    path = variant.with_name(variant.stem.rsplit("-", 1)[0] + "-front.png")
+    try:
+        drawn = tune_plots.front_plot(plan, data, path)
+    except OSError as exc:
+        raise Failure(f"cannot write {path}: {exc.strerror}") from None
+    if drawn is not None:
+        screen.print(f"the trials on the first two targets: {plain(str(drawn))}", markup=False, soft_wrap=True)
 
 
 def exit_status(stands: list[str]) -> int:
