@@ -17,14 +17,14 @@ from koloda.dsl.errors import RuleError, RuleErrors
 from koloda.sim.ledger import WorkersFailed
 from koloda.sim.stop import sigterm_stops
 from koloda.tune import answer as answers
-from koloda.tune.measures import ABOUT, measure_names
+from koloda.tune.measures import about, measure_names
 from koloda.tune.render import render_answer, trial_line
 from koloda.tune.search import Plan, Progress as Told, SearchError, SearchResult, done, open_storage, open_study, \
     run_search
 from koloda.tune.space import PLAYERS, SpaceError, option_values, read_space
 from koloda.tune.targets import TargetError, read_targets
 from koloda.tune.trial import Setup
-from koloda.tune.variant import VariantError, write_variant
+from koloda.tune.variant import VariantError, base_reference, write_variant
 from koloda.ui.safe import plain
 
 
@@ -105,10 +105,7 @@ def game_counters(game: str) -> list[str]:
 def _list(plan: Plan, r: Request) -> int:
     names = measure_names(plan.default_players, game_counters(r.game))
     for name in names:
-        about = ABOUT.get(name) or ABOUT.get(name.rsplit(".", 1)[0] + ".P1" if ".P" in name else "", "")
-        if name.startswith("counter."):
-            about = ABOUT["counter.NAME"].replace("NAME", name.split(".", 1)[1])
-        console.print(f"{name:24} {about}", markup=False, soft_wrap=True)
+        console.print(f"{name:24} {about(name)}", markup=False, soft_wrap=True)
     dims = ", ".join(d.text() for d in plan.space.dimensions) or "none"
     console.print(f"\nthe space: {dims}" + (f"; not searched without --space: {', '.join(plan.space.skipped)}"
                                             if plan.space.skipped else ""), markup=False, soft_wrap=True)
@@ -121,6 +118,10 @@ def run_tune(r: Request) -> int:
         return _list(plan, r)
     plots = plots_module() if r.plots_dir else None
     folder = Path(r.out_dir) if r.out_dir else (Path(r.game).parent if Path(r.game).exists() else Path("."))
+    try:
+        base_reference(r.game, folder)          # a folder the variants cannot go in is told before the search
+    except VariantError as exc:
+        raise Failure(str(exc)) from None
     screen = err_console if r.json_file == "-" else console
     stopped = False
     result = SearchResult()
@@ -157,7 +158,7 @@ def run_tune(r: Request) -> int:
         return _partial(plan, r, screen, signals)
     study = open_study(_resumed(plan), open_storage(plan.storage))
     weights = answers.importance(plan, study)
-    about = [t.text for t in plan.targets]
+    wanted = [t.text for t in plan.targets]
     spec, _ = load_spec(r.game)
     # the file sets only what differs from the base's defaults: the rest it inherits
     defaults = option_values({name: opt.default for name, opt in spec.options.items()})
@@ -165,7 +166,7 @@ def run_tune(r: Request) -> int:
         for v in variants:
             players = v.players if any(d.name == PLAYERS for d in plan.space.dimensions) else None
             changed = {k: val for k, val in v.options.items() if defaults.get(k) != val}
-            v.file = str(write_variant(folder, r.game, _name(r.game), changed, players, v.rank, about))
+            v.file = str(write_variant(folder, r.game, _name(r.game), changed, players, v.rank, wanted))
     except VariantError as exc:
         raise Failure(str(exc)) from None
     screen.print(render_answer(plan, result, variants, bases, weights), soft_wrap=True)

@@ -36,9 +36,9 @@ def trial_line(plan: Plan, trial: Any) -> str:
     params = " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in trial.params.items())
     est = trial.user_attrs.get("estimates", {})
     shown = ", ".join(f"{t.measure} {estimate_text(est[t.measure])}" for t in plan.targets if t.measure in est)
-    state = {"missed": "pruned: a target cannot be met", "met": "every target clearly met"}.get(
-        trial.user_attrs.get("verdict"), "played out")
     error = trial.user_attrs.get("error")
+    state = {"missed": "pruned" if error else "pruned: a target cannot be met",
+             "met": "every target clearly met"}.get(trial.user_attrs.get("verdict"), "played out")
     return (f"trial {trial.number + 1} {params}: {trial.user_attrs.get('games')} games, {state} ({shown})"
             + (f"; {error}" if error else ""))
 
