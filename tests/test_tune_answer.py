@@ -99,3 +99,28 @@ def test_without_plots_the_chart_of_the_trials_goes_beside_the_variant(tmp_path,
     assert chart.read_bytes().startswith(b"\x89PNG") and f"the trials on the first two targets: {chart.name}" in out.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["duel-tuned-1.yaml", "duel-tuned-front.png", "duel.tune.db",
                                                           "duel.yaml"]
+
+
+def test_importance_counts_the_pruned_trials_and_tells_nothing_from_no_difference():
+    import optuna
+    from optuna.distributions import IntDistribution
+    from optuna.trial import TrialState, create_trial
+    from koloda.tune.answer import importance
+    from koloda.tune.space import Dimension
+    plan = _plan("deals <= 5")
+    plan.space = Space((Dimension("a", "int", low=0, high=9), Dimension("b", "int", low=0, high=9)))
+    dists = {"a": IntDistribution(0, 9), "b": IntDistribution(0, 9)}
+
+    def study(miss) -> optuna.Study:
+        s = optuna.create_study()
+        for k in range(20):
+            a, b = k % 10, (k * 7) % 10
+            v = miss(a)
+            # what misses is pruned (no value for Optuna), what meets is complete: the pruned tell the story
+            s.add_trial(create_trial(params={"a": a, "b": b}, distributions=dists, user_attrs={"violations": [v]},
+                                     state=TrialState.PRUNED if v else TrialState.COMPLETE, value=None if v else 0.0))
+        return s
+
+    weights = importance(plan, study(lambda a: max(0, a - 4) / 5))
+    assert set(weights) == {"a", "b"} and weights["a"] > 0.8 > weights["b"]
+    assert importance(plan, study(lambda a: 0.0)) == {}          # every trial alike: nothing to tell

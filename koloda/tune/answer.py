@@ -125,20 +125,27 @@ def _margin(plan: Plan, trial: FrozenTrial) -> float:
 
 def importance(plan: Plan, study: optuna.Study) -> dict[str, float]:
     """How much each dimension moved the answer (Optuna's PED-ANOVA, which needs no other library);
-    empty when there are too few trials or dimensions to tell."""
+    empty when there are too few trials or dimensions to tell, or nothing to tell them by.
+
+    With bounds alone, every trial counts by how far its estimates miss them — the pruned ones
+    too, which show best what a dimension does (Optuna leaves them out, having no value for
+    them); with objectives, the complete trials by the first objective, turned so that low is good."""
     if len(plan.space.dimensions) < 2:
         return {}
-    complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
-    if len(complete) < 4:
-        return {}
-    # PED-ANOVA asks what makes the target low: the first objective turned so that low is good
+    trials = [t for t in study.get_trials(deepcopy=False) if t.state in (TrialState.COMPLETE, TrialState.PRUNED)]
     sign = -1.0 if plan.objectives and plan.objectives[0].op == "max" else 1.0
+    scored = [(t, sign * t.values[0]) for t in trials if t.state == TrialState.COMPLETE] if plan.objectives \
+        else [(t, float(sum(t.user_attrs.get("violations", [])))) for t in trials]
+    if len(scored) < 4 or len({v for _, v in scored}) < 2:
+        return {}
+    scratch = optuna.create_study(direction="minimize")
+    scratch.add_trials([optuna.trial.create_trial(params=t.params, distributions=t.distributions, value=v)
+                        for t, v in scored])
     try:
         with warnings.catch_warnings():      # its notes on what it computes: said in docs/tune.md
             warnings.simplefilter("ignore")
             return dict(optuna.importance.get_param_importances(
-                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
-                target=lambda t: sign * t.values[0]))
+                scratch, evaluator=optuna.importance.PedAnovaImportanceEvaluator()))
     except (ValueError, RuntimeError, ZeroDivisionError):
         return {}
 
