@@ -95,6 +95,7 @@ def chosen(plan: Plan, trials: Sequence[FrozenTrial], show: int) -> list[FrozenT
     constraint (of every complete trial when none does); else those meeting every target, the
     clearly met first, then the rest by how far they miss (when every trial was pruned, those that
     missed by least)."""
+    trials = [t for t in trials if "same_as" not in t.user_attrs]      # a variant proposed again is one variant
     complete = [t for t in trials if t.state == TrialState.COMPLETE]
     if plan.objectives:
         pool = [t for t in complete if feasible(t)] or complete
@@ -132,7 +133,8 @@ def importance(plan: Plan, study: optuna.Study) -> dict[str, float]:
     them); with objectives, the complete trials by the first objective, turned so that low is good."""
     if len(plan.space.dimensions) < 2:
         return {}
-    trials = [t for t in study.get_trials(deepcopy=False) if t.state in (TrialState.COMPLETE, TrialState.PRUNED)]
+    trials = [t for t in study.get_trials(deepcopy=False)
+              if t.state in (TrialState.COMPLETE, TrialState.PRUNED) and "same_as" not in t.user_attrs]
     sign = -1.0 if plan.objectives and plan.objectives[0].op == "max" else 1.0
     scored = [(t, sign * t.values[0]) for t in trials if t.state == TrialState.COMPLETE] if plan.objectives \
         else [(t, float(sum(t.user_attrs.get("violations", [])))) for t in trials]
@@ -196,7 +198,9 @@ def to_dict(plan: Plan, result: SearchResult, variants: Sequence[Variant], bases
         "trials": [{"trial": t.number, "state": t.state.name.lower(), "params": t.params,
                     "games": t.user_attrs.get("games"), "verdict": t.user_attrs.get("verdict"),
                     "estimates": t.user_attrs.get("estimates", {}), "violations": t.user_attrs.get("violations"),
-                    "error": t.user_attrs.get("error")} for t in result.trials],
+                    "error": t.user_attrs.get("error"), "same_as": t.user_attrs.get("same_as")}
+                   for t in result.trials],
+        "exhausted": result.exhausted,
         "base": {str(p): {"games": b.games, "targets": targets_of(b)} for p, b in bases.items()},
         "variants": [{"rank": v.rank, "trial": v.trial.number, "options": v.options, "players": v.players,
                       "games": v.outcome.games, "file": v.file, "standing": standing(plan, v.outcome),

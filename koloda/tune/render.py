@@ -37,6 +37,8 @@ def trial_line(plan: Plan, trial: Any) -> str:
     est = trial.user_attrs.get("estimates", {})
     shown = ", ".join(f"{t.measure} {estimate_text(est[t.measure])}" for t in plan.targets if t.measure in est)
     error = trial.user_attrs.get("error")
+    if "same_as" in trial.user_attrs:
+        return f"trial {trial.number + 1} {params}: the same variant as trial {trial.user_attrs['same_as'] + 1}, not played again"
     state = {"missed": "pruned" if error else "pruned: a target cannot be met",
              "met": "every target clearly met"}.get(trial.user_attrs.get("verdict"), "played out")
     return (f"trial {trial.number + 1} {params}: {trial.user_attrs.get('games')} games, {state} ({shown})"
@@ -72,10 +74,17 @@ def verdict_text(plan: Plan, variants: Sequence[Variant]) -> str:
 def render_answer(plan: Plan, result: SearchResult, variants: Sequence[Variant], bases: dict[int, Outcome],
                   weights: dict[str, float], full: bool = False) -> RenderableType:
     parts: list[RenderableType] = []
-    pruned = sum(t.user_attrs.get("verdict") == "missed" for t in result.trials)
-    early = sum(t.user_attrs.get("verdict") == "met" for t in result.trials)
+    played = [t for t in result.trials if "same_as" not in t.user_attrs]
+    pruned = sum(t.user_attrs.get("verdict") == "missed" for t in played)
+    early = sum(t.user_attrs.get("verdict") == "met" for t in played)
+    repeated = sum("same_as" in t.user_attrs for t in result.trials)
     parts.append(Text(f"{len(result.trials)} trials, {result.games} games ({pruned} pruned as unable to meet a "
-                      f"target, {early} stopped as clearly meeting them all), sampler {plan.kind()}"))
+                      f"target, {early} stopped as clearly meeting them all"
+                      + (f", {repeated} the same variant as an earlier trial, not played again" if repeated else "")
+                      + f"), sampler {plan.kind()}"))
+    if result.exhausted:
+        parts.append(Text("The sampler proposed only variants already played, many times in a row: the search ended "
+                          "there (narrow the space, or it has been searched)."))
     if not variants:
         near = chosen(plan, result.trials, 3)
         parts.append(Text("No variant could meet every target" + (": the nearest, as their trials measured them:"
