@@ -50,3 +50,15 @@ def test_a_variant_whose_games_do_not_end_is_pruned_with_the_reason(duel):
     assert out.verdict == MISSED and out.games == 50 and out.error == "50 of 50 games did not end within --max-moves 3"
     ended = play_trial(Setup(str(duel), games=100, chunk=50, max_moves=3), {"rounds": "1", "edge": "0"}, 2, targets)
     assert ended.verdict != MISSED and ended.games == 100 and not ended.error
+
+
+@pytest.mark.parametrize("seats, words", [
+    (["foo"], "unknown seat `foo`: choose from human, random"),
+    (["human"], "tune plays bots only"),
+    (["random"] * 3, "3 seats given, but the search plays tables of 2 players"),
+])
+def test_a_seat_the_search_cannot_use_is_told_before_the_search(duel, tmp_path, seats, words):
+    out = CliRunner().invoke(main, ["tune", str(duel), "--target", "advantage.max <= 0.1", "-n", "100",
+                                    *[a for s in seats for a in ("--seat", s)]])
+    assert out.exit_code == 1 and words in out.output and "internal error" not in out.output, out.output
+    assert not (tmp_path / "duel.tune.db").exists()

@@ -12,7 +12,7 @@ from rich.progress import Progress
 
 from koloda.api import load, load_spec
 from koloda.cli.output import Failure, console, err_console
-from koloda.cli.reports import backend_for, make_dir, plots_module, stop_code, write_text
+from koloda.cli.reports import backend_for, bot_seats, make_dir, plots_module, stop_code, write_text
 from koloda.dsl.errors import RuleError, RuleErrors
 from koloda.sim.ledger import WorkersFailed
 from koloda.sim.stop import sigterm_stops
@@ -73,6 +73,9 @@ def _plan(r: Request) -> Plan:
     except SpaceError as exc:
         raise Failure(str(exc)) from None
     counts = [d.low for d in space.dimensions if d.name == PLAYERS] or [space.players or spec.default_players]
+    bot_seats(r.seats, "tune")
+    if len(r.seats) > min(counts):
+        raise Failure(f"{len(r.seats)} seats given, but the search plays tables of {min(counts)} players")
     # a seat's measure must be there at every number of players searched: the least of them
     known = measure_names(min(counts), game_counters(r.game))
     if r.list_measures:
