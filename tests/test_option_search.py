@@ -34,6 +34,7 @@ def test_a_range_or_a_list_of_values_to_search(tmp_path):
 
 @pytest.mark.parametrize("option, words", [
     ("flag: {default: false, search: 0..1}", "a range is for a whole-number option"),
+    ("bonus: {default: 5, choices: [5, 7], search: 5..7}", "a range is for a whole-number option without `choices:`"),
     ("bonus: {default: 3, min: 0, search: -1..5}", "reaches -1, a value the option does not take (at least 0)"),
     ('bonus: {default: 3, search: "5..1"}', "the low end is above the high end"),
     ("bonus: {default: 3, choices: [3, 4], search: [3, 5]}", "5 is not a value of the option (one of 3, 4)"),

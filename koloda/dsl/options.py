@@ -78,8 +78,9 @@ def _search(opt: OptionSpec, raw: object, where: Span, errors: list) -> tuple[in
         errors.append(RuleError(f"option `{opt.name}`: `search:` {message}", where, hint, category="schema"))
 
     if isinstance(raw, str) and ".." in raw:
-        if opt.type != "int":
-            refuse("a range is for a whole-number option", "list the values to search: `search: [a, b]`")
+        if opt.type != "int" or opt.choices is not None:
+            refuse("a range is for a whole-number option" + (" without `choices:`" if opt.type == "int" else ""),
+                   "list the values to search: `search: [a, b]`")
             return None
         try:
             low, high = (int(part) for part in raw.split("..", 1))
