@@ -241,3 +241,23 @@ def test_the_budget_counts_the_games_of_the_trials(duel, tmp_path):
     # a resume with a larger budget goes on (the budget is not part of what makes the search)
     more = run_search(replace(plan, budget=900, resume=True))
     assert more.games == 900 and _trials(more)[:len(result.trials)] == _trials(result)
+
+
+def test_a_variant_proposed_again_is_not_played_again(duel, tmp_path):
+    # six variants and TPE asked for more trials than that: it proposes some again
+    plan = _plan(duel, tmp_path / "r.db", space=("spare=0",), sampler="tpe", trials=12, games=100, chunk=100)
+    result = run_search(plan)
+    repeats = [t for t in result.trials if "same_as" in t.user_attrs]
+    firsts = {t.number: t for t in result.trials if "same_as" not in t.user_attrs}
+    assert len(result.trials) == 12 and repeats and len(firsts) <= 6
+    for t in repeats:
+        first = firsts[t.user_attrs["same_as"]]
+        assert t.params == first.params and t.user_attrs["games"] == 0 and t.state == first.state
+        assert t.user_attrs["estimates"] == first.user_attrs["estimates"]
+    assert result.games == sum(t.user_attrs["games"] for t in firsts.values())
+    best = chosen(plan, result.trials, 6)
+    assert len({json.dumps(t.params, sort_keys=True) for t in best}) == len(best)
+    # asked for far more trials than there are variants, the search ends once it has nothing new
+    more = run_search(_plan(duel, tmp_path / "e.db", space=("spare=0",), sampler="tpe", trials=500, games=100,
+                            chunk=100))
+    assert more.exhausted and len(more.trials) < 500

@@ -72,10 +72,12 @@ def test_the_space_comes_from_the_options():
     spec, _ = load_spec("pony")
     space = read_space(spec)
     names = {d.name: d for d in space.dimensions}
-    # choices and booleans are dimensions; `limit` (min: 1, no max) is not, until --space bounds it
-    assert set(names) == {"deck", "hand", "jack_finish_doubles", "seven_draws", "eight_skips", "queen_needs_king"}
+    # choices and booleans are dimensions, and `limit` (min: 1, no max) by its `search: 30..150`
+    assert set(names) == {"deck", "hand", "limit", "jack_finish_doubles", "seven_draws", "eight_skips",
+                          "queen_needs_king"}
     assert names["hand"].listed() == [5, 7] and names["seven_draws"].listed() == [False, True]
-    assert space.skipped == ("limit",) and space.size == 2 * 2 * 2 ** 4
+    assert (names["limit"].low, names["limit"].high) == (30, 150)
+    assert space.skipped == () and space.size == 2 * 2 * 2 ** 4 * 121
     space = read_space(spec, ["limit=50..150", "hand=7"], ["deck=standard52", "seven_draws=yes"], "2..4")
     names = {d.name: d for d in space.dimensions}
     assert (names["limit"].low, names["limit"].high) == (50, 150) and names["players"].listed() == [2, 3, 4]
@@ -98,3 +100,17 @@ def test_a_space_the_file_cannot_take_is_refused(space, fix, players, words):
     with pytest.raises(SpaceError) as caught:
         read_space(spec, space, fix, players)
     assert words in str(caught.value)
+
+
+def test_a_number_without_bounds_or_search_is_left_out_until_space_bounds_it(tmp_path):
+    from tests.test_tune_search import DUEL
+    path = tmp_path / "duel.yaml"
+    path.write_text(DUEL.replace("rounds: {default: 1, min: 1, max: 2,", "rounds: {default: 1, min: 1,")
+                    .replace("spare: {default: 3, min: 0, max: 9,", "spare: {default: 3, min: 0, search: [0, 4],"),
+                    encoding="utf-8")
+    spec, _ = load_spec(str(path))
+    space = read_space(spec)
+    assert [d.text() for d in space.dimensions] == ["edge=0,1,2", "spare=0,4"] and space.skipped == ("rounds",)
+    # --space outranks the file's search, and bounds what has none
+    space = read_space(spec, ["spare=1..2", "rounds=1..3"])
+    assert [d.text() for d in space.dimensions] == ["edge=0,1,2", "spare=1..2", "rounds=1..3"] and not space.skipped

@@ -30,7 +30,7 @@ TOP = ("extends", "game", "library", "title", "source", "notes", "players", "sid
        "options", "zones", "melds", "wild", "patterns", "vars", "define", "procedures", "setup", "deal", "events",
        "phases", "deal ends", "scoring", "match", "turn cap", "show", "heuristic", "count")
 # Inside one entry of a section: what it is first, then its details, then the words for people.
-OPTION = ("default", "type", "choices", "min", "max", "help")
+OPTION = ("default", "type", "choices", "min", "max", "search", "help")
 ZONE = ("each", "melds", "visible", "grid", "lines", "arrange", "label", "help")
 VAR = ("each", "type", "start", "visible", "internal", "label", "shown as", "help")
 EVENT = ("when", "do", "help")

@@ -466,17 +466,6 @@ def run_options(f):
     return f
 
 
-def _bot_seats(seats: tuple[str, ...]) -> None:
-    from koloda.agents.registry import UnknownAgent, parse_seat
-    for seat in seats:
-        try:
-            kind, _ = parse_seat(seat)
-        except UnknownAgent as exc:
-            raise Failure(str(exc)) from None
-        if kind == "human":
-            raise Failure("simulate plays bots only: use `koloda play` to sit at the table")
-
-
 @main.command()
 @click.argument("game")
 @run_options
@@ -491,9 +480,9 @@ def simulate(game: str, count: int, seats: tuple[str, ...], rotate: bool, max_mo
              hands_file: str | None, deck_file: str | None) -> None:
     """Play N games between bots and report what happened, with 95% intervals (docs/simulate.md)."""
     from koloda.agents.outside import AgentFailure
-    from koloda.cli.reports import Outputs, backend_for, simulate_report
+    from koloda.cli.reports import Outputs, backend_for, bot_seats, simulate_report
     from koloda.sim import Table
-    _bot_seats(seats)
+    bot_seats(seats)
     if players is None and seats:
         players = _seat_count(game, len(seats))
     g = load_game(game, options, players)
@@ -528,9 +517,9 @@ def compare(game_a: str, game_b: str | None, count: int, seats: tuple[str, ...],
     """Play variant A and B on the same seeds and report their differences (B less A), marking
     the significant ones: two rule files, or one game with options for B (`compare pony -o seven_draws=true`)."""
     from koloda.agents.outside import AgentFailure
-    from koloda.cli.reports import Outputs, backend_for, compare_report
+    from koloda.cli.reports import Outputs, backend_for, bot_seats, compare_report
     from koloda.sim import Table
-    _bot_seats(seats)
+    bot_seats(seats)
     refs = [game_a, game_b or game_a]
     given = [_parse_options(a_options), _parse_options(options)]
     if refs[0] == refs[1] and given[0] == given[1]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.progress import Progress
 
+from koloda.agents.registry import UnknownAgent, parse_seat
 from koloda.cli.output import Failure, console, err_console
 from koloda.interpreter.game import Game
 from koloda.report.compare import compare
@@ -126,6 +127,17 @@ def write_text(path: str, text: str, what: str) -> None:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise Failure(f"cannot write the {what} to {path}: {exc.strerror}") from None
+
+
+def bot_seats(seats: Sequence[str], command: str = "simulate") -> None:
+    """Every --seat a bot's (a typo told with the kinds there are), before anything is played."""
+    for seat in seats:
+        try:
+            kind, _ = parse_seat(seat)
+        except UnknownAgent as exc:
+            raise Failure(str(exc)) from None
+        if kind == "human":
+            raise Failure(f"{command} plays bots only: use `koloda play` to sit at the table")
 
 
 def plots_module() -> Any:

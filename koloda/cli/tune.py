@@ -52,7 +52,10 @@ def tune(game: str, targets: tuple[str, ...], maximize: tuple[str, ...], minimiz
          max_moves: int, jobs: int, backend: str, address: str | None, json_file: str | None,
          plots_dir: str | None, list_measures: bool) -> None:
     """Search the variants of GAME (its options) for those that meet the targets, each played on
-    the same deals as the base, and write the best as rule files (docs/tune.md)."""
+    the same deals as the base, and write the best as rule files (docs/tune.md).
+
+    Exit status 0: a variant is shown to meet every target (every 95% interval within it); 3: the
+    variants meet them by their estimates only (more games would tell); 1: none meets them."""
     try:
         import optuna  # noqa: F401 — the extra, asked for before anything is played
     except ImportError:

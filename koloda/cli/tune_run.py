@@ -12,19 +12,19 @@ from rich.progress import Progress
 
 from koloda.api import load, load_spec
 from koloda.cli.output import Failure, console, err_console
-from koloda.cli.reports import backend_for, make_dir, plots_module, stop_code, write_text
+from koloda.cli.reports import backend_for, bot_seats, make_dir, plots_module, stop_code, write_text
 from koloda.dsl.errors import RuleError, RuleErrors
 from koloda.sim.ledger import WorkersFailed
 from koloda.sim.stop import sigterm_stops
 from koloda.tune import answer as answers
-from koloda.tune.measures import ABOUT, measure_names
+from koloda.tune.measures import about, measure_names
 from koloda.tune.render import render_answer, trial_line
 from koloda.tune.search import Plan, Progress as Told, SearchError, SearchResult, done, open_storage, open_study, \
     run_search
 from koloda.tune.space import PLAYERS, SpaceError, option_values, read_space
 from koloda.tune.targets import TargetError, read_targets
 from koloda.tune.trial import Setup
-from koloda.tune.variant import VariantError, write_variant
+from koloda.tune.variant import VariantError, base_reference, write_variant
 from koloda.ui.safe import plain
 
 
@@ -73,6 +73,9 @@ def _plan(r: Request) -> Plan:
     except SpaceError as exc:
         raise Failure(str(exc)) from None
     counts = [d.low for d in space.dimensions if d.name == PLAYERS] or [space.players or spec.default_players]
+    bot_seats(r.seats, "tune")
+    if len(r.seats) > min(counts):
+        raise Failure(f"{len(r.seats)} seats given, but the search plays tables of {min(counts)} players")
     # a seat's measure must be there at every number of players searched: the least of them
     known = measure_names(min(counts), game_counters(r.game))
     if r.list_measures:
@@ -105,10 +108,7 @@ def game_counters(game: str) -> list[str]:
 def _list(plan: Plan, r: Request) -> int:
     names = measure_names(plan.default_players, game_counters(r.game))
     for name in names:
-        about = ABOUT.get(name) or ABOUT.get(name.rsplit(".", 1)[0] + ".P1" if ".P" in name else "", "")
-        if name.startswith("counter."):
-            about = ABOUT["counter.NAME"].replace("NAME", name.split(".", 1)[1])
-        console.print(f"{name:24} {about}", markup=False, soft_wrap=True)
+        console.print(f"{name:24} {about(name)}", markup=False, soft_wrap=True)
     dims = ", ".join(d.text() for d in plan.space.dimensions) or "none"
     console.print(f"\nthe space: {dims}" + (f"; not searched without --space: {', '.join(plan.space.skipped)}"
                                             if plan.space.skipped else ""), markup=False, soft_wrap=True)
@@ -121,6 +121,10 @@ def run_tune(r: Request) -> int:
         return _list(plan, r)
     plots = plots_module() if r.plots_dir else None
     folder = Path(r.out_dir) if r.out_dir else (Path(r.game).parent if Path(r.game).exists() else Path("."))
+    try:
+        base_reference(r.game, folder)          # a folder the variants cannot go in is told before the search
+    except VariantError as exc:
+        raise Failure(str(exc)) from None
     screen = err_console if r.json_file == "-" else console
     stopped = False
     result = SearchResult()
@@ -157,7 +161,7 @@ def run_tune(r: Request) -> int:
         return _partial(plan, r, screen, signals)
     study = open_study(_resumed(plan), open_storage(plan.storage))
     weights = answers.importance(plan, study)
-    about = [t.text for t in plan.targets]
+    wanted = [t.text for t in plan.targets]
     spec, _ = load_spec(r.game)
     # the file sets only what differs from the base's defaults: the rest it inherits
     defaults = option_values({name: opt.default for name, opt in spec.options.items()})
@@ -165,7 +169,7 @@ def run_tune(r: Request) -> int:
         for v in variants:
             players = v.players if any(d.name == PLAYERS for d in plan.space.dimensions) else None
             changed = {k: val for k, val in v.options.items() if defaults.get(k) != val}
-            v.file = str(write_variant(folder, r.game, _name(r.game), changed, players, v.rank, about))
+            v.file = str(write_variant(folder, r.game, _name(r.game), changed, players, v.rank, wanted))
     except VariantError as exc:
         raise Failure(str(exc)) from None
     screen.print(render_answer(plan, result, variants, bases, weights), soft_wrap=True)
@@ -174,13 +178,37 @@ def run_tune(r: Request) -> int:
                  f"{result.seconds:.0f} s. The search is kept in {plan.storage}.", markup=False, soft_wrap=True)
     data = answers.to_dict(plan, result, variants, bases, weights, stopped)
     if r.json_file:
-        write_text(r.json_file, json.dumps(data, indent=1, ensure_ascii=False) + "\n", "answer")
+        write_text(r.json_file, json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n", "answer")
     if plots is not None and r.plots_dir:
         from koloda.tune import plots as tune_plots
         written = tune_plots.search_plots(plan, data, make_dir(r.plots_dir))
         screen.print(f"{len(written)} plots written to {plain(r.plots_dir)}", markup=False)
-    ok = any(answers.feasible(v.trial) for v in variants)
-    return 0 if ok else 1
+    elif variants:
+        _front_chart(plan, data, Path(variants[0].file), screen)
+    return exit_status([answers.standing(plan, v.outcome) for v in variants])
+
+
+def _front_chart(plan: Plan, data: dict[str, Any], variant: Path, screen: Any) -> None:
+    """Without --plots, the answer's chart of the trials goes beside its variant files (as
+    pony-tuned-front.png), when matplotlib is there to draw it."""
+    try:
+        from koloda.tune import plots as tune_plots
+    except ImportError:
+        screen.print("(pip install 'koloda[plots]' for a chart of the trials)", markup=False)
+        return
+    path = variant.with_name(variant.stem.rsplit("-", 1)[0] + "-front.png")
+    try:
+        drawn = tune_plots.front_plot(plan, data, path)
+    except OSError as exc:
+        raise Failure(f"cannot write {path}: {exc.strerror}") from None
+    if drawn is not None:
+        screen.print(f"the trials on the first two targets: {plain(str(drawn))}", markup=False, soft_wrap=True)
+
+
+def exit_status(stands: list[str]) -> int:
+    """0: a variant is shown to meet every target; 3: some meet them by their estimates only (more
+    games would tell); 1: none meets them."""
+    return 0 if answers.SHOWN in stands else 3 if answers.ESTIMATED in stands else 1
 
 
 def _resumed(plan: Plan) -> Plan:

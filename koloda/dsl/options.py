@@ -22,6 +22,9 @@ class OptionSpec:
     span: Span
     low: int | None = None
     high: int | None = None
+    # `search:`, the values a design search (koloda tune) tries: a range low..high of a whole
+    # number, or some of the option's values; None: what `choices:`/`min:`/`max:` allow
+    search: tuple[int, int] | list | None = None
 
 
 def option_spec(name: str, raw, span: Span, errors: list) -> OptionSpec:
@@ -62,8 +65,66 @@ def option_spec(name: str, raw, span: Span, errors: list) -> OptionSpec:
         errors.append(RuleError(f"option `{name}`: default {default} is outside "
                                 f"{raw.get('min', '')}..{raw.get('max', '')}",
                                 span_of(raw.get("default"), where), f"`{name}` is {bounds}", category="schema"))
-    return OptionSpec(name, kind, default, choices, str(raw.get("help", "")), where,
-                      raw.get("min"), raw.get("max"))
+    spec = OptionSpec(name, kind, default, choices, str(raw.get("help", "")), where, raw.get("min"), raw.get("max"))
+    if raw.get("search") is not None and default is not None:
+        spec.search = _search(spec, raw["search"], span_of(raw["search"], where), errors)
+    return spec
+
+
+def _search(opt: OptionSpec, raw: object, where: Span, errors: list) -> tuple[int, int] | list | None:
+    """`search: 30..150` (a whole number's range) or `search: [5, 7]` (some of its values), each
+    value one the option takes: what `koloda tune` searches when --space does not say."""
+    def refuse(message: str, hint: str | None = None) -> None:
+        errors.append(RuleError(f"option `{opt.name}`: `search:` {message}", where, hint, category="schema"))
+
+    if isinstance(raw, str) and ".." in raw:
+        if opt.type != "int" or opt.choices is not None:
+            refuse("a range is for a whole-number option" + (" without `choices:`" if opt.type == "int" else ""),
+                   "list the values to search: `search: [a, b]`")
+            return None
+        try:
+            low, high = (int(part) for part in raw.split("..", 1))
+        except ValueError:
+            refuse(f"{raw!r} is not a range of whole numbers", "write it as LO..HI, as in `search: 30..150`")
+            return None
+        if low > high:
+            refuse(f"{raw}: the low end is above the high end")
+            return None
+        bad = [v for v in (low, high) if not _takes(opt, v)]
+        if bad:
+            refuse(f"{raw} reaches {bad[0]}, a value the option does not take", _allowed(opt))
+            return None
+        return low, high
+    values: list[object] = list(raw) if isinstance(raw, list) else [raw]
+    if opt.type == "choice":
+        values = [str(v) for v in values]
+    wrong = [v for v in values if not _takes(opt, v)]
+    if not values or wrong:
+        refuse(f"{wrong[0]!r} is not a value of the option" if wrong else "lists no value", _allowed(opt))
+        return None
+    return list(dict.fromkeys(values))
+
+
+def _takes(opt: OptionSpec, value: object) -> bool:
+    if opt.type == "bool":
+        return isinstance(value, bool)
+    if opt.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+        return False
+    if opt.choices is not None:
+        return value in opt.choices
+    return ((opt.low is None or value >= opt.low) and (opt.high is None or value <= opt.high)  # type: ignore[operator]
+            if opt.type == "int" else True)
+
+
+def _allowed(opt: OptionSpec) -> str:
+    if opt.type == "bool":
+        return "true or false"
+    if opt.choices is not None:
+        return "one of " + ", ".join(map(str, opt.choices))
+    if opt.low is not None and opt.high is not None:
+        return f"from {opt.low} to {opt.high}"
+    return f"at least {opt.low}" if opt.low is not None else f"at most {opt.high}" if opt.high is not None \
+        else "a whole number"
 
 
 def kind_of(default: Any) -> str:

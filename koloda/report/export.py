@@ -14,7 +14,7 @@ SCHEMAS = Path(__file__).parent / "schemas"
 
 
 def schema(kind: str = "report") -> dict[str, Any]:
-    """The JSON Schema of a report (`report`) or a comparison (`compare`)."""
+    """The JSON Schema of a report (`report`), a comparison (`compare`) or a design search's answer (`tune`)."""
     return json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
 
 

@@ -20,6 +20,7 @@ from optuna.trial import FrozenTrial, TrialState
 from koloda.report.compare import compare
 from koloda.tune.search import Plan, SearchResult
 from koloda.tune.space import option_values
+from koloda.tune.targets import Target
 from koloda.tune.trial import Outcome, play_trial
 
 FORMAT = "koloda-tune/1"
@@ -42,8 +43,46 @@ class Variant:
         return self.outcome.players
 
 
+# how a played-out variant stands against the targets: every 95% interval within its target; every
+# estimate within it, but some interval reaching past it (more games would tell); some estimate outside
+SHOWN, ESTIMATED, MISSED = "shown", "estimated", "missed"
+
+
 def feasible(trial: FrozenTrial) -> bool:
     return trial.state == TrialState.COMPLETE and not any(v > 0 for v in trial.user_attrs.get("violations", []))
+
+
+def standing(plan: Plan, out: Outcome) -> str:
+    """SHOWN, ESTIMATED or MISSED, from the variant's own games (all of them, played out)."""
+    constraints = [t for t in plan.constraints if t.measure in out.estimates]
+    if len(constraints) < len(plan.constraints) or any(not t.accepts(out.estimates[t.measure].value)
+                                                        for t in constraints):
+        return MISSED
+    return SHOWN if all(t.verdict(out.estimates[t.measure]) == "met" for t in constraints) else ESTIMATED
+
+
+def unsettled(plan: Plan, out: Outcome) -> list[Target]:
+    """The targets whose interval still reaches past them (neither met nor missed)."""
+    return [t for t in plan.constraints if t.measure in out.estimates and t.verdict(out.estimates[t.measure]) == "open"]
+
+
+def games_to_tell(plan: Plan, out: Outcome) -> int | None:
+    """About how many games the variant would need for every interval to lie within its target, if
+    its estimates held (an interval narrows as one over the square root of the games); None when
+    an estimate sits on its bound or outside it (no number of games would show it)."""
+    need = 0.0
+    for t in unsettled(plan, out):
+        e = out.estimates[t.measure]
+        for bound, end in ((t.high, e.high), (t.low, e.low)):
+            if not math.isfinite(bound) or t.accepts(end):
+                continue
+            gap, half = abs(bound - e.value), abs(end - e.value)
+            if gap == 0 or not math.isfinite(half):
+                return None
+            need = max(need, out.games * (half / gap) ** 2)
+    if need == 0:
+        return None if unsettled(plan, out) else out.games
+    return int(math.ceil(need / 100) * 100)
 
 
 def _dominates(a: Sequence[float], b: Sequence[float], signs: Sequence[int]) -> bool:
@@ -56,6 +95,7 @@ def chosen(plan: Plan, trials: Sequence[FrozenTrial], show: int) -> list[FrozenT
     constraint (of every complete trial when none does); else those meeting every target, the
     clearly met first, then the rest by how far they miss (when every trial was pruned, those that
     missed by least)."""
+    trials = [t for t in trials if "same_as" not in t.user_attrs]      # a variant proposed again is one variant
     complete = [t for t in trials if t.state == TrialState.COMPLETE]
     if plan.objectives:
         pool = [t for t in complete if feasible(t)] or complete
@@ -86,20 +126,28 @@ def _margin(plan: Plan, trial: FrozenTrial) -> float:
 
 def importance(plan: Plan, study: optuna.Study) -> dict[str, float]:
     """How much each dimension moved the answer (Optuna's PED-ANOVA, which needs no other library);
-    empty when there are too few trials or dimensions to tell."""
+    empty when there are too few trials or dimensions to tell, or nothing to tell them by.
+
+    With bounds alone, every trial counts by how far its estimates miss them — the pruned ones
+    too, which show best what a dimension does (Optuna leaves them out, having no value for
+    them); with objectives, the complete trials by the first objective, turned so that low is good."""
     if len(plan.space.dimensions) < 2:
         return {}
-    complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
-    if len(complete) < 4:
-        return {}
-    # PED-ANOVA asks what makes the target low: the first objective turned so that low is good
+    trials = [t for t in study.get_trials(deepcopy=False)
+              if t.state in (TrialState.COMPLETE, TrialState.PRUNED) and "same_as" not in t.user_attrs]
     sign = -1.0 if plan.objectives and plan.objectives[0].op == "max" else 1.0
+    scored = [(t, sign * t.values[0]) for t in trials if t.state == TrialState.COMPLETE] if plan.objectives \
+        else [(t, float(sum(t.user_attrs.get("violations", [])))) for t in trials]
+    if len(scored) < 4 or len({v for _, v in scored}) < 2:
+        return {}
+    scratch = optuna.create_study(direction="minimize")
+    scratch.add_trials([optuna.trial.create_trial(params=t.params, distributions=t.distributions, value=v)
+                        for t, v in scored])
     try:
         with warnings.catch_warnings():      # its notes on what it computes: said in docs/tune.md
             warnings.simplefilter("ignore")
             return dict(optuna.importance.get_param_importances(
-                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
-                target=lambda t: sign * t.values[0]))
+                scratch, evaluator=optuna.importance.PedAnovaImportanceEvaluator()))
     except (ValueError, RuntimeError, ZeroDivisionError):
         return {}
 
@@ -137,24 +185,40 @@ def option_text(plan: Plan) -> dict[str, str]:
 
 def to_dict(plan: Plan, result: SearchResult, variants: Sequence[Variant], bases: dict[int, Outcome],
             weights: dict[str, float], stopped: bool) -> dict[str, Any]:
-    """The answer as JSON (`--json`): the search, every trial, the chosen variants."""
+    """The answer as JSON (`--json`, koloda/report/schemas/tune.schema.json): the search, every
+    trial, the chosen variants; an interval's end that is not finite (a median of no games) is null."""
     def targets_of(out: Outcome) -> list[dict[str, Any]]:
         return [{"target": t.text, "measure": t.measure, **out.estimates[t.measure].as_dict(),
                  "met": t.verdict(out.estimates[t.measure]) if not t.objective else None}
                 for t in plan.targets if t.measure in out.estimates]
 
-    return {
+    return finite({
         "format": FORMAT, "search": plan.definition(), "stopped": stopped or result.stopped,
         "games": result.games, "seconds": result.seconds,
         "trials": [{"trial": t.number, "state": t.state.name.lower(), "params": t.params,
                     "games": t.user_attrs.get("games"), "verdict": t.user_attrs.get("verdict"),
                     "estimates": t.user_attrs.get("estimates", {}), "violations": t.user_attrs.get("violations"),
-                    "error": t.user_attrs.get("error")} for t in result.trials],
+                    "error": t.user_attrs.get("error"), "same_as": t.user_attrs.get("same_as")}
+                   for t in result.trials],
+        "exhausted": result.exhausted,
         "base": {str(p): {"games": b.games, "targets": targets_of(b)} for p, b in bases.items()},
         "variants": [{"rank": v.rank, "trial": v.trial.number, "options": v.options, "players": v.players,
-                      "games": v.outcome.games, "file": v.file, "targets": targets_of(v.outcome),
+                      "games": v.outcome.games, "file": v.file, "standing": standing(plan, v.outcome),
+                      "games_to_tell": games_to_tell(plan, v.outcome) if standing(plan, v.outcome) == ESTIMATED
+                      else None, "targets": targets_of(v.outcome),
                       "differences": [r for r in v.comparison.get("measures", []) if r["n"]]}
                      for v in variants],
         "importance": weights,
-    }
+    })
+
+
+def finite(data: Any) -> Any:
+    """`data` with every number that is not finite made None (JSON has no infinity)."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return None
+    if isinstance(data, dict):
+        return {k: finite(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [finite(v) for v in data]
+    return data
 

@@ -122,5 +122,21 @@ def catalogue(players: int, counters: Sequence[str]) -> dict[str, Getter]:
     return out
 
 
+_STATS = {"mean": "the mean", "median": "the median", "p90": "the 90th percentile"}
+
+
+def about(name: str) -> str:
+    """What a measure of the catalogue is, in words (`koloda tune --measures`)."""
+    head, _, tail = name.partition(".")
+    if head == "counter":
+        return ABOUT["counter.NAME"].replace("NAME", tail)
+    if tail.startswith("P") and tail[1:].isdigit() and f"{head}.P1" in ABOUT:
+        return ABOUT[f"{head}.P1"].split(" (and so")[0].replace("seat 1", f"seat {tail[1:]}")
+    if head in LENGTHS:
+        what = {"deals": "deals", "turns": "turns", "decisions": "bot decisions"}[head]
+        return f"{what} per game, {_STATS.get(tail, 'the mean')}" + ("" if tail else f" (also .{', .'.join(_STATS)})")
+    return ABOUT.get(name, "")
+
+
 def measure_names(players: int, counters: Sequence[str]) -> list[str]:
     return list(catalogue(players, counters))

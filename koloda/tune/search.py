@@ -23,6 +23,7 @@ from typing import Any, cast
 import optuna
 from optuna.trial import FrozenTrial, TrialState
 
+from koloda.tune.measures import Estimate
 from koloda.tune.space import PLAYERS, Dimension, Space, option_values
 from koloda.tune.targets import Target
 from koloda.tune.trial import Outcome, Setup, play_trial
@@ -33,6 +34,9 @@ GRID_MAX = 256
 GRID_LARGEST = 100_000
 # trials of a search given no --trials, --budget nor --time (and too large a space for a grid)
 DEFAULT_TRIALS = 40
+# variants already played that the sampler may propose in a row before the search ends (it has
+# nothing new to try: TPE and NSGA-II do propose a point again, a grid never does)
+REPEATS_MAX = 20
 STUDY = "koloda-tune"
 INTERRUPTED = "interrupted"
 _OPTUNA_QUIET = optuna.logging.WARNING
@@ -95,6 +99,7 @@ class SearchResult:
     stopped: bool = False
     games: int = 0                       # games the trials played, in this run and the runs before it
     seconds: float = 0.0                 # this run's
+    exhausted: bool = False              # the sampler proposed only variants already played (REPEATS_MAX)
 
 
 def point_of(plan: Plan, params: dict[str, Any]) -> tuple[dict[str, str], int]:
@@ -219,6 +224,15 @@ def _requeue(study: optuna.Study) -> None:
         study.set_user_attr("requeued", sorted(redone | {t.number for t in broken}))
 
 
+def _replayed(earlier: FrozenTrial) -> Outcome:
+    """An earlier trial's outcome told again: its estimates and verdict, and no games played."""
+    attrs = earlier.user_attrs
+    return Outcome(dict(attrs.get("options", {})), int(attrs.get("players", 0)),
+                   estimates={k: Estimate(e["value"], e["low"], e["high"], int(e["n"]))
+                              for k, e in attrs.get("estimates", {}).items()},
+                   verdict=attrs.get("verdict", "missed"), error=attrs.get("error", ""))
+
+
 def _games_of(trials: Sequence[FrozenTrial]) -> int:
     return sum(int(t.user_attrs.get("games", 0)) for t in trials)
 
@@ -237,6 +251,7 @@ def run_search(plan: Plan, progress: Progress = Progress(), clock: Callable[[], 
         _requeue(study)
     began = clock()
     result = SearchResult()
+    repeats = 0
     limit = plan.trials
     if limit is None and plan.budget is None and plan.seconds is None:
         limit = plan.space.size if plan.kind() == "grid" else DEFAULT_TRIALS
@@ -257,6 +272,19 @@ def run_search(plan: Plan, progress: Progress = Progress(), clock: Callable[[], 
         if point is not None:
             study.enqueue_trial(point)
         trial = study.ask({d.name: _distribution(d) for d in plan.space.dimensions})
+        earlier = next((t for t in finished if t.params == trial.params and "same_as" not in t.user_attrs), None)
+        if earlier is not None:
+            # the same variant on the same deals plays the same games: its answer stands, for no games
+            values, state = record(trial, plan, _replayed(earlier))
+            trial.set_user_attr("same_as", earlier.number)
+            frozen = study.tell(trial, values, state=state)
+            progress.trial_ended(frozen, done(study.get_trials(deepcopy=False)))
+            repeats += 1
+            if repeats >= REPEATS_MAX:
+                result.exhausted = True
+                break
+            continue
+        repeats = 0
         options, players = point_of(plan, trial.params)
         progress.trial_started(len(finished), trial.params)
         try:

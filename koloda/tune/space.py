@@ -1,7 +1,8 @@
 """The search space of `koloda tune`: the rule file's options as dimensions, narrowed, widened or held.
 
-Every option that says which values it takes is a dimension: one with `choices:`, a whole number
-with both `min:` and `max:`, a true-or-false one. `--space KEY=LO..HI` or `--space KEY=a,b,c`
+Every option that says which values it takes is a dimension: one with `search:` (the values the
+file says are worth searching), with `choices:`, a whole number with both `min:` and `max:`, a
+true-or-false one. `--space KEY=LO..HI` or `--space KEY=a,b,c`
 narrows a dimension or makes one of an option that has none (a number with no `max:`);
 `--fix KEY=VALUE` holds an option at one value; `-p 3..5` makes the number of players one. Every
 value is checked as `-o KEY=VALUE` would be (api.bind_options), before any game is played."""
@@ -64,7 +65,12 @@ def _word(value: object) -> str:
 
 
 def of_option(opt) -> Dimension | None:
-    """The dimension an option declares, or None (a number without both bounds, a free word)."""
+    """The dimension an option declares, or None (a number without both bounds, a free word): its
+    `search:` when it has one (the values worth a search, where min:/max: say what the rules take)."""
+    if isinstance(opt.search, tuple):
+        return Dimension(opt.name, "int", low=opt.search[0], high=opt.search[1])
+    if opt.search is not None:
+        return Dimension(opt.name, "bool" if opt.type == "bool" else "choice", tuple(opt.search))
     if opt.type == "bool":
         return Dimension(opt.name, "bool", (False, True))
     if opt.choices:

@@ -140,6 +140,12 @@ def play_trial(setup: Setup, options: dict[str, str], players: int, targets: Seq
             out.stopped = True
             return out
         out.verdict = verdict(targets, out.estimates)
+        unended = sum(not r.ended for r in out.records)
+        if unended and early:
+            # the measures are of the games that ended: a variant some of whose games never end
+            # (a rule error, or --max-moves reached) would look as short as its ended games
+            out.error = out.error or f"{unended} of {out.games} games did not end within --max-moves {setup.max_moves:,}"
+            out.verdict = MISSED
         if early and out.verdict != OPEN:
             return out
     return out
