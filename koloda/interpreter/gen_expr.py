@@ -17,10 +17,11 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, RANK, ZONE
+from koloda.interpreter import builtin_runtime as rt
 from koloda.interpreter.compile import _chain, _locals_in, _simple
 from koloda.interpreter.env import Env
 from koloda.interpreter.meld_calls import asks_reach
-from koloda.interpreter.gen_attrs import AttrGen
+from koloda.interpreter.gen_calls import CallGen
 from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, atom, costly, deps_of, is_literal,
                                          trivial)
 from koloda.interpreter.gen_source import Function, Module
@@ -33,7 +34,7 @@ _COSTLY = (R.Aggregate, R.ListComp, R.BuiltinCall, R.UserCall)
 UNROLLED_PLAYERS = 8
 
 
-class ExprGen(AttrGen):
+class ExprGen(CallGen):
     """Expressions, generated into the function `self.fn` of the module `self.m`.
 
     listing: inside the listing of legal moves, where the state does not change, so that a
@@ -54,6 +55,7 @@ class ExprGen(AttrGen):
         self._in_iterable = 0
         self._depth = 0
         self._functions: dict[tuple[str, bool], str] = {}
+        self._bound_names: dict[tuple[int, str], str] = {}
         # per comprehension being generated, innermost last: its local, and the parts of its condition and
         # element that do not read it, worked out once before its loop ((name, text) pairs)
         self._loops: list[tuple[str, list[tuple[str, str]]]] = []
@@ -186,6 +188,8 @@ class ExprGen(AttrGen):
         if name == "melds":
             return Frag(f"_melds(s.slot_kind, None, {self.m.const(self.c.layout.slot_zone, 'slot_zone')}, None, True)",
                         NOTHING, True, True)
+        if name == "ranks":
+            return Frag(repr(list(self.c.cards.deck_ranks)), NOTHING, True, True)
         raise NotGenerated
 
     def _ZoneRef(self, n: R.ZoneRef, scope: Scope) -> Frag:
@@ -316,11 +320,12 @@ class ExprGen(AttrGen):
             loop, test, _, deps, safe = self.comprehension(n.var, n.iterable, n.cond, None, scope)
             assert test is not None
             return Frag(f"len([1 {loop} if {test.text}])", deps, False, True)
-        if n.func == "product":          # left to the closure
-            raise NotGenerated
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
+        if n.func == "product":
+            return Frag(f"{self.runtime('product')}([{value.text} {loop}{where}], 'product', {self.at(n)})", deps,
+                        False, True)
         return Frag(f"{n.func}([{value.text} {loop}{where}])", deps, False, True)
 
     def decide(self, n: R.Aggregate, scope: Scope) -> Frag:
@@ -340,23 +345,18 @@ class ExprGen(AttrGen):
     def stream(self, n: R.Aggregate, scope: Scope) -> Frag:
         """The items of `any`/`all` over a list with melds in it, as the closures make them (compile.py
         `stream`): the melds a group at a time, and for `any(c in m.cards and …)` only the groups that
-        hold `c`. Called with the local names the list and the card read."""
-        env = Env(hoisting=self.listing)
-        stream = self.c.stream(n.iterable, env, self.c._held_card(n, env))
-        names = self.c._free_locals(n.iterable)
+        hold `c` (where working `c` out cannot fail: else every group, which gives the same answer)."""
         item = self.c.held_card_item(n)
+        card = None
         if item is not None:
-            names = names | self.c._free_locals(item)
-        deps: frozenset[str] = NOTHING
-        pairs = []
-        for name in sorted(names - {n.var}):
-            f = scope.get(name)
-            if f is None:
-                raise NotGenerated
-            pairs.append(f"{self.m.literal(name)}: {f.text}")
-            deps |= f.deps
-        self.fallbacks += 1
-        return Frag(f"{self.m.const(stream, 'k')}(s, {{{', '.join(pairs)}}})", deps)
+            card = self.gen(item, scope)
+            if not card.safe:
+                card = None
+        self._in_iterable += 1
+        try:
+            return self.stream_items(n.iterable, scope, card)
+        finally:
+            self._in_iterable -= 1
 
     def unrolled(self, n: R.Aggregate, scope: Scope) -> Frag:
         """`any`/`all` over the players, written out player by player (a loaded game's table keeps its
@@ -402,9 +402,11 @@ class ExprGen(AttrGen):
         return Frag(f"[{', '.join(i.text for i in items)}]", deps_of(items), all(i.safe for i in items), True)
 
     def _Range(self, n: R.Range, scope: Scope) -> Frag:
-        if n.step is not None:          # a step is checked above 0 by the closures
-            raise NotGenerated
         low, high = self.gen(n.low, scope), self.gen(n.high, scope)
+        if n.step is not None:          # checked above 0
+            step = self.gen(n.step, scope)
+            return Frag(f"{self.bound(rt.numbers, 'numbers')}(s, {low.text}, {high.text}, {step.text}, {self.at(n)})",
+                        low.deps | high.deps | step.deps, False, True)
         return Frag(f"list(_range(s, {low.text}, {high.text}))", low.deps | high.deps, False, True)
 
     def _Index(self, n: R.Index, scope: Scope) -> Frag:

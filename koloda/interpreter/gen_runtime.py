@@ -52,31 +52,6 @@ def _others(s: Any) -> list[int]:
     return [(s.current + k * s.direction) % s.n for k in range(1, s.n)]
 
 
-def _topn(zone: list, count: Any) -> list:
-    if count is None or count < 0:
-        raise ValueError("a count below 0")
-    return zone[::-1][:count]
-
-
-def trick_winner(trick: list, trump: Any, suits: tuple, ranks: tuple, order: tuple, by: list) -> Any:
-    """Who played the card that takes the trick: the built-in `winner`, for the closures
-    (interpreter/builtins.py) and the generated code alike."""
-    if not trick:
-        raise ValueError("the winner of an empty trick")
-    led = suits[trick[0]]
-    best = trick[0]
-    for card in trick[1:]:
-        cs, bs = suits[card], suits[best]
-        if cs == bs:
-            if order[ranks[card]] > order[ranks[best]]:
-                best = card
-        elif cs == trump and trump is not None:
-            best = card
-        elif bs != trump and cs == led and bs != led:
-            best = card
-    return by[best]
-
-
 def _melds(slot_kind: list, slot_owner: list, slot_zone: list, owner: Any, anyone: bool) -> list[int]:
     """The zones of the melds on the table in the order made: all of them, or one owner's."""
     return [slot_zone[k] for k, kind in enumerate(slot_kind) if kind is not None and (anyone or slot_owner[k] == owner)]
@@ -162,6 +137,5 @@ def _number(value: Any, what: str, span: Any) -> Any:
 
 
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (
-    _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others, _topn, _melds, _meld_kind,
+    _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others, _melds, _meld_kind,
     _meld_fresh, _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _number)}
-RUNTIME["_winner"] = trick_winner       # generated names of the runtime all start with `_`
