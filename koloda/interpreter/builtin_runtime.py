@@ -96,3 +96,16 @@ def joined(x: Any, y: Any, at: Span) -> Any:
     if x is None or y is None:
         raise RuleRuntimeError("`+` with none", at)
     return itertools.chain(x, y)
+
+
+def zone_owner(z: Any, slot_kind: list, slot_owner: list, zone_slot: dict, table: list, by_side: bool,
+               side_of: Any, want_owner: bool) -> Any:
+    """`zone.owner` (`want_owner`) or `zone.side`: a meld on the table is whoever made it's (a side's meld
+    has no single owner), another zone the layout's (`table`)."""
+    slot = zone_slot.get(z)
+    if slot is not None and slot_kind[slot] is not None:
+        o = slot_owner[slot]
+        if by_side:
+            return None if want_owner else o
+        return o if want_owner else side_of(o)
+    return table[z]

@@ -215,16 +215,8 @@ def _zone_owner(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
     table = owners if want_owner else sides
     zone_slot, by_side, side_of = layout.zone_slot, layout.meld_by_side, layout.side_of
 
-    def owner_of(s, b):
-        z = obj(s, b)
-        slot = zone_slot.get(z)
-        if slot is not None and s.slot_kind[slot] is not None:     # a meld: whoever made it
-            o = s.slot_owner[slot]
-            if by_side:
-                return None if want_owner else o
-            return o if want_owner else side_of(o)
-        return table[z]
-    return owner_of
+    return lambda s, b: rt.zone_owner(obj(s, b), s.slot_kind, s.slot_owner, zone_slot, table, by_side, side_of,
+                                       want_owner)
 
 
 # ------------------------------------------------------------------ grids, plans, players, sides, lists

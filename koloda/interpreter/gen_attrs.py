@@ -64,14 +64,18 @@ class AttrGen:
             # where a zone sits never changes; who owns one neither, where there are no melds (see builtins.py)
             if n.name in ("rank", "grid", "row", "column"):
                 values = [None if cell is None else getattr(cell, n.name) for cell in layout.zone_cell]
-            elif layout.zone_slot:
-                raise NotGenerated
             elif n.name == "owner":
                 values = [None if z.by_side else z.owner for z in layout.zones]
             else:
                 values = [z.owner if z.by_side or z.owner is None else layout.side_of(z.owner) for z in layout.zones]
             zone = self.gen(n.obj, scope)
-            return Frag(f"{self.m.const(values, 'zone_' + n.name)}[{zone.text}]", zone.deps, zone.safe)
+            table = self.m.const(values, "zone_" + n.name)
+            if n.name in ("owner", "side") and layout.zone_slot:        # a meld on the table: whoever made it
+                owner = self.m.const(rt.zone_owner, "zone_owner")
+                return Frag(f"{owner}({zone.text}, s.slot_kind, s.slot_owner, "
+                            f"{self.m.const(layout.zone_slot, 'zone_slot')}, {table}, {layout.meld_by_side}, "
+                            f"{self.m.const(layout.side_of, 'side_of')}, {n.name == 'owner'})", zone.deps)
+            return Frag(f"{table}[{zone.text}]", zone.deps, zone.safe)
         if n.name in ("kind", "fresh"):
             zone = self.gen(n.obj, scope)
             zone_slot = self.m.const(layout.zone_slot, "zone_slot")

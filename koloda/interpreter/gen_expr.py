@@ -468,10 +468,11 @@ class ExprGen(CallGen):
     def _Or(self, n: R.Or, scope: Scope) -> Frag:
         if n.type == BOOL:
             return _logic([self.gen(x, scope) for x in _chain(n, R.Or)], "or")
-        if self._in_iterable:          # no `:=` in a comprehension's iterable
-            raise NotGenerated
         left, right = self.gen(n.left, scope), self.gen(n.right, scope)
         t = self.fn.temp()
+        if self._in_iterable:          # no `:=` in a comprehension's iterable: the left side bound by a loop of one
+            return Frag(f"[({right.text} if {t} is None else {t}) for {t} in [{left.text}]][0]",
+                        left.deps | right.deps, left.safe and right.safe, right.nonnull)
         return Frag(f"({right.text} if ({t} := {left.text}) is None else {t})", left.deps | right.deps,
                     left.safe and right.safe, right.nonnull)
 

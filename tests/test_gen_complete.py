@@ -1,0 +1,62 @@
+"""The generator is complete for the built-in names: every attribute of every kind and every name of the
+state of play is written as generated text, none left to the closures (issue 33, stage 2).
+
+The compliance cases (tests/test_compliance.py, `test_case_generated`) run every built-in function
+through the generated path; here each attribute and state name is generated on a shipped game that has
+what it reads (melds on the table, a grid), as a condition the flow asks, and given the closure's value.
+"""
+from __future__ import annotations
+
+import pytest
+
+import generated_path
+import koloda
+from koloda.dsl import builtins as signatures
+from koloda.dsl import resolved as R
+from koloda.dsl.errors import NOWHERE
+from koloda.dsl.types import CARD, GRID, PLAN, PLAYER, SIDE, ZONE, list_of
+
+_ATTRIBUTES = [(R.CardAttr, CARD, signatures.CARD_ATTRS), (R.ZoneAttr, ZONE, signatures.ZONE_ATTRS),
+               (R.GridAttr, GRID, signatures.GRID_ATTRS), (R.PlanAttr, PLAN, signatures.PLAN_ATTRS),
+               (R.PlayerAttr, PLAYER, signatures.PLAYER_ATTRS), (R.SideAttr, SIDE, signatures.SIDE_ATTRS),
+               (R.ListAttr, list_of(CARD), signatures.LIST_ATTRS)]
+# games with melds on the table, a grid, a deck per player (`c.deck`), and none of those
+_GAMES = ["canasta", "leopard", "pony"]
+
+
+@pytest.mark.parametrize("game_name", _GAMES)
+@pytest.mark.parametrize("cls, owner, table", _ATTRIBUTES, ids=[a[0].__name__ for a in _ATTRIBUTES])
+def test_every_attribute_is_generated(game_name, cls, owner, table):
+    game = koloda.load(game_name)
+    for name, result in table.items():
+        node = cls(NOWHERE, result, R.Local(NOWHERE, owner, "x"), name)
+        run = generated_path.expression(game, node, ["x"])
+        assert run.fallbacks == 0, (cls.__name__, name, run.left)
+
+
+@pytest.mark.parametrize("game_name", _GAMES)
+def test_every_name_of_the_state_of_play_is_generated_with_the_closures_value(game_name):
+    game = koloda.load(game_name)
+    s = game.new_initial_state()
+    for name, result in signatures.STATE_NAMES.items():
+        node = R.StateValue(NOWHERE, result, name)
+        run = generated_path.expression(game, node, [])
+        assert run.fallbacks == 0, name
+        assert run(s, {}) == game.compiler.expr(node)(s, {}), name
+        assert run.path() == generated_path.GENERATED, name
+
+
+def test_a_zone_on_the_table_is_its_makers():
+    """`z.owner` and `z.side` of a meld on the table: whoever made it, in generated code as in the closure."""
+    game = koloda.load("canasta")
+    s = game.new_initial_state()
+    layout = game.compiler.layout
+    zone = next(iter(layout.zone_slot))          # the first meld slot's zone, a meld made there by P2
+    s.slot_kind[layout.zone_slot[zone]] = 0
+    s.slot_owner[layout.zone_slot[zone]] = 1
+    for name, result in (("owner", PLAYER), ("side", SIDE)):
+        node = R.ZoneAttr(NOWHERE, result, R.Local(NOWHERE, ZONE, "z"), name)
+        run = generated_path.expression(game, node, ["z"])
+        expected = game.compiler.expr(node)(s, {"z": zone})
+        assert run.fallbacks == 0 and run(s, {"z": zone}) == expected, name
+    assert expected == 1 % layout.num_sides        # (the side of P2)
