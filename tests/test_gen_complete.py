@@ -60,3 +60,15 @@ def test_a_zone_on_the_table_is_its_makers():
         expected = game.compiler.expr(node)(s, {"z": zone})
         assert run.fallbacks == 0 and run(s, {"z": zone}) == expected, name
     assert expected == 1 % layout.num_sides        # (the side of P2)
+
+
+@pytest.mark.parametrize("first, second, expected", [(None, [3, 4], [3, 4]), ([1], [3, 4], [1]), ([], None, [])])
+def test_the_first_list_that_is_not_none_is_gone_through_in_generated_code(first, second, expected):
+    # `[x for x in (a or b)]`: Python has no `:=` in a comprehension's list, where the generator keeps `a`
+    ints = list_of("int")
+    either = R.Or(NOWHERE, ints, R.Local(NOWHERE, ints, "a"), R.Local(NOWHERE, ints, "b"))
+    node = R.ListComp(NOWHERE, ints, R.Local(NOWHERE, "int", "x"), "x", either, None)
+    game = koloda.load("pony")
+    run = generated_path.expression(game, node, ["a", "b"])
+    assert run(game.new_initial_state(), {"a": first, "b": second}) == expected
+    assert run.path() == generated_path.GENERATED

@@ -19,6 +19,14 @@ each keeping its own list of names:
   STATIC_FUNCTIONS, which the checker reads, must agree).
 - `reads`: what the value reads besides its arguments and the game's tables (READS).
 
+The state's names and the attributes have entries too (NAMES, ATTRIBUTES), with the facts the watch
+and the checker read:
+
+- `watched`: the watch knows when the value changes (watch.py): a name that does not change during a
+  match; a card's attribute the card alone decides; a zone's cards, or its fixed place.
+- `static`: a card's attribute the card alone decides, not where it lies or who moved it: what `wild:`
+  may read (the dsl's STATIC_CARD_ATTRS, which the checker reads, must agree).
+
 tests/test_builtin_entries.py checks every fact of every entry.
 """
 from __future__ import annotations
@@ -86,3 +94,38 @@ ENTRIES: dict[str, Entry] = {
 PURE = frozenset(name for name, entry in ENTRIES.items() if entry.pure)
 CHEAP = frozenset(name for name, entry in ENTRIES.items() if entry.cheap)
 STATIC = frozenset(name for name, entry in ENTRIES.items() if entry.static)
+
+
+@dataclass(frozen=True)
+class NameEntry:
+    watched: bool = False
+    static: bool = False
+
+
+_WATCHED, _STATIC = NameEntry(watched=True), NameEntry(watched=True, static=True)
+
+NAMES: dict[str, NameEntry] = {
+    "me": NameEntry(), "dealer": NameEntry(), "players": _WATCHED, "others": NameEntry(),
+    "player_count": _WATCHED, "deal_number": NameEntry(), "deck_size": _WATCHED, "suits": _WATCHED,
+    "ranks": _WATCHED, "sides": _WATCHED, "melds": NameEntry(), "all_cards": _WATCHED, "last_meld": NameEntry(),
+    "direction": NameEntry(),
+}
+
+# by the kind of what has them, as the dsl's tables (koloda/dsl/builtins.py) name them
+ATTRIBUTES: dict[str, dict[str, NameEntry]] = {
+    "card": {"rank": _STATIC, "suit": _STATIC, "color": _STATIC, "deck": _STATIC, "by": NameEntry(),
+             "face_up": NameEntry(), "rank_index": NameEntry(static=True), "suit_index": NameEntry(static=True)},
+    "zone": {"top": _WATCHED, "bottom": _WATCHED, "size": _WATCHED, "cards": _WATCHED, "free": _WATCHED,
+             "rank": _WATCHED, "grid": _WATCHED, "row": _WATCHED, "column": _WATCHED, "owner": NameEntry(),
+             "side": NameEntry(), "kind": NameEntry(), "fresh": NameEntry()},
+    "grid": {name: NameEntry() for name in ("cells", "lines", "rows", "columns", "diagonals")},
+    "plan": {name: NameEntry() for name in ("cards", "points", "size", "kind", "target", "new", "layoff", "swap",
+                                            "taken")},
+    "player": {"side": NameEntry(), "seat": NameEntry()},
+    "side": {"players": NameEntry()},
+    "list": {"size": NameEntry()},
+}
+
+
+def watched_names(table: dict[str, NameEntry]) -> frozenset[str]:
+    return frozenset(name for name, entry in table.items() if entry.watched)
