@@ -72,3 +72,18 @@ def test_the_first_list_that_is_not_none_is_gone_through_in_generated_code(first
     run = generated_path.expression(game, node, ["a", "b"])
     assert run(game.new_initial_state(), {"a": first, "b": second}) == expected
     assert run.path() == generated_path.GENERATED
+
+
+def test_an_expression_nested_deeper_than_python_allows_is_generated_in_parts():
+    # `x + -(x + -(x + …))` 100 deep, inside a comprehension over `x`: Python's parser takes brackets 200 deep
+    x = R.Local(NOWHERE, "int", "x")
+    deep: R.Expr = x
+    for _ in range(100):
+        deep = R.Arith(NOWHERE, "int", "+", x, R.Neg(NOWHERE, "int", deep))
+    node = R.ListComp(NOWHERE, list_of("int"), deep, "x", R.Local(NOWHERE, list_of("int"), "xs"), None)
+    game = koloda.load("pony")
+    run = generated_path.expression(game, node, ["xs"])
+    s = game.new_initial_state()
+    assert run.fallbacks == 0
+    assert run(s, {"xs": [1, 2, 5]}) == game.compiler.expr(node)(s, {"xs": [1, 2, 5]}) == [1, 2, 5]
+    assert run.path() == generated_path.GENERATED

@@ -26,7 +26,7 @@ from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, ato
                                          trivial)
 from koloda.interpreter.gen_source import Function, Module
 
-MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is left to the closures
+MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is a function of its own
 _ARITH = {"+", "-", "*", "//", "%"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _COSTLY = (R.Aggregate, R.ListComp, R.BuiltinCall, R.UserCall)
@@ -66,7 +66,7 @@ class ExprGen(CallGen):
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                return self.fallback(n, scope)
+                return self.apart(n, scope)
             method: Callable[[Any, Scope], Frag] | None = getattr(self, "_" + type(n).__name__, None)
             if method is None:
                 return self.fallback(n, scope)
@@ -135,6 +135,31 @@ class ExprGen(CallGen):
             if f is None or f.deps:
                 return True
         return False
+
+    def apart(self, n: R.Expr, scope: Scope) -> Frag:
+        """A node nested too deep for one Python expression (Python's parser bounds how deep brackets go), as
+        a generated function of its own, called with the local names it reads (worked out before the call:
+        they are names, or the cheap arguments of an inlined function)."""
+        names = sorted(self.c._free_locals(n))
+        if any(name not in scope for name in names):
+            return self.fallback(n, scope)
+        name = self.m.name("d")
+        params = [self.m.local(local) for local in names]
+        saved = (self.fn, self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops)
+        self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=True)   # (no effect runs while it does)
+        self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops = \
+            False, False, False, 0, 0, []
+        try:
+            inner = {local: Frag(p, frozenset({p}), scope[local].safe, scope[local].nonnull, scope[local].boolean)
+                     for local, p in zip(names, params)}
+            body = self.gen(n, inner)
+            self.fn.emit(f"return {body.text}", 1)
+            self.m.add(self.fn.text(["    # a part of an expression nested deeper than one Python expression goes"]))
+        finally:
+            self.fn, self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops = saved
+        args = [scope[local] for local in names]
+        return Frag(f"{name}({', '.join(['s'] + [a.text for a in args])})", deps_of(args),
+                    body.safe and all(a.safe for a in args), body.nonnull, body.boolean)
 
     def fallback(self, n: R.Expr, scope: Scope) -> Frag:
         """The closure of a node, called with the local names it reads."""
