@@ -1,10 +1,11 @@
 """Expressions of the resolved tree -> Python expression text (see generate.py).
 
-One `_<Class>` method per resolved expression class, like compile.py. Each
-returns a Frag: the text, and what the text reads. A class or a built-in with
-no method here is left to the closures: its text calls the closure compile.py
-makes for it, with the local names it reads in a dict, so correctness never
-depends on how much is generated.
+One `_<Class>` method per resolved expression class, like compile.py (its parts:
+gen_attrs.py for attributes, gen_calls.py for built-in calls). Each returns a
+Frag: the text, and what the text reads. Every class and built-in has its
+method (tests/test_architecture.py); a node a method declines (NotGenerated)
+would be left to the closures: its text calls the closure compile.py makes for
+it, with the local names it reads in a dict.
 
 The contract with the closures: generated text gives the same value, and
 fails wherever the closure fails (the message may differ, since the caller
