@@ -109,3 +109,22 @@ def zone_owner(z: Any, slot_kind: list, slot_owner: list, zone_slot: dict, table
             return None if want_owner else o
         return o if want_owner else side_of(o)
     return table[z]
+
+
+# ------------------------------------------------------------ the melds on the table (generated code calls these
+# by the names gen_runtime.py gives them)
+def table_melds(slot_kind: list, slot_owner: Any, slot_zone: list, owner: Any, anyone: bool) -> list[int]:
+    """The zones of the melds on the table in the order made: all of them (`anyone`), or one owner's."""
+    return [slot_zone[k] for k, kind in enumerate(slot_kind) if kind is not None and (anyone or slot_owner[k] == owner)]
+
+
+def meld_kind(slot_kind: list, zone_slot: dict, kinds: list, zone: Any) -> Any:
+    """`z.kind`: the kind of the meld in a zone, none for a zone that holds no meld."""
+    slot = zone_slot.get(zone)
+    return None if slot is None or slot_kind[slot] is None else kinds[slot_kind[slot]]
+
+
+def meld_fresh(slot_kind: list, slot_turn: list, zone_slot: dict, turn: int, zone: Any) -> bool:
+    """`z.fresh`: the zone holds a meld made this turn."""
+    slot = zone_slot.get(zone)
+    return False if slot is None or slot_kind[slot] is None else slot_turn[slot] == turn

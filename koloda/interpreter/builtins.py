@@ -85,7 +85,7 @@ def _sides(c: Context) -> Fn:
 @register(STATE_VALUES, "melds")
 def _melds(c: Context) -> Fn:
     slot_zone = c.layout.slot_zone
-    return lambda s, b: [slot_zone[k] for k, kind in enumerate(s.slot_kind) if kind is not None]
+    return lambda s, b: rt.table_melds(s.slot_kind, None, slot_zone, None, True)
 
 
 @register(STATE_VALUES, "all_cards")
@@ -185,14 +185,10 @@ def _free(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
 
 @register(ZONE_ATTRS, "kind", "fresh")
 def _meld_attr(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
-    zone_slot, kinds, name = c.layout.zone_slot, c.meld_kinds, n.name
-
-    def meld_attr(s, b):
-        slot = zone_slot.get(obj(s, b))
-        if slot is None or s.slot_kind[slot] is None:
-            return None if name == "kind" else False
-        return kinds[s.slot_kind[slot]] if name == "kind" else s.slot_turn[slot] == s.turn_no
-    return meld_attr
+    zone_slot, kinds = c.layout.zone_slot, c.meld_kinds
+    if n.name == "kind":
+        return lambda s, b: rt.meld_kind(s.slot_kind, zone_slot, kinds, obj(s, b))
+    return lambda s, b: rt.meld_fresh(s.slot_kind, s.slot_turn, zone_slot, s.turn_no, obj(s, b))
 
 
 @register(ZONE_ATTRS, "rank", "grid", "row", "column")

@@ -221,18 +221,14 @@ class Compiler(EffectCompiler):
         """The melds on the table, in the order made (all of them, or one owner's)."""
         slot_zone = self.layout.slot_zone
         if n.owner is None:
-            return lambda s, b: [slot_zone[k] for k, kind in enumerate(s.slot_kind) if kind is not None]
+            return lambda s, b: builtin_runtime.table_melds(s.slot_kind, None, slot_zone, None, True)
         player = self.expr(n.owner, env)
         if n.by_side:
             owner = player
         else:
             meld_owner_of = self.layout.meld_owner_of
             owner = lambda s, b: meld_owner_of(player(s, b))
-
-        def melds_of(s, b):
-            o = owner(s, b)
-            return [slot_zone[k] for k, kind in enumerate(s.slot_kind) if kind is not None and s.slot_owner[k] == o]
-        return melds_of
+        return lambda s, b: builtin_runtime.table_melds(s.slot_kind, s.slot_owner, slot_zone, owner(s, b), False)
 
     # ------------------------------------------------------------ attributes and calls
     def _attribute(self, table: dict[str, builtins.AttrImpl], n: R.Attribute, env: Env) -> Fn:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from koloda.dsl.errors import NOWHERE
+from koloda.interpreter import builtin_runtime
 from koloda.interpreter.work import MAX_VALUE, checked_number, too_much
 
 
@@ -50,21 +51,6 @@ def _side(player: Any, sides: int) -> Any:
 
 def _others(s: Any) -> list[int]:
     return [(s.current + k * s.direction) % s.n for k in range(1, s.n)]
-
-
-def _melds(slot_kind: list, slot_owner: list, slot_zone: list, owner: Any, anyone: bool) -> list[int]:
-    """The zones of the melds on the table in the order made: all of them, or one owner's."""
-    return [slot_zone[k] for k, kind in enumerate(slot_kind) if kind is not None and (anyone or slot_owner[k] == owner)]
-
-
-def _meld_kind(slot_kind: list, zone_slot: dict, kinds: list, zone: Any) -> Any:
-    slot = zone_slot.get(zone)
-    return None if slot is None or slot_kind[slot] is None else kinds[slot_kind[slot]]
-
-
-def _meld_fresh(slot_kind: list, slot_turn: list, zone_slot: dict, turn: int, zone: Any) -> bool:
-    slot = zone_slot.get(zone)
-    return False if slot is None or slot_kind[slot] is None else slot_turn[slot] == turn
 
 
 def _plan(get: Any, plan: Any) -> Any:
@@ -137,5 +123,8 @@ def _number(value: Any, what: str, span: Any) -> Any:
 
 
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (
-    _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others, _melds, _meld_kind,
-    _meld_fresh, _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _number)}
+    _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others,
+    _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _number)}
+# the built-ins' own functions, which the closures call too
+RUNTIME.update({"_melds": builtin_runtime.table_melds, "_meld_kind": builtin_runtime.meld_kind,
+                "_meld_fresh": builtin_runtime.meld_fresh})
