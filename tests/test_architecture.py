@@ -182,13 +182,28 @@ def test_every_built_in_has_a_signature_an_implementation_and_a_line_of_referenc
     assert set(declared) == set(documented) and all(documented.values())
 
 
+def _leaves(cls):      # the classes of resolved.py that nothing derives from
+    subs = [s for s in cls.__subclasses__() if getattr(R, s.__name__, None) is s]
+    return [cls] if not subs else [leaf for s in subs for leaf in _leaves(s)]
+
+
 def test_every_resolved_class_has_a_compile_method():
-    def leaves(cls):      # the classes of resolved.py that nothing derives from
-        subs = [s for s in cls.__subclasses__() if getattr(R, s.__name__, None) is s]
-        return [cls] if not subs else [leaf for s in subs for leaf in leaves(s)]
+    leaves = _leaves
     expressions = [c for c in leaves(R.Expr) if c is not R.Invalid]
     assert all(hasattr(Compiler, "_" + c.__name__) for c in expressions)
     assert all(hasattr(EffectCompiler, "_do_" + c.__name__) for c in leaves(R.Effect))
+
+
+def test_every_expression_class_and_built_in_function_has_a_generator_method():
+    # what has none is left to the closures, which are to go (issue 33)
+    expressions = [c for c in _leaves(R.Expr) if c is not R.Invalid]
+    assert expressions and [c.__name__ for c in expressions if not hasattr(ExprGen, "_" + c.__name__)] == []
+    # a built-in function is written from its entry's template, or by a method naming it (`call_<name>`)
+    from koloda.interpreter.builtin_entries import ENTRIES
+    assert [name for name in signatures.FUNCTIONS
+            if ENTRIES[name].template is None and not hasattr(ExprGen, "call_" + name)] == []
+    assert all(isinstance(getattr(ExprGen, m), type(ExprGen.gen)) for m in dir(ExprGen) if m.startswith("call_"))
+    assert {m[len("call_"):] for m in dir(ExprGen) if m.startswith("call_")} <= set(signatures.FUNCTIONS)
 
 
 def test_the_generator_names_its_methods_after_resolved_classes():

@@ -7,7 +7,6 @@ its arguments.
 """
 from __future__ import annotations
 
-from math import prod
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
@@ -17,10 +16,8 @@ from koloda.interpreter.env import Context, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.cards import rank_indexes, suit_indexes
 from koloda.interpreter.choices import combinations_of, subsets_of
-from koloda.interpreter.gen_runtime import trick_winner
-from koloda.interpreter import meld_calls
-from koloda.interpreter.trick_order import extreme_by, trick_taker
-from koloda.interpreter.work import checked_number
+from koloda.interpreter import builtin_runtime as rt, meld_calls
+from koloda.interpreter.trick_order import extreme_by, extreme_card, rank_strength, trick_taker, trick_winner
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
 FunctionImpl = Callable[[Context, R.BuiltinCall, list[Fn], Env], Fn]
@@ -88,7 +85,7 @@ def _sides(c: Context) -> Fn:
 @register(STATE_VALUES, "melds")
 def _melds(c: Context) -> Fn:
     slot_zone = c.layout.slot_zone
-    return lambda s, b: [slot_zone[k] for k, kind in enumerate(s.slot_kind) if kind is not None]
+    return lambda s, b: rt.table_melds(s.slot_kind, None, slot_zone, None, True)
 
 
 @register(STATE_VALUES, "all_cards")
@@ -188,14 +185,10 @@ def _free(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
 
 @register(ZONE_ATTRS, "kind", "fresh")
 def _meld_attr(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
-    zone_slot, kinds, name = c.layout.zone_slot, c.meld_kinds, n.name
-
-    def meld_attr(s, b):
-        slot = zone_slot.get(obj(s, b))
-        if slot is None or s.slot_kind[slot] is None:
-            return None if name == "kind" else False
-        return kinds[s.slot_kind[slot]] if name == "kind" else s.slot_turn[slot] == s.turn_no
-    return meld_attr
+    zone_slot, kinds = c.layout.zone_slot, c.meld_kinds
+    if n.name == "kind":
+        return lambda s, b: rt.meld_kind(s.slot_kind, zone_slot, kinds, obj(s, b))
+    return lambda s, b: rt.meld_fresh(s.slot_kind, s.slot_turn, zone_slot, s.turn_no, obj(s, b))
 
 
 @register(ZONE_ATTRS, "rank", "grid", "row", "column")
@@ -218,16 +211,8 @@ def _zone_owner(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
     table = owners if want_owner else sides
     zone_slot, by_side, side_of = layout.zone_slot, layout.meld_by_side, layout.side_of
 
-    def owner_of(s, b):
-        z = obj(s, b)
-        slot = zone_slot.get(z)
-        if slot is not None and s.slot_kind[slot] is not None:     # a meld: whoever made it
-            o = s.slot_owner[slot]
-            if by_side:
-                return None if want_owner else o
-            return o if want_owner else side_of(o)
-        return table[z]
-    return owner_of
+    return lambda s, b: rt.zone_owner(obj(s, b), s.slot_kind, s.slot_owner, zone_slot, table, by_side, side_of,
+                                       want_owner)
 
 
 # ------------------------------------------------------------------ grids, plans, players, sides, lists
@@ -270,10 +255,7 @@ def _player_side(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
 
 @register(PLAYER_ATTRS, "seat")
 def _player_seat(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
-    def seat(s, b):                 # P1 sits in seat 1
-        p = obj(s, b)
-        return None if p is None else p + 1
-    return seat
+    return lambda s, b: rt.seat_number(obj(s, b))
 
 
 @register(SIDE_ATTRS, "players")
@@ -288,141 +270,77 @@ def _list_size(c: Context, n: R.Attribute, obj: Fn, env: Env) -> Fn:
 
 
 # ------------------------------------------------------------------ functions
-def _unary(name: str, what: str, table: Callable[[Context], Callable[[Any], Any]]) -> FunctionImpl:
-    """A function of one value that is never none: a lookup in a table."""
-    def build(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
-        (a,) = args
-        span = n.span
-        f = table(c)
-
-        def unary(s, b):
-            x = a(s, b)
-            if x is None:
-                raise RuleRuntimeError(f"`{name}` of no {what} (the argument is none)", span)
-            return f(x)
-        return unary
-    return build
-
-
-_value_one = _unary("value", "card", lambda c: c.cards.values.__getitem__)
-
-
+# Each wraps the function of plain values generated code calls (builtin_runtime.py and the modules that
+# own the semantics), so that what a built-in means is written once.
 @register(FUNCTIONS, "value")
 def _value(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    card, span = args[0], n.span
     if len(n.args) == 1:
-        return _value_one(c, n, args, env)
-    table = n.args[1]
-    assert isinstance(table, R.Const), "the checker lets only a table written out through"
-    values, span = c.cards.tables[str(table.value)], n.span
-    card = args[0]
-
-    def value_in(s, b):
-        x = card(s, b)
-        if x is None:
-            raise RuleRuntimeError(f"`{table.value}` of no card (the argument is none)", span)
-        return values[x]
-    return value_in
-FUNCTIONS["abs"] = _unary("abs", "number", lambda c: abs)
+        values, name = c.cards.values, "value"
+    else:
+        table = n.args[1]
+        assert isinstance(table, R.Const), "the checker lets only a table written out through"
+        values, name = c.cards.tables[str(table.value)], str(table.value)
+    return lambda s, b: rt.value_of(values, card(s, b), name, span)
 
 
-def _step(name: str, sign: int) -> FunctionImpl:
-    """`next` and `prev`: one seat round the table, in the direction of play (or against it)."""
-    def build(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
-        (a,) = args
-        span = n.span
-
-        def step(s, b):
-            x = a(s, b)
-            if x is None:
-                raise RuleRuntimeError(f"`{name}` of no player (the argument is none)", span)
-            return (x + sign * s.direction) % s.n
-        return step
-    return build
+@register(FUNCTIONS, "abs")
+def _abs(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    (a,), span = args, n.span
+    return lambda s, b: rt.absolute(a(s, b), span)
 
 
-FUNCTIONS["next"] = _step("next", 1)
-FUNCTIONS["prev"] = _step("prev", -1)
+@register(FUNCTIONS, "next", "prev")
+def _step(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
+    """One seat round the table, in the direction of play (or against it)."""
+    (a,), span, sign = args, n.span, 1 if n.name == "next" else -1
+    return lambda s, b: rt.step(a(s, b), sign, s.direction, s.n, span)
 
 
 @register(FUNCTIONS, "player")
 def _player_at(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
-    (seat,) = args
-    span = n.span
-
-    def player(s, b):
-        k = seat(s, b)
-        if k is None:
-            raise RuleRuntimeError("`player` of no seat (the argument is none)", span)
-        if not 1 <= k <= s.n:
-            raise RuleRuntimeError(f"there is no seat {k}: the seats are 1 to {s.n}", span)
-        return k - 1
-    return player
+    (seat,), span = args, n.span
+    return lambda s, b: rt.seat_player(seat(s, b), s.n, span)
 
 
 @register(FUNCTIONS, "top")
 def _top_cards(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
-    zone, count = args
-    span = n.span
+    (zone, count), span = args, n.span
 
     def top(s, b):
-        k = count(s, b)
-        if k is None or k < 0:
-            raise RuleRuntimeError(f"`top` takes a count of 0 or more, not {k}", span)
-        return s.zones[zone(s, b)][::-1][:k]
+        k = count(s, b)          # the count first, as the rules have always worked it out
+        return rt.top_cards(s.zones[zone(s, b)], k, span)
     return top
 
 
-@register(FUNCTIONS, "winner")
+@register(FUNCTIONS, "winner", "winning_card")
 def _winner(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
-    """The player whose card takes the trick: highest trump, else highest of the suit led."""
+    """`winner`: the player whose card takes the trick (highest trump, else highest of the suit led);
+    `winning_card`: that card."""
+    name, span = n.name, n.span
     if len(args) > 2:
-        return trick_taker(args[0], args[1], args[2], args[3] if len(args) > 3 else None, c.cards.suits, n.span,
-                           "winner", by_card=False)
+        return trick_taker(args[0], args[1], args[2], args[3] if len(args) > 3 else None, c.cards.suits, span,
+                           name, by_card=name == "winning_card")
     zone, trump = args
     suits, ranks, order = c.cards.suits, c.cards.ranks, c.cards.order
-    span = n.span
+    card_itself = name == "winning_card"
 
     def winner(s, b):
         trick = s.zones[zone(s, b)]
-        if not trick:
-            raise RuleRuntimeError("`winner` of an empty trick", span)
-        return trick_winner(trick, trump(s, b), suits, ranks, order, s.by)
+        if not trick:            # before the trump is worked out, as it has always been
+            raise RuleRuntimeError(f"`{name}` of an empty trick", span)
+        return trick_winner(trick, trump(s, b), suits, ranks, order, None if card_itself else s.by, name, span)
     return winner
-
-
-@register(FUNCTIONS, "winning_card")
-def _winning_card(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
-    """The card that takes the trick, by the rule of `winner`."""
-    if len(args) > 2:
-        return trick_taker(args[0], args[1], args[2], args[3] if len(args) > 3 else None, c.cards.suits, n.span,
-                           "winning_card", by_card=True)
-    zone, trump = args
-    suits, ranks, order = c.cards.suits, c.cards.ranks, c.cards.order
-    itself = list(range(c.cards.size))      # each card "played by" itself: trick_winner then gives the card
-    span = n.span
-
-    def winning_card(s, b):
-        trick = s.zones[zone(s, b)]
-        if not trick:
-            raise RuleRuntimeError("`winning_card` of an empty trick", span)
-        return trick_winner(trick, trump(s, b), suits, ranks, order, itself)
-    return winning_card
 
 
 @register(FUNCTIONS, "highest", "lowest")
 def _highest(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     """The card of the strongest (weakest) rank; of equal ranks, the first listed (a zone: the bottom one)."""
-    order, ranks = c.cards.order, c.cards.ranks
-    cards = c.sequence(n.args[0], env)
+    cards, highest = c.sequence(n.args[0], env), n.name == "highest"
     if len(args) > 1:
-        return extreme_by(cards, args[1], n.name == "highest", n.span, n.name)
-    strength = [order[r] for r in ranks]
-    pick = max if n.name == "highest" else min
-
-    def extreme_card(s, b):
-        found = [card for card in cards(s, b) if card is not None]
-        return pick(found, key=strength.__getitem__) if found else None
-    return extreme_card
+        return extreme_by(cards, args[1], highest, n.span, n.name)
+    strength = rank_strength(c.cards)
+    return lambda s, b: extreme_card(cards(s, b), strength, highest)
 
 
 @register(FUNCTIONS, "combinations", "subsets")
@@ -448,26 +366,12 @@ def reduce(name: str, items: Fn, span: Span) -> Fn:
     if name == "count":
         return lambda s, b: len(items(s, b))
     if name in ("sum", "product"):
-        add_up = sum if name == "sum" else prod
-
-        def total(s, b):
-            values = items(s, b)
-            if None in values:
-                raise RuleRuntimeError(f"`{name}` over a list that holds none", span)
-            return checked_number(add_up(values), f"`{name}`", span)
-        return total
+        return lambda s, b: rt.total(items(s, b), name, span)
     if name == "any":
         return lambda s, b: any(items(s, b))
     if name == "all":
         return lambda s, b: all(items(s, b))
-    fold = max if name == "max" else min
-
-    def extreme(s, b):
-        values = list(items(s, b))
-        if not values:
-            raise RuleRuntimeError(f"`{name}` of nothing", span)
-        return fold(values)
-    return extreme
+    return lambda s, b: rt.extreme(items(s, b), name, span)
 
 
 @register(FUNCTIONS, "hand_pattern")
@@ -475,7 +379,7 @@ def _hand_pattern(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     patterns = c.patterns
     assert patterns is not None, "the checker lets pattern functions through only where patterns are declared"
     cards = c.sequence(n.args[0], env)
-    return lambda s, b: patterns.name(list(cards(s, b)))
+    return lambda s, b: meld_calls.hand_pattern(patterns, cards(s, b))
 
 
 @register(FUNCTIONS, "hand_compare")
@@ -483,7 +387,7 @@ def _hand_compare(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     patterns = c.patterns
     assert patterns is not None, "the checker lets pattern functions through only where patterns are declared"
     left, right = c.sequence(n.args[0], env), c.sequence(n.args[1], env)
-    return lambda s, b: patterns.compare(list(left(s, b)), list(right(s, b)))
+    return lambda s, b: meld_calls.hand_compare(patterns, left(s, b), right(s, b))
 
 
 # the meld functions, in meld_calls.py

@@ -10,7 +10,6 @@ names are looked up in builtins.py. A class with no method fails at load.
 """
 from __future__ import annotations
 
-import itertools
 import operator
 from collections.abc import Sequence
 from typing import Any, Callable
@@ -18,7 +17,7 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import CARD_SLOT
 from koloda.dsl.types import BOOL, CARD, RANK, ZONE, is_list
-from koloda.interpreter import builtins, meld_calls
+from koloda.interpreter import builtin_runtime, builtins, meld_calls
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.effects import EffectCompiler
 from koloda.interpreter.env import TOP, Env, Expansion, Fn
@@ -28,7 +27,7 @@ from koloda.interpreter.melds import MeldRules
 from koloda.interpreter.patterns import PatternRules
 from koloda.interpreter.reach import Reach
 from koloda.interpreter.window import Window
-from koloda.interpreter.work import charged, checked_number, counted, spend
+from koloda.interpreter.work import charged, checked_number, counted
 
 _MISSING = object()
 
@@ -222,18 +221,14 @@ class Compiler(EffectCompiler):
         """The melds on the table, in the order made (all of them, or one owner's)."""
         slot_zone = self.layout.slot_zone
         if n.owner is None:
-            return lambda s, b: [slot_zone[k] for k, kind in enumerate(s.slot_kind) if kind is not None]
+            return lambda s, b: builtin_runtime.table_melds(s.slot_kind, None, slot_zone, None, True)
         player = self.expr(n.owner, env)
         if n.by_side:
             owner = player
         else:
             meld_owner_of = self.layout.meld_owner_of
             owner = lambda s, b: meld_owner_of(player(s, b))
-
-        def melds_of(s, b):
-            o = owner(s, b)
-            return [slot_zone[k] for k, kind in enumerate(s.slot_kind) if kind is not None and s.slot_owner[k] == o]
-        return melds_of
+        return lambda s, b: builtin_runtime.table_melds(s.slot_kind, s.slot_owner, slot_zone, owner(s, b), False)
 
     # ------------------------------------------------------------ attributes and calls
     def _attribute(self, table: dict[str, builtins.AttrImpl], n: R.Attribute, env: Env) -> Fn:
@@ -390,12 +385,8 @@ class Compiler(EffectCompiler):
         if isinstance(n, R.Arith) and n.op == "+" and is_list(n.type):
             left, right = self.stream(n.left, env, card), self.stream(n.right, env, card)
 
-            def joined(s, b):
-                x, y = left(s, b), right(s, b)     # both worked out first, as `+` does
-                if x is None or y is None:
-                    raise RuleRuntimeError("`+` with none", n.span)
-                return itertools.chain(x, y)
-            return joined
+            span = n.span
+            return lambda s, b: builtin_runtime.joined(left(s, b), right(s, b), span)
         items = self.sequence(n, env)
         return lambda s, b: list(items(s, b))
 
@@ -416,14 +407,9 @@ class Compiler(EffectCompiler):
 
         def numbers(s, b):
             by = step(s, b)
-            if by <= 0:
+            if by <= 0:          # before the bounds are worked out, as it has always been
                 raise RuleRuntimeError(f"a range goes up by a whole number above 0, not by {by}", span)
-            first, last = low(s, b), high(s, b)
-            count = max(0, (last - first) // by + 1)
-            s.work -= count                 # spent before it is made
-            if s.work < 0:
-                spend(s, 0, f"a range of {count:,} numbers", span)
-            return list(range(first, last + 1, by))
+            return builtin_runtime.numbers(s, low(s, b), high(s, b), by, span)
         return numbers
 
     def _Index(self, n: R.Index, env: Env) -> Fn:
@@ -559,16 +545,8 @@ class Compiler(EffectCompiler):
         return lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)
 
     def _SeatOrder(self, n: R.SeatOrder, env: Env) -> Fn:
-        start, first, span, what = self.expr(n.start, env), 1 if n.others else 0, n.span, \
-            "others" if n.others else "players"
-
-        def seat_order(s, b):
-            p = start(s, b)
-            if p is None:
-                raise RuleRuntimeError(f"`{what} from` no player (the start is none)", span)
-            d = s.direction
-            return [(p + k * d) % s.n for k in range(first, s.n)]
-        return seat_order
+        start, others, span = self.expr(n.start, env), n.others, n.span
+        return lambda s, b: builtin_runtime.seat_order(start(s, b), others, s.direction, s.n, span)
 
 
 def _implementation(table: dict[str, Any], name: str, what: str) -> Any:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
+from koloda.interpreter import builtin_runtime as rt
+from koloda.interpreter.cards import rank_indexes, suit_indexes
 from koloda.interpreter.gen_frag import NOTHING, Frag, NotGenerated, Scope, atom, deps_of
 from koloda.interpreter.gen_source import Function, Module
 from koloda.interpreter.melds import LAYOFF, NEW, SWAP
@@ -42,8 +44,11 @@ class AttrGen:
             table = self.m.const({"rank": cards.ranks, "suit": cards.suits, "color": cards.colors}[n.name], n.name)
         elif n.name in ("face_up", "by"):
             table = self.fn.state("_F" if n.name == "face_up" else "_B")
-        elif n.name == "deck" and self.c.card_deck is not None:
-            table = self.m.const(self.c.card_deck, "deck")
+        elif n.name == "deck":        # (none where the players share one deck)
+            decks = self.c.card_deck
+            table = self.m.const(list(decks) if decks is not None else [None] * cards.size, "deck")
+        elif n.name in ("rank_index", "suit_index"):
+            table = self.m.const((rank_indexes if n.name == "rank_index" else suit_indexes)(cards), n.name)
         else:
             raise NotGenerated
         card = self.gen(n.obj, scope)
@@ -59,14 +64,18 @@ class AttrGen:
             # where a zone sits never changes; who owns one neither, where there are no melds (see builtins.py)
             if n.name in ("rank", "grid", "row", "column"):
                 values = [None if cell is None else getattr(cell, n.name) for cell in layout.zone_cell]
-            elif layout.zone_slot:
-                raise NotGenerated
             elif n.name == "owner":
                 values = [None if z.by_side else z.owner for z in layout.zones]
             else:
                 values = [z.owner if z.by_side or z.owner is None else layout.side_of(z.owner) for z in layout.zones]
             zone = self.gen(n.obj, scope)
-            return Frag(f"{self.m.const(values, 'zone_' + n.name)}[{zone.text}]", zone.deps, zone.safe)
+            table = self.m.const(values, "zone_" + n.name)
+            if n.name in ("owner", "side") and layout.zone_slot:        # a meld on the table: whoever made it
+                owner = self.m.const(rt.zone_owner, "zone_owner")
+                return Frag(f"{owner}({zone.text}, s.slot_kind, s.slot_owner, "
+                            f"{self.m.const(layout.zone_slot, 'zone_slot')}, {table}, {layout.meld_by_side}, "
+                            f"{self.m.const(layout.side_of, 'side_of')}, {n.name == 'owner'})", zone.deps)
+            return Frag(f"{table}[{zone.text}]", zone.deps, zone.safe)
         if n.name in ("kind", "fresh"):
             zone = self.gen(n.obj, scope)
             zone_slot = self.m.const(layout.zone_slot, "zone_slot")
@@ -125,7 +134,7 @@ class AttrGen:
         player = self.gen(n.obj, scope)
         if n.name == "seat":
             if not player.nonnull:
-                raise NotGenerated
+                return Frag(f"{self.m.const(rt.seat_number, 'seat')}({player.text})", player.deps, player.safe)
             return Frag(f"({player.text} + 1)", player.deps, player.safe, True)
         sides = self.c.layout.num_sides
         if player.nonnull:
@@ -154,30 +163,3 @@ class AttrGen:
         if plan is not None:
             return Frag(f"_reach_after({reach}, s, {text})", deps_of(parts), False, True, True)
         return Frag(f"_reach({reach}, {text})", deps_of(parts), False, True, True)
-
-    def _BuiltinCall(self, n: R.BuiltinCall, scope: Scope) -> Frag:
-        name = n.name
-        if name in ("count", "sum", "any", "all", "max", "min"):
-            if name in ("max", "min") and len(n.args) >= 2:
-                args = [self.gen(a, scope) for a in n.args]
-                return Frag(f"{name}({', '.join(a.text for a in args)})", deps_of(args))
-            items = self.sequence(n.args[0], scope)
-            return Frag(f"{'len' if name == 'count' else name}({items.text})", items.deps,
-                        items.safe and name in ("count", "any", "all"), True)
-        args = [self.gen(a, scope) for a in n.args]
-        deps = deps_of(args)
-        cards = self.c.cards
-        if name == "value" and len(args) == 1:
-            return Frag(f"{self.m.const(cards.values, 'value')}[{args[0].text}]", deps, False, True)
-        if name == "abs":
-            return Frag(f"abs({args[0].text})", deps, False, True)
-        if name in ("next", "prev"):
-            return Frag(f"(({args[0].text} {'+' if name == 'next' else '-'} s.direction) % s.n)", deps, False, True)
-        if name == "top":
-            return Frag(f"_topn({self.fn.state('_Z')}[{args[0].text}], {args[1].text})", deps, False, True)
-        if name == "winner" and len(args) == 2:      # with the game's own order: the closures
-            tables = ", ".join(self.m.const(t, k) for t, k in ((cards.suits, "suit"), (cards.ranks, "rank"),
-                                                              (cards.order, "order")))
-            return Frag(f"_winner({self.fn.state('_Z')}[{args[0].text}], {args[1].text}, {tables}, "
-                        f"{self.fn.state('_B')})", deps)
-        raise NotGenerated

@@ -1,10 +1,11 @@
 """Expressions of the resolved tree -> Python expression text (see generate.py).
 
-One `_<Class>` method per resolved expression class, like compile.py. Each
-returns a Frag: the text, and what the text reads. A class or a built-in with
-no method here is left to the closures: its text calls the closure compile.py
-makes for it, with the local names it reads in a dict, so correctness never
-depends on how much is generated.
+One `_<Class>` method per resolved expression class, like compile.py (its parts:
+gen_attrs.py for attributes, gen_calls.py for built-in calls). Each returns a
+Frag: the text, and what the text reads. Every class and built-in has its
+method (tests/test_architecture.py); a node a method declines (NotGenerated)
+would be left to the closures: its text calls the closure compile.py makes for
+it, with the local names it reads in a dict.
 
 The contract with the closures: generated text gives the same value, and
 fails wherever the closure fails (the message may differ, since the caller
@@ -17,15 +18,16 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, RANK, ZONE
+from koloda.interpreter import builtin_runtime as rt
 from koloda.interpreter.compile import _chain, _locals_in, _simple
 from koloda.interpreter.env import Env
 from koloda.interpreter.meld_calls import asks_reach
-from koloda.interpreter.gen_attrs import AttrGen
+from koloda.interpreter.gen_calls import CallGen
 from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, atom, costly, deps_of, is_literal,
                                          trivial)
 from koloda.interpreter.gen_source import Function, Module
 
-MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is left to the closures
+MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is a function of its own
 _ARITH = {"+", "-", "*", "//", "%"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _COSTLY = (R.Aggregate, R.ListComp, R.BuiltinCall, R.UserCall)
@@ -33,7 +35,7 @@ _COSTLY = (R.Aggregate, R.ListComp, R.BuiltinCall, R.UserCall)
 UNROLLED_PLAYERS = 8
 
 
-class ExprGen(AttrGen):
+class ExprGen(CallGen):
     """Expressions, generated into the function `self.fn` of the module `self.m`.
 
     listing: inside the listing of legal moves, where the state does not change, so that a
@@ -54,6 +56,7 @@ class ExprGen(AttrGen):
         self._in_iterable = 0
         self._depth = 0
         self._functions: dict[tuple[str, bool], str] = {}
+        self._bound_names: dict[tuple[int, str], str] = {}
         # per comprehension being generated, innermost last: its local, and the parts of its condition and
         # element that do not read it, worked out once before its loop ((name, text) pairs)
         self._loops: list[tuple[str, list[tuple[str, str]]]] = []
@@ -64,7 +67,7 @@ class ExprGen(AttrGen):
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                return self.fallback(n, scope)
+                return self.apart(n, scope)
             method: Callable[[Any, Scope], Frag] | None = getattr(self, "_" + type(n).__name__, None)
             if method is None:
                 return self.fallback(n, scope)
@@ -134,6 +137,31 @@ class ExprGen(AttrGen):
                 return True
         return False
 
+    def apart(self, n: R.Expr, scope: Scope) -> Frag:
+        """A node nested too deep for one Python expression (Python's parser bounds how deep brackets go), as
+        a generated function of its own, called with the local names it reads (worked out before the call:
+        they are names, or the cheap arguments of an inlined function)."""
+        names = sorted(self.c._free_locals(n))
+        if any(name not in scope for name in names):
+            return self.fallback(n, scope)
+        name = self.m.name("d")
+        params = [self.m.local(local) for local in names]
+        saved = (self.fn, self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops)
+        self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=True)   # (no effect runs while it does)
+        self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops = \
+            False, False, False, 0, 0, []
+        try:
+            inner = {local: Frag(p, frozenset({p}), scope[local].safe, scope[local].nonnull, scope[local].boolean)
+                     for local, p in zip(names, params)}
+            body = self.gen(n, inner)
+            self.fn.emit(f"return {body.text}", 1)
+            self.m.add(self.fn.text(["    # a part of an expression nested deeper than one Python expression goes"]))
+        finally:
+            self.fn, self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops = saved
+        args = [scope[local] for local in names]
+        return Frag(f"{name}({', '.join(['s'] + [a.text for a in args])})", deps_of(args),
+                    body.safe and all(a.safe for a in args), body.nonnull, body.boolean)
+
     def fallback(self, n: R.Expr, scope: Scope) -> Frag:
         """The closure of a node, called with the local names it reads."""
         closure = self.c.expr(n, Env(hoisting=self.listing))
@@ -186,6 +214,8 @@ class ExprGen(AttrGen):
         if name == "melds":
             return Frag(f"_melds(s.slot_kind, None, {self.m.const(self.c.layout.slot_zone, 'slot_zone')}, None, True)",
                         NOTHING, True, True)
+        if name == "ranks":
+            return Frag(repr(list(self.c.cards.deck_ranks)), NOTHING, True, True)
         raise NotGenerated
 
     def _ZoneRef(self, n: R.ZoneRef, scope: Scope) -> Frag:
@@ -316,11 +346,12 @@ class ExprGen(AttrGen):
             loop, test, _, deps, safe = self.comprehension(n.var, n.iterable, n.cond, None, scope)
             assert test is not None
             return Frag(f"len([1 {loop} if {test.text}])", deps, False, True)
-        if n.func == "product":          # left to the closure
-            raise NotGenerated
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
+        if n.func == "product":
+            return Frag(f"{self.runtime('product')}([{value.text} {loop}{where}], 'product', {self.at(n)})", deps,
+                        False, True)
         return Frag(f"{n.func}([{value.text} {loop}{where}])", deps, False, True)
 
     def decide(self, n: R.Aggregate, scope: Scope) -> Frag:
@@ -340,23 +371,18 @@ class ExprGen(AttrGen):
     def stream(self, n: R.Aggregate, scope: Scope) -> Frag:
         """The items of `any`/`all` over a list with melds in it, as the closures make them (compile.py
         `stream`): the melds a group at a time, and for `any(c in m.cards and …)` only the groups that
-        hold `c`. Called with the local names the list and the card read."""
-        env = Env(hoisting=self.listing)
-        stream = self.c.stream(n.iterable, env, self.c._held_card(n, env))
-        names = self.c._free_locals(n.iterable)
+        hold `c` (where working `c` out cannot fail: else every group, which gives the same answer)."""
         item = self.c.held_card_item(n)
+        card = None
         if item is not None:
-            names = names | self.c._free_locals(item)
-        deps: frozenset[str] = NOTHING
-        pairs = []
-        for name in sorted(names - {n.var}):
-            f = scope.get(name)
-            if f is None:
-                raise NotGenerated
-            pairs.append(f"{self.m.literal(name)}: {f.text}")
-            deps |= f.deps
-        self.fallbacks += 1
-        return Frag(f"{self.m.const(stream, 'k')}(s, {{{', '.join(pairs)}}})", deps)
+            card = self.gen(item, scope)
+            if not card.safe:
+                card = None
+        self._in_iterable += 1
+        try:
+            return self.stream_items(n.iterable, scope, card)
+        finally:
+            self._in_iterable -= 1
 
     def unrolled(self, n: R.Aggregate, scope: Scope) -> Frag:
         """`any`/`all` over the players, written out player by player (a loaded game's table keeps its
@@ -402,9 +428,11 @@ class ExprGen(AttrGen):
         return Frag(f"[{', '.join(i.text for i in items)}]", deps_of(items), all(i.safe for i in items), True)
 
     def _Range(self, n: R.Range, scope: Scope) -> Frag:
-        if n.step is not None:          # a step is checked above 0 by the closures
-            raise NotGenerated
         low, high = self.gen(n.low, scope), self.gen(n.high, scope)
+        if n.step is not None:          # checked above 0
+            step = self.gen(n.step, scope)
+            return Frag(f"{self.bound(rt.numbers, 'numbers')}(s, {low.text}, {high.text}, {step.text}, {self.at(n)})",
+                        low.deps | high.deps | step.deps, False, True)
         return Frag(f"list(_range(s, {low.text}, {high.text}))", low.deps | high.deps, False, True)
 
     def _Index(self, n: R.Index, scope: Scope) -> Frag:
@@ -466,10 +494,11 @@ class ExprGen(AttrGen):
     def _Or(self, n: R.Or, scope: Scope) -> Frag:
         if n.type == BOOL:
             return _logic([self.gen(x, scope) for x in _chain(n, R.Or)], "or")
-        if self._in_iterable:          # no `:=` in a comprehension's iterable
-            raise NotGenerated
         left, right = self.gen(n.left, scope), self.gen(n.right, scope)
         t = self.fn.temp()
+        if self._in_iterable:          # no `:=` in a comprehension's iterable: the left side bound by a loop of one
+            return Frag(f"[({right.text} if {t} is None else {t}) for {t} in [{left.text}]][0]",
+                        left.deps | right.deps, left.safe and right.safe, right.nonnull)
         return Frag(f"({right.text} if ({t} := {left.text}) is None else {t})", left.deps | right.deps,
                     left.safe and right.safe, right.nonnull)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from koloda.dsl.errors import NOWHERE
+from koloda.interpreter import builtin_runtime
 from koloda.interpreter.work import MAX_VALUE, checked_number, too_much
 
 
@@ -50,46 +51,6 @@ def _side(player: Any, sides: int) -> Any:
 
 def _others(s: Any) -> list[int]:
     return [(s.current + k * s.direction) % s.n for k in range(1, s.n)]
-
-
-def _topn(zone: list, count: Any) -> list:
-    if count is None or count < 0:
-        raise ValueError("a count below 0")
-    return zone[::-1][:count]
-
-
-def trick_winner(trick: list, trump: Any, suits: tuple, ranks: tuple, order: tuple, by: list) -> Any:
-    """Who played the card that takes the trick: the built-in `winner`, for the closures
-    (interpreter/builtins.py) and the generated code alike."""
-    if not trick:
-        raise ValueError("the winner of an empty trick")
-    led = suits[trick[0]]
-    best = trick[0]
-    for card in trick[1:]:
-        cs, bs = suits[card], suits[best]
-        if cs == bs:
-            if order[ranks[card]] > order[ranks[best]]:
-                best = card
-        elif cs == trump and trump is not None:
-            best = card
-        elif bs != trump and cs == led and bs != led:
-            best = card
-    return by[best]
-
-
-def _melds(slot_kind: list, slot_owner: list, slot_zone: list, owner: Any, anyone: bool) -> list[int]:
-    """The zones of the melds on the table in the order made: all of them, or one owner's."""
-    return [slot_zone[k] for k, kind in enumerate(slot_kind) if kind is not None and (anyone or slot_owner[k] == owner)]
-
-
-def _meld_kind(slot_kind: list, zone_slot: dict, kinds: list, zone: Any) -> Any:
-    slot = zone_slot.get(zone)
-    return None if slot is None or slot_kind[slot] is None else kinds[slot_kind[slot]]
-
-
-def _meld_fresh(slot_kind: list, slot_turn: list, zone_slot: dict, turn: int, zone: Any) -> bool:
-    slot = zone_slot.get(zone)
-    return False if slot is None or slot_kind[slot] is None else slot_turn[slot] == turn
 
 
 def _plan(get: Any, plan: Any) -> Any:
@@ -162,6 +123,8 @@ def _number(value: Any, what: str, span: Any) -> Any:
 
 
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (
-    _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others, _topn, _melds, _meld_kind,
-    _meld_fresh, _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _number)}
-RUNTIME["_winner"] = trick_winner       # generated names of the runtime all start with `_`
+    _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others,
+    _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _number)}
+# the built-ins' own functions, which the closures call too
+RUNTIME.update({"_melds": builtin_runtime.table_melds, "_meld_kind": builtin_runtime.meld_kind,
+                "_meld_fresh": builtin_runtime.meld_fresh})

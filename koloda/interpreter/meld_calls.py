@@ -7,47 +7,114 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import ZONE
+from koloda.dsl.errors import Span
 from koloda.interpreter.bitmask import mask_of
 from koloda.interpreter.env import Context, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError
 
 
-def card_set(c: Context, node: R.Expr, env: Env, done: Callable[[Any], Any] = sorted) -> Fn:
-    """The cards of a list, each once: lowest first, or (`done=mask_of`) as the mask the meld listings
-    look their cards up by. A zone's cards are each there once already."""
+# ------------------------------------------------------------ functions of plain values (generated code calls
+# them; the closures below make the same values)
+def held_cards(items: Any) -> list:
+    """The cards of a list, each once, lowest first (a card named twice is still one card; none is none)."""
+    held = set(items)
+    held.discard(None)
+    return sorted(held)
+
+
+def held_mask(items: Any) -> int:
+    """The mask of the cards of a list (as `held_cards`), which the meld listings look cards up by."""
+    held = set(items)
+    held.discard(None)
+    return mask_of(held)
+
+
+def written_mask(cards: list) -> int:
+    """The mask of cards written out (`[a, b]`), none left out."""
+    mask = 0
+    for card in cards:
+        if card is not None:
+            mask |= 1 << card
+    return mask
+
+
+def stream_holding(melds: Any, held: int, owner: int, card: Any) -> Any:
+    """`meld_stream` with a card: only the groups of melds that may hold it (any melds for no card)."""
+    if not isinstance(card, int):
+        return melds.each_meld(held, owner)
+    return melds.each_meld_with(held, owner, card)
+
+
+def melds_in(melds: Any, mask: int, owner: int) -> list:
+    """`melds_in(cards)`: the new melds of the cards (their mask) the player to move (`owner`) may make."""
+    return melds.melds_of(mask, owner)
+
+
+def layoffs(melds: Any, s: Any, mask: int) -> list:
+    """`layoffs(cards)`: the cards' layoffs onto the melds on the table."""
+    return melds.layoffs_of(s, mask)
+
+
+def swaps(melds: Any, s: Any, mask: int) -> list:
+    """`swaps(cards)`: the cards' swaps for wild cards in the melds on the table."""
+    return melds.swaps_of(s, mask)
+
+
+def hand_pattern(patterns: Any, cards: Any) -> str:
+    """`hand_pattern(cards)`: the name of the highest pattern the cards make."""
+    return patterns.name(list(cards))
+
+
+def hand_compare(patterns: Any, left: Any, right: Any) -> int:
+    """`hand_compare(a, b)`: which set of cards wins by the patterns (1, 0 or -1)."""
+    return patterns.compare(list(left), list(right))
+
+
+def best_points(reach: Any, cards: Any, keep: Any, enough: Any, at: Span) -> int:
+    """`best_points(cards, keep, enough)`: the most points that can go down with `keep` cards left."""
+    if keep is None:
+        raise RuleRuntimeError("`best_points` keeping none", at)
+    return reach.best_points(cards, keep, enough)
+
+
+def best_points_after(reach: Any, s: Any, plan: Any, cards: Any, keep: Any, enough: Any, at: Span) -> int:
+    """`best_points_after(plan, cards, keep, enough)`: the same after a plan, layoffs too."""
+    if keep is None:
+        raise RuleRuntimeError("`best_points_after` keeping none", at)
+    return reach.best_after(s, plan, cards, keep, enough)
+
+
+def card_set(c: Context, node: R.Expr, env: Env, mask: bool = False) -> Fn:
+    """The cards of a list, each once: lowest first, or (`mask`) as the mask the meld listings look their
+    cards up by. A zone's cards are each there once already."""
     listed = c.sequence(node, env)
     if node.type == ZONE:
+        done: Callable[[Any], Any] = mask_of if mask else sorted
         return lambda s, b: done(listed(s, b))
-
-    def cards(s, b):                 # a card named twice is still one card
-        held = set(listed(s, b))
-        held.discard(None)
-        return done(held)
-    return cards
+    held = held_mask if mask else held_cards
+    return lambda s, b: held(listed(s, b))
 
 
 def card_mask(c: Context, node: R.Expr, env: Env) -> Fn:
-    """`card_set(..., mask_of)`, with no list made for a zone (or its `.cards`), a list written out, or
+    """`card_set(..., mask=True)`, with no list made for a zone (or its `.cards`), a list written out, or
     two of those joined with `+` (`my hand.cards + [top]`): their masks are or-ed, none left out."""
     if node.type == ZONE or (isinstance(node, R.ZoneAttr) and node.name == "cards"):
         zone = c.expr(node.obj if isinstance(node, R.ZoneAttr) else node, env)
         return lambda s, b: mask_of(s.zones[zone(s, b)])
     if isinstance(node, R.ListLit):
         items = [c.expr(item, env) for item in node.items]
-
-        def written(s, b):
-            mask = 0
-            for item in items:
-                card = item(s, b)
-                if card is not None:
-                    mask |= 1 << card
-            return mask
-        return written
-    if isinstance(node, R.Arith) and node.op == "+" and all(
-            x.type == ZONE or isinstance(x, (R.ZoneAttr, R.ListLit)) for x in (node.left, node.right)):
+        return lambda s, b: written_mask([item(s, b) for item in items])
+    if joins_masks(node):
+        assert isinstance(node, R.Arith)
         left, right = card_mask(c, node.left, env), card_mask(c, node.right, env)
         return lambda s, b: left(s, b) | right(s, b)
-    return card_set(c, node, env, mask_of)
+    return card_set(c, node, env, mask=True)
+
+
+def joins_masks(node: R.Expr) -> bool:
+    """`a + b` of zones, their cards or lists written out: a mask of each, or-ed."""
+    return isinstance(node, R.Arith) and node.op == "+" and all(
+        x.type == ZONE or isinstance(x, (R.ZoneAttr, R.ListLit)) for x in (node.left, node.right))
 
 
 def meld_stream(c: Context, n: R.BuiltinCall, env: Env, card: Fn | None = None) -> Fn:
@@ -67,9 +134,7 @@ def meld_stream(c: Context, n: R.BuiltinCall, env: Env, card: Fn | None = None) 
             x = card(s, b)
         except Exception:        # left to the question itself, which meets the failure where it always did
             return every(held, meld_owner_of(s.current))
-        if not isinstance(x, int):
-            return every(held, meld_owner_of(s.current))
-        return melds.each_meld_with(held, meld_owner_of(s.current), x)
+        return stream_holding(melds, held, meld_owner_of(s.current), x)
     return holding
 
 
@@ -82,26 +147,23 @@ def meld_function(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     after = n.name == "best_points_after"
     if n.name == "melds_in":
         meld_owner_of, mask = layout.meld_owner_of, card_mask(c, n.args[0], env)
-        return lambda s, b: melds.melds_of(mask(s, b), meld_owner_of(s.current))
-    if n.name == "layoffs":
-        mask = card_mask(c, n.args[0], env)
-        return lambda s, b: melds.layoffs_of(s, mask(s, b))
-    if n.name == "swaps":
-        mask = card_mask(c, n.args[0], env)
-        return lambda s, b: melds.swaps_of(s, mask(s, b))
+        return lambda s, b: melds_in(melds, mask(s, b), meld_owner_of(s.current))
+    if n.name in ("layoffs", "swaps"):
+        mask, plans = card_mask(c, n.args[0], env), layoffs if n.name == "layoffs" else swaps
+        return lambda s, b: plans(melds, s, mask(s, b))
     cards = card_set(c, n.args[1 if after else 0], env)
     rest = args[2:] if after else args[1:]         # `keep` and `enough`, each may be left out
     keep = rest[0] if rest else c.constant(0)
     enough = rest[1] if len(rest) > 1 else c.constant(None)
-    plan, span, name = args[0], n.span, n.name
+    plan, span = args[0], n.span
 
     def best(s, b):
         k = keep(s, b)
-        if k is None:
-            raise RuleRuntimeError(f"`{name}` keeping none", span)
+        if k is None:            # before the cards are worked out, as it has always been
+            raise RuleRuntimeError(f"`{n.name}` keeping none", span)
         if after:
-            return reach.best_after(s, plan(s, b), cards(s, b), k, enough(s, b))
-        return reach.best_points(cards(s, b), k, enough(s, b))
+            return best_points_after(reach, s, plan(s, b), cards(s, b), k, enough(s, b), span)
+        return best_points(reach, cards(s, b), k, enough(s, b), span)
     return best
 
 

@@ -1,8 +1,9 @@
-"""A trick's winner and the strongest card by the game's own order.
+"""A trick's winner and the strongest card: `winner`, `winning_card`, `highest` and `lowest`.
 
-`winner(trick, trump, power, suit_of)`, `winning_card(…)` and `highest(cards, power)`: the order (and
-the suit each card counts as) are functions of a card the rule file names. The checker resolved each
-to a call on the local name CARD_SLOT; here it is applied to one card after another.
+The functions of plain values here are what generated code calls and what the closures of
+builtins.py wrap, so the rule of a trick is written once. With the game's own order (and the suit
+each card counts as) the rule file names functions of a card: the checker resolved each to a call on
+the local name CARD_SLOT, applied here to one card after another.
 """
 from __future__ import annotations
 
@@ -16,15 +17,51 @@ from koloda.interpreter.errors import RuleRuntimeError
 CardFn = Callable[[Any], Any]
 
 
+def trick_winner(trick: list, trump: Any, suits: tuple, ranks: tuple, order: tuple, by: Any, name: str,
+                 at: Span) -> Any:
+    """Who played the card that takes the trick (`by`: who played each card; each card itself for
+    `winning_card`): the highest trump, else the highest of the suit led, by the natural rank order."""
+    if not trick:
+        raise RuleRuntimeError(f"`{name}` of an empty trick", at)
+    led = suits[trick[0]]
+    best = trick[0]
+    for card in trick[1:]:
+        cs, bs = suits[card], suits[best]
+        if cs == bs:
+            if order[ranks[card]] > order[ranks[best]]:
+                best = card
+        elif cs == trump and trump is not None:
+            best = card
+        elif bs != trump and cs == led and bs != led:
+            best = card
+    return best if by is None else by[best]
+
+
 def per_card(f: Fn, s: Any, b: dict, what: str, span: Span) -> CardFn:
-    """The rule file's function of a card, for one state and the caller's local names."""
+    """The closure of the rule file's function of a card, for one state and the caller's local names."""
     inner = dict(b)
 
     def of(card: Any) -> Any:
         inner[CARD_SLOT] = card
-        value = f(s, inner)
+        return f(s, inner)
+    return checked_card_fn(of, what, span)
+
+
+def card_fn(f: Callable[[Any, Any], Any], s: Any, what: str, at: Span) -> CardFn:
+    """A generated function (s, card) of the rule file's function of a card, for one state."""
+    return checked_card_fn(lambda card: f(s, card), what, at)
+
+
+def table_order(table: Any) -> Callable[[Any, Any], Any]:
+    """A named table of `values:` as a function (s, card), as `card_fn` takes the rule file's functions."""
+    return lambda s, card: table[card]
+
+
+def checked_card_fn(f: CardFn, what: str, at: Span) -> CardFn:
+    def of(card: Any) -> Any:
+        value = f(card)
         if value is None:
-            raise RuleRuntimeError(f"{what} gave none for a card: it must give a value for every card", span)
+            raise RuleRuntimeError(f"{what} gave none for a card: it must give a value for every card", at)
         return value
     return of
 
@@ -46,9 +83,17 @@ def winning_index(trick: list, trump: Any, suit_of: CardFn, strength: CardFn) ->
     return best
 
 
+def trick_taken(trick: list, trump: Any, strength: CardFn, suit_of: CardFn, by: Any, name: str, at: Span) -> Any:
+    """`winner` (who played the card, `by`) or `winning_card` (`by` None: the card) with the game's order."""
+    if not trick:
+        raise RuleRuntimeError(f"`{name}` of an empty trick", at)
+    card = trick[winning_index(trick, trump, suit_of, strength)]
+    return card if by is None else by[card]
+
+
 def trick_taker(zone: Fn, trump: Fn, order: Fn, suit: Fn | None, natural_suit: tuple, span: Span,
                 name: str, by_card: bool) -> Fn:
-    """`winner` (who played the card; `by_card`: `winning_card`, the card) with the game's order."""
+    """The closure of `winner` (`by_card`: `winning_card`) with the game's order."""
     def taker(s, b):
         trick = s.zones[zone(s, b)]
         if not trick:
@@ -56,18 +101,27 @@ def trick_taker(zone: Fn, trump: Fn, order: Fn, suit: Fn | None, natural_suit: t
         strength = per_card(order, s, b, f"the card order of `{name}`", span)
         suit_of = (per_card(suit, s, b, f"the suit function of `{name}`", span) if suit is not None
                    else natural_suit.__getitem__)
-        card = trick[winning_index(trick, trump(s, b), suit_of, strength)]
-        return card if by_card else s.by[card]
+        return trick_taken(trick, trump(s, b), strength, suit_of, None if by_card else s.by, name, span)
     return taker
 
 
-def extreme_by(cards: Fn, order: Fn, highest: bool, span: Span, name: str) -> Fn:
-    """`highest(cards, power)`: the strongest (weakest) card by the order; of equal ones the first listed."""
-    pick = max if highest else min
+def rank_strength(cards: Any) -> list[int]:
+    """Each card's place in the game's rank order (what `highest` and `lowest` compare)."""
+    return [cards.order[r] for r in cards.ranks]
 
+
+def extreme_card(cards: Any, strength: Any, highest: bool) -> Any:
+    """`highest(cards)` (`lowest`): the card of the strongest (weakest) rank (`strength`: a card's, a list
+    or a function of a card); of equal ones the first listed (a zone: the bottom one); none for no cards."""
+    found = [card for card in cards if card is not None]
+    if not found:
+        return None
+    key = strength.__getitem__ if isinstance(strength, list) else strength
+    return max(found, key=key) if highest else min(found, key=key)
+
+
+def extreme_by(cards: Fn, order: Fn, highest: bool, span: Span, name: str) -> Fn:
+    """The closure of `highest(cards, power)`: the strongest (weakest) card by the order."""
     def extreme(s, b):
-        found = [card for card in cards(s, b) if card is not None]
-        if not found:
-            return None
-        return pick(found, key=per_card(order, s, b, f"the card order of `{name}`", span))
+        return extreme_card(cards(s, b), per_card(order, s, b, f"the card order of `{name}`", span), highest)
     return extreme

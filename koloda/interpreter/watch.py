@@ -22,16 +22,16 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import ZONE, list_of
-from koloda.interpreter.builtin_entries import PURE
+from koloda.interpreter.builtin_entries import ATTRIBUTES, NAMES, PURE, watched_names
 from koloda.interpreter.layout import Layout
 
 ALL = -1             # every bit set: every condition must be asked
-# names whose value does not change during a match
-_CONSTANT_NAMES = {"players", "player_count", "suits", "ranks", "deck_size", "sides", "all_cards"}
-# attributes that read only the card, or the zone's cards, or the zone's fixed place
-_CARD_ATTRS = {"rank", "suit", "color", "deck"}
-_ZONE_ATTRS = {"top", "bottom", "size", "cards", "free", "rank", "grid", "row", "column"}
-# built-ins that read only their arguments: their entries say (builtin_entries.py)
+# what the watch knows the changes of (their entries say, builtin_entries.py): names whose value does not
+# change during a match; attributes that read only the card, or the zone's cards, or the zone's fixed place
+_CONSTANT_NAMES = watched_names(NAMES)
+_CARD_ATTRS = watched_names(ATTRIBUTES["card"])
+_ZONE_ATTRS = watched_names(ATTRIBUTES["zone"])
+# built-ins that read only their arguments
 _PURE_CALLS = PURE
 
 

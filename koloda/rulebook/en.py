@@ -57,6 +57,7 @@ PHRASES: dict[str, str] = {
     "call.highest.2": "the highest card of {a0} ranked by {a1}", "call.lowest.2": "the lowest card of {a0} ranked by {a1}",
     "call.count.1": "the number of {a0}", "call.sum.1": "the sum of {a0}",
     "call.max.1": "the highest of {a0}", "call.min.1": "the lowest of {a0}",
+    "call.any.1": "one of {a0} holds", "call.all.1": "each of {a0} holds",
     "call.product.1": "the product of {a0}",
     "call.combinations.2": "every choice of {a1} of {a0}", "call.subsets.1": "every part of {a0}",
     "call.max.2": "the larger of {a0} and {a1}", "call.min.2": "the smaller of {a0} and {a1}",

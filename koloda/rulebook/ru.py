@@ -77,6 +77,7 @@ PHRASES: dict[str, str] = {
     "call.lowest.2": "младшая карта {a0.gen} по {a1}|младшей карты {a0.gen} по {a1}",
     "call.count.1": "число {a0.gen}|числа {a0.gen}", "call.sum.1": "сумма {a0.gen}|суммы {a0.gen}",
     "call.max.1": "наибольшее из {a0.gen}", "call.min.1": "наименьшее из {a0.gen}",
+    "call.any.1": "верно хотя бы одно из {a0.gen}", "call.all.1": "верно каждое из {a0.gen}",
     "call.product.1": "произведение {a0.gen}|произведения {a0.gen}",
     "call.combinations.2": "все выборки по {a1} из {a0.gen}|всех выборок по {a1} из {a0.gen}",
     "call.subsets.1": "все части {a0.gen}|всех частей {a0.gen}",
