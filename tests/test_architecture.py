@@ -58,6 +58,8 @@ ALLOWED = {
     "gymnasium": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
     # many matches of one seat in one process, with the Gymnasium adapter's spaces
     "vector": {"dsl", "interpreter", "api", "agents", "compact", "episode", "gymnasium"},
+    # the batch as Stable-Baselines3's VecEnv (the rl extra)
+    "sb3": {"vector"},
     "__init__": {"dsl", "api"},
 }
 
