@@ -29,10 +29,12 @@ SCALE = 100.0          # a score is divided by this, a bounded entry by its boun
 def train(rules: str = "pony", steps: int = 200_000, out: Path = MODEL, envs: int = 16, seed: int = 0,
           others: str = "random") -> Any:
     """Train a MaskablePPO policy on `rules` for `steps` env steps, save it to `out`, return it."""
+    import torch
     from sb3_contrib import MaskablePPO
 
     import koloda.sb3
 
+    torch.set_num_threads(1)        # a small network: more threads only wait on each other
     env = koloda.sb3.vec_env(rules, envs, others=others, scale=SCALE)
     env.seed(seed)
     model = MaskablePPO("MlpPolicy", env, n_steps=max(8, min(256, steps // envs)), batch_size=64, seed=seed,
