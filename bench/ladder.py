@@ -112,7 +112,7 @@ def wilson(share: float, n: int) -> tuple[float, float]:
     z = 1.96
     centre = (share + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main() -> None:

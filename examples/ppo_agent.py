@@ -44,13 +44,18 @@ def train(rules: str = "pony", steps: int = 200_000, out: Path = MODEL, envs: in
     return model
 
 
+_LOADED: dict[str, Any] = {}       # a simulation seats a new agent each game: load each model once
+
+
 class Trained:
     """`py:examples.ppo_agent:Trained` (options: `:model=FILE`)."""
 
     def __init__(self, model: str = str(MODEL)):
         from sb3_contrib import MaskablePPO
 
-        self.model = MaskablePPO.load(model, device="cpu")
+        if model not in _LOADED:
+            _LOADED[model] = MaskablePPO.load(model, device="cpu")
+        self.model = _LOADED[model]
         self.divisor: Any = None
 
     def start(self, game: Any, seat: int) -> None:
