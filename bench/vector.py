@@ -13,7 +13,10 @@ steps in a round, counted over all N envs for the batched two. The envs are made
 that ends starts the next), after a first round that is not counted, so that the N matches are
 spread over their lengths as in training, not all at their first moves. The clock is CPU time (time.process_time), the median over the
 rounds, the three run one right after the other in the reverse order every other round. Printed:
-steps per CPU second and the ratios vector ÷ single and vector ÷ SyncVectorEnv.
+steps per CPU second and the ratios vector ÷ single and vector ÷ SyncVectorEnv; and, as the
+ceiling of any env on this engine, `engine`: the same steps of N matches with no tensor or mask
+written (a random legal token of the seat, then the bots' moves, on the engine's states directly),
+and the ratio engine ÷ single.
 """
 from __future__ import annotations
 
@@ -69,6 +72,25 @@ def batched(make: Callable[[], Any], n: int, steps: int, seed: int) -> Callable[
     return run
 
 
+def engine(rules: str, n: int, steps: int, seed: int) -> Callable[[], float]:
+    """The vector env's matches played without writing an observation or a mask: what the engine's
+    moves (the seat's and the bots') cost alone."""
+    envs = SeatVectorEnv(rules, n, seat=0, others="random")
+    envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+
+    def run() -> float:
+        start = time.process_time()
+        for _ in range(max(1, steps // n)):
+            for match in envs.matches:
+                legal = envs._legal(match)
+                envs._play(match, legal[int(rng.integers(len(legal)))])
+                if envs._over(match):
+                    envs._start(match, None)
+        return time.process_time() - start
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", default=["pony", "peklo", "kunkin"])
@@ -79,13 +101,15 @@ def main() -> None:
     args = parser.parse_args()
     n, steps = args.envs, args.steps
     print(f"N = {n}, {steps:,} env steps a round, {args.rounds} rounds; steps per CPU second (median)")
-    print(f"{'game':8} {'single':>9} {'SyncVector':>11} {'vector':>9} {'vector/single':>14} {'vector/Sync':>12}")
+    print(f"{'game':8} {'single':>9} {'SyncVector':>11} {'vector':>9} {'engine':>9} {'vector/single':>14} "
+          f"{'vector/Sync':>12} {'engine/single':>14}")
     for rules in args.games:
         runs = {
             "single": single(rules, steps, args.seed),
             "sync": batched(lambda: SyncVectorEnv([lambda: kgym.env(rules, seat=0, others="random")] * n,
                                                   autoreset_mode=AutoresetMode.SAME_STEP), n, steps, args.seed),
             "vector": batched(lambda: SeatVectorEnv(rules, n, seat=0, others="random"), n, steps, args.seed),
+            "engine": engine(rules, n, steps, args.seed),
         }
         done = {k: max(1, steps // n) * n if k != "single" else steps for k in runs}
         times: dict[str, list[float]] = {k: [] for k in runs}
@@ -95,8 +119,9 @@ def main() -> None:
             for k in (list(runs) if r % 2 == 0 else list(reversed(runs))):
                 times[k].append(runs[k]())
         rate = {k: done[k] / statistics.median(times[k]) for k in runs}
-        print(f"{rules:8} {rate['single']:9,.0f} {rate['sync']:11,.0f} {rate['vector']:9,.0f} "
-              f"{rate['vector'] / rate['single']:13.2f}x {rate['vector'] / rate['sync']:11.2f}x", flush=True)
+        print(f"{rules:8} {rate['single']:9,.0f} {rate['sync']:11,.0f} {rate['vector']:9,.0f} {rate['engine']:9,.0f} "
+              f"{rate['vector'] / rate['single']:13.2f}x {rate['vector'] / rate['sync']:11.2f}x "
+              f"{rate['engine'] / rate['single']:13.2f}x", flush=True)
 
 
 if __name__ == "__main__":

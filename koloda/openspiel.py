@@ -12,7 +12,10 @@ The game is sequential, of imperfect information, with one explicit chance node 
 that picks the match's seed among `seeds` equally likely ones (every later shuffle is decided by
 that seed); with `chance_base` B > 1 (and `seeds` a power of B) the seed is drawn instead as its
 digits in base B, one chance node of B outcomes each, the same uniform seed for a cost that does
-not grow with `seeds` (OpenSpiel's samplers list every outcome of a chance node each time). Actions are the tokens of koloda's compact view, so every game's
+not grow with `seeds` (OpenSpiel's samplers list every outcome of a chance node each time). With
+`chance` "cards" there is no seed: every shuffle is dealt card by card at chance nodes (and a first
+dealer drawn by lot is a chance node of its own), as OpenSpiel's own games deal, so that the game
+tree is the real one for exact solvers (koloda/dealing.py). Actions are the tokens of koloda's compact view, so every game's
 `num_distinct_actions` fits. The returns are koloda's shares of the win (1 for a sole winner,
 split among tied winners, 0 otherwise; partners share their side's), so the utility lies in
 [0, 1] and the sum of the returns is the number of players of a side. A match still going after
@@ -27,6 +30,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from koloda import dealing
 from koloda.api import load
 from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table
 from koloda.interpreter.game import Game
@@ -75,7 +79,8 @@ def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low:
 
 
 _PARAMETERS = {"rules": "pony", "players": 0, "options": "", "seeds": DEFAULT_SEEDS, "max_moves": DEFAULT_MAX_STEPS,
-               "chance_base": 0}
+               "chance_base": 0, "chance": "seed"}
+CHANCE_MODES = ("seed", "cards")
 
 
 def _digits(seeds: int, base: int) -> int:
@@ -108,6 +113,10 @@ class KolodaGame(pyspiel.Game):
         self.seeds = int(given.pop("seeds"))
         self.max_moves = int(given.pop("max_moves"))
         base = int(given.pop("chance_base", 0))
+        self.chance = str(given.pop("chance", "seed"))
+        if self.chance not in CHANCE_MODES:
+            raise ValueError(f"`chance` is `seed` (one seed decides every shuffle) or `cards` (each shuffle dealt "
+                             f"card by card at chance nodes), not `{self.chance}`")
         if self.seeds < 1 or self.max_moves < 1:
             raise ValueError("`seeds` and `max_moves` are at least 1")
         self.digits = _digits(self.seeds, base)
@@ -119,9 +128,10 @@ class KolodaGame(pyspiel.Game):
         self.koloda: Game = game
         self.table = Table(game)
         layout = game.layout
+        chances = self.base if self.chance == "seed" else max(game.cards.size, game.num_players)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.spelling.num_distinct_actions(),
-            max_chance_outcomes=self.base, num_players=game.num_players, min_utility=0.0, max_utility=1.0,
+            max_chance_outcomes=chances, num_players=game.num_players, min_utility=0.0, max_utility=1.0,
             utility_sum=game.num_players / layout.num_sides, max_game_length=self.max_moves)
         kept = dict(params or {})
         if "options" in kept:       # the same options, in a form the game's string can hold
@@ -146,19 +156,25 @@ class _Match:
     OpenSpiel clones a Python state by deep-copying its attributes, and serializes it by pickling
     them: a copy shares the game (and the compiled rules) and copies the match; a pickle is the
     game's name and parameters and the match as plain data (koloda's state JSON)."""
-    __slots__ = ("game", "episode", "digits")
+    __slots__ = ("game", "episode", "digits", "deal")
 
-    def __init__(self, game: KolodaGame, episode: Episode | None, digits: tuple[int, ...] = ()):
+    def __init__(self, game: KolodaGame, episode: Episode | None, digits: tuple[int, ...] = (),
+                 deal: dealing.Deal | None = None):
         self.game = game
+        # with chance "cards", while a shuffle is dealt: the match before the move that shuffles
         self.episode = episode
         self.digits = digits        # the seed's digits drawn so far (chance_base)
+        self.deal = deal            # chance "cards": the chance node the match is at (None: none)
+
+    def copy(self) -> "_Match":
+        return _Match(self.game, None if self.episode is None else self.episode.clone(), self.digits, self.deal)
 
     def __deepcopy__(self, memo: dict) -> "_Match":
-        return _Match(self.game, None if self.episode is None else self.episode.clone(), self.digits)
+        return self.copy()       # a Deal is never changed in place: shared
 
     def __reduce__(self) -> tuple:
         return _restore, (self.game.serialize(), None if self.episode is None else self.episode.snapshot(),
-                          self.digits)
+                          self.digits, None if self.deal is None else self.deal.to_json())
 
 
 @functools.lru_cache(maxsize=16)
@@ -166,17 +182,36 @@ def _game_named(text: str) -> KolodaGame:
     return pyspiel.load_game(text)
 
 
-def _restore(game_text: str, match: dict | None, digits: tuple[int, ...] = ()) -> _Match:
+def _restore(game_text: str, match: dict | None, digits: tuple[int, ...] = (), deal: dict | None = None) -> _Match:
     game = _game_named(game_text)
-    return _Match(game, None if match is None else Episode.restore(game.table, match), tuple(digits))
+    episode = None if match is None else Episode.restore(game.table, match)
+    if episode is not None and game.chance == "cards":
+        dealing.dealt(episode)
+    return _Match(game, episode, tuple(digits),
+                  None if deal is None else dealing.Deal.from_json(game.table, game.max_moves, deal))
 
 
 class KolodaState(pyspiel.State):
     """Before the chance node a match has no seed yet; after it, an Episode of koloda's compact view."""
 
-    def __init__(self, game: KolodaGame, episode: Episode | None = None, digits: tuple[int, ...] = ()):
+    def __init__(self, game: KolodaGame, match: _Match | None = None):
         super().__init__(game)
-        self._match = _Match(game, episode, digits)
+        if match is None:
+            match = _Match(game, None)
+            if game.chance == "cards":
+                self._took(match, dealing.begin(game.table, game.max_moves))
+        self._match = match
+
+    @staticmethod
+    def _took(match: _Match, node: Episode | dealing.Deal) -> None:
+        """Chance "cards": the match goes on at `node`, a chance node (the match before the move
+        stays the one the seats see) or the match itself."""
+        if isinstance(node, dealing.Deal):
+            match.deal = node
+            if node.base is not None:
+                match.episode = node.base
+        else:
+            match.deal, match.episode = None, node
 
     @property
     def episode(self) -> Episode | None:
@@ -188,10 +223,10 @@ class KolodaState(pyspiel.State):
 
     # OpenSpiel asks these several times a step: each reads the match once
     def current_player(self) -> int:
-        episode = self._match.episode
-        if episode is None:
+        match = self._match
+        if match.episode is None or match.deal is not None:
             return pyspiel.PlayerId.CHANCE
-        return episode.current_player()       # koloda's TERMINAL is OpenSpiel's
+        return match.episode.current_player()       # koloda's TERMINAL is OpenSpiel's
 
     def _legal_actions(self, player: int) -> list[int]:
         episode = self._match.episode
@@ -199,9 +234,18 @@ class KolodaState(pyspiel.State):
         return episode.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._koloda_game.outcomes
+        deal = self._match.deal
+        return self._koloda_game.outcomes if deal is None else deal.outcomes()
 
     def _apply_action(self, action: int) -> None:
+        match = self._match
+        if self._koloda_game.chance == "cards":
+            if match.deal is not None:
+                self._took(match, dealing.deal(match.deal, int(action)))
+            else:
+                assert match.episode is not None
+                self._took(match, dealing.play(match.episode, int(action)))
+            return
         if self.episode is None:
             game, match = self._koloda_game, self._match
             if len(match.digits) + 1 < game.digits:      # a digit of the seed, not its last
@@ -216,13 +260,15 @@ class KolodaState(pyspiel.State):
             self.episode.apply_action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if self._match.deal is not None:
+            return self._match.deal.outcome_text(action)
         if player == pyspiel.PlayerId.CHANCE or self.episode is None:
             return f"seed digit {action}" if self._koloda_game.digits else f"seed {action}"
         return self.episode.action_to_string(action)
 
     def is_terminal(self) -> bool:
-        episode = self._match.episode
-        return episode is not None and episode.is_terminal()
+        match = self._match
+        return match.episode is not None and match.deal is None and match.episode.is_terminal()
 
     def returns(self) -> list[float]:
         if self.episode is None or not self.episode.is_terminal():
@@ -232,14 +278,10 @@ class KolodaState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "KolodaState":
         """A state `player_id` cannot tell from this one: the cards they cannot place dealt anew.
         The sampler (a uniform number in [0, 1) each call) decides the deal."""
-        if self.episode is None:
+        if self.episode is None or self._match.deal is not None:
             return self.clone()
         rng = random.Random(int(probability_sampler() * (1 << 53)))
-        return KolodaState(self._koloda_game, self.episode.resample(player_id, rng))
-
-    def clone(self) -> "KolodaState":
-        return KolodaState(self._koloda_game, None if self.episode is None else self.episode.clone(),
-                           self._match.digits)
+        return KolodaState(self._koloda_game, _Match(self._koloda_game, self.episode.resample(player_id, rng)))
 
     def __str__(self) -> str:
         return "(no seed yet)" if self.episode is None else str(self.episode.native)
@@ -294,7 +336,7 @@ def register(rules: str) -> str:
             raise ValueError(f"`{short}` is already registered, for {_REGISTERED[short]}")
         return short
     parameters: dict[str, Any] = {"players": sample.num_players, "seeds": DEFAULT_SEEDS,
-                                  "max_moves": DEFAULT_MAX_STEPS, "chance_base": 0}
+                                  "max_moves": DEFAULT_MAX_STEPS, "chance_base": 0, "chance": "seed"}
     for name, option in spec.options.items():
         if name in parameters:
             raise ValueError(f"{spec.name}'s option `{name}` has the name of a parameter of every koloda game: "
@@ -313,9 +355,11 @@ def register(rules: str) -> str:
 
 
 def load_game(rules: str, players: int | None = None, seeds: int = DEFAULT_SEEDS,
-              max_moves: int = DEFAULT_MAX_STEPS, chance_base: int = 0, **options: Any) -> pyspiel.Game:
+              max_moves: int = DEFAULT_MAX_STEPS, chance_base: int = 0, chance: str = "seed",
+              **options: Any) -> pyspiel.Game:
     """`load_game("kunkin", players=2, limit=50)`: the same as pyspiel.load_game("koloda", {...})."""
     text = ", ".join(f"{k}={v}" for k, v in options.items())
     return pyspiel.load_game("koloda", {"rules": rules, "players": players or 0, "options": text,
-                                        "seeds": seeds, "max_moves": max_moves, "chance_base": chance_base})
+                                        "seeds": seeds, "max_moves": max_moves, "chance_base": chance_base,
+                                        "chance": chance})
 

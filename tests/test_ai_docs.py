@@ -38,6 +38,15 @@ def test_the_openspiel_examples():
         == pytest.approx(1.0)
 
 
+def test_the_explicit_chance_example(monkeypatch):
+    pytest.importorskip("pyspiel")
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)      # the example names examples/swap.yaml
+    scope = run("Explicit chance")
+    from open_spiel.python.algorithms import exploitability
+    assert exploitability.exploitability(scope["game"], scope["solver"].average_policy()) < 0.01
+    assert [q for _, q in scope["state"].chance_outcomes()] == pytest.approx([1 / 3] * 3)
+
+
 def test_the_pettingzoo_and_gymnasium_examples():
     pytest.importorskip("pettingzoo")
     scope = run("PettingZoo")

@@ -51,11 +51,15 @@ ALLOWED = {
     # the research tools' adapters, each on the compact view and one match's record (episode),
     # which draws the table as the terminal does
     "episode": {"dsl", "interpreter", "api", "ui", "agents", "compact", "seen"},
-    "openspiel": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
+    # explicit chance: a match whose shuffles are dealt card by card at chance nodes
+    "dealing": {"dsl", "interpreter", "episode"},
+    "openspiel": {"dsl", "interpreter", "api", "agents", "compact", "episode", "dealing"},
     "pettingzoo": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
     "gymnasium": {"dsl", "interpreter", "api", "agents", "compact", "episode"},
     # many matches of one seat in one process, with the Gymnasium adapter's spaces
     "vector": {"dsl", "interpreter", "api", "agents", "compact", "episode", "gymnasium"},
+    # the batch as Stable-Baselines3's VecEnv (the rl extra)
+    "sb3": {"vector"},
     "__init__": {"dsl", "api"},
 }
 

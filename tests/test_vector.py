@@ -1,5 +1,7 @@
-"""Many matches of one seat in one process (koloda/vector.py): the same matches as the single env's."""
+"""Many matches of one seat in one process (koloda/vector/): the same matches as the single env's."""
 from __future__ import annotations
+
+import random
 
 import numpy as np
 import pytest
@@ -7,7 +9,10 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import koloda.gymnasium as kgym  # noqa: E402
+from koloda.api import shipped_names  # noqa: E402
+from koloda.compact import CompactGame  # noqa: E402
 from koloda.vector import SeatVectorEnv  # noqa: E402
+from koloda.vector.batch import BatchObserver  # noqa: E402
 
 
 def first_legal(masks: np.ndarray) -> np.ndarray:
@@ -67,3 +72,48 @@ def test_the_docs_example_runs():
     for block in re.findall(r"```python\n(.*?)```", part, re.S):
         exec(compile(block, "docs/ai.md (Batched environments)", "exec"), scope)
     assert scope["observations"]["observation"].shape == (4, 288) and scope["rewards"].shape == (4,)
+
+
+@pytest.mark.parametrize("rules", shipped_names())
+def test_the_batched_tensors_are_the_observer_s(rules):
+    """Every seat's tensor of states along random matches (mid-move spellings included), written
+    as one batch, is the one Observer.observation writes for that state alone."""
+    game = CompactGame.load(rules)
+    rng = random.Random(3)
+    states = []
+    for seed in range(2):
+        state = game.new_initial_state(seed=seed)
+        for k in range(300):
+            if state.is_terminal():
+                break
+            if k % 7 == 0 or state.prefix:
+                states.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+        states.append(state)
+    if rules == "kunkin":       # its melds take several tokens: moves half spelled are among the states
+        assert any(s.prefix for s in states)
+    width = game.observation_tensor_shape()[0]
+    for seat in range(game.game.num_players):
+        out = np.full((len(states) + 1, width), 7.0, np.float32)      # rows written over whole
+        BatchObserver(game.observer, seat).write([s.native for s in states], [s.prefix for s in states], out)
+        for k, state in enumerate(states):
+            expected = np.asarray(state.observation_tensor(seat), np.float32)
+            assert np.array_equal(out[k], expected), f"seat {seat}, state {k}: entries {np.flatnonzero(out[k] != expected)[:8]}"
+        assert (out[-1] == 7.0).all()       # no row past the batch is touched
+
+
+def test_a_refused_step_moves_no_match():
+    envs = SeatVectorEnv("pony", 3, others="random")
+    batch, _ = envs.reset(seed=4)
+    before = batch["observation"].copy()
+    actions = first_legal(batch["action_mask"])
+    actions[2] = int(np.flatnonzero(batch["action_mask"][2] == 0)[0])
+    with pytest.raises(ValueError, match="environment 2"):
+        envs.step(actions)
+    with pytest.raises(ValueError, match="environment 0"):
+        envs.step(actions.astype(np.float64))     # a float is no token
+    assert np.array_equal(envs.observations, before)
+    single = kgym.env("pony", others="random")
+    observation, _ = single.reset(seed=4)
+    envs.step(first_legal(envs.masks))
+    assert np.array_equal(envs.observations[0], single.step(int(first_legal(observation["action_mask"][None])[0]))[0]["observation"])
