@@ -40,7 +40,7 @@ from koloda.interpreter.codecache import compiled
 from koloda.interpreter.compile import _chain
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
-from koloda.interpreter.gen_effects import EffectGen
+from koloda.interpreter.gen_control import ControlGen
 from koloda.interpreter.gen_expr import _logic
 from koloda.interpreter.gen_frag import Frag, costly, truth
 from koloda.interpreter.gen_runtime import RUNTIME
@@ -65,6 +65,7 @@ class Generated:
     seconds: float = 0.0                # generating, compiling and installing
     compile_seconds: float = 0.0        # of which Python's compile(), or reading its result from the cache
     fallbacks: int = 0                  # nodes left to the closures
+    effect_fallbacks: int = 0           # of which effects (none: every effect has its method)
     installs: list[tuple[Callable[[Any], None], str]] = field(default_factory=list)
 
 
@@ -96,14 +97,14 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     done.installs.clear()
     done.source, done.namespace = source, namespace
-    done.fallbacks = gen.fallbacks
+    done.fallbacks, done.effect_fallbacks = gen.fallbacks, gen.effect_fallbacks
     done.seconds = time.perf_counter() - started
     if os.environ.get("KOLODA_SHOW_SOURCE", "") not in ("", "0"):
         print(f"# generated for {label} in {done.seconds * 1000:.1f} ms\n{source}", file=sys.stderr)
     return done
 
 
-class Generator(EffectGen):
+class Generator(ControlGen):
     def __init__(self, compiler: Any, module: Module, watch: Watch):
         super().__init__(compiler, module)
         self.watch = watch
