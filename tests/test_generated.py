@@ -469,3 +469,56 @@ def test_every_effect_of_a_shipped_game_is_generated(name):
     # (with its options' defaults) no effect is left to its closure: what is left are expressions
     done = koloda.load(name).generated
     assert done is not None and done.effect_fallbacks == 0
+
+
+# ------------------------------------------------------------------ effects' own checks and budget, as the closures give them
+LOOPS = """\
+game: loops
+players: 2
+deck: standard52
+zones:
+  stock: {{visible: nobody}}
+  hand: {{each: player}}
+  pile: {{visible: all}}
+vars:
+  x: {{start: 1}}
+  y: {{start: 0}}
+  unset: {{type: int, start: none}}
+deal: [gather into stock, shuffle stock, deal 5 to each hand]
+procedures:
+  p0(): y += 1
+{procedures}
+phases:
+  main:
+    actions:
+      go:
+        do: [{effect}, "x = x * 2"]
+match: {{ends: "deal_number >= 3"}}
+"""
+# p1 runs p0 twice, p2 runs p1 twice... : the calls double at each level
+DOUBLING = "\n".join(f"  p{k}(): [p{k - 1}(), p{k - 1}()]" for k in range(1, 25))
+EFFECT_FAILURES = [
+    dict(effect="{repeat: x, limit: 1000, do: [{repeat: x, limit: 1000, do: [{repeat: x, limit: 1000, do: y += 1}]}]}"),
+    dict(effect="{repeat: x, limit: 30, do: y += 1}"),
+    dict(effect="{repeat: unset, do: y += 1}"),
+    dict(effect="{while: y < x * 30, limit: 200, do: y += 1}"),
+    dict(effect="{while: y < x * x * x, limit: 1000000, do: [{for: c in stock, do: y += 1}]}"),
+    dict(effect="{for: c in 1..x, do: [{for: d in 1..x, do: [{for: e in 1..x, do: y += 1}]}]}"),
+    dict(effect="p24()", procedures=DOUBLING),
+    dict(effect="{repeat: x, limit: 1000, do: [{repeat: x, limit: 1000, do: check events}]}"),
+    dict(effect="tell all that pile holds 7"),
+    dict(effect="turn pile.top face up"),
+    dict(effect="{score: y, parts: {a: x, b: unset}}"),
+]
+
+
+@pytest.mark.parametrize("case", EFFECT_FAILURES, ids=lambda c: c["effect"][:60])
+def test_an_effects_own_failure_is_told_as_its_closure_tells_it(tmp_path, monkeypatch, case):
+    parts = dict(procedures="")
+    parts.update(case)
+    path = tmp_path / "loops.yaml"
+    path.write_text(LOOPS.format(**parts), encoding="utf-8")
+    assert koloda.load(str(path)).generated.effect_fallbacks == 0
+    fast, slow = both(monkeypatch, str(path), seed=5, moves=400)
+    assert fast == slow
+    assert fast[-1][0] == "RuleRuntimeError", fast[-1]
