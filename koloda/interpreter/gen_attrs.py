@@ -162,7 +162,8 @@ class AttrGen:
                 args = [self.gen(a, scope) for a in n.args]
                 return Frag(f"{name}({', '.join(a.text for a in args)})", deps_of(args))
             items = self.sequence(n.args[0], scope)
-            return Frag(f"{'len' if name == 'count' else name}({items.text})", items.deps,
+            # a sum is bounded as numbers in play are (past the bound the closure says where)
+            return Frag(f"{'len' if name == 'count' else '_sum' if name == 'sum' else name}({items.text})", items.deps,
                         items.safe and name in ("count", "any", "all"), True)
         args = [self.gen(a, scope) for a in n.args]
         deps = deps_of(args)

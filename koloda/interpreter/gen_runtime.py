@@ -156,6 +156,14 @@ def _times(x: Any, y: Any) -> Any:
     raise ValueError(f"`*` gives a number of {len(str(abs(made)))} digits")
 
 
+def _sum(values: Any) -> Any:
+    """`sum(...)`, bounded as numbers in play are."""
+    made = sum(values)
+    if -MAX_VALUE <= made <= MAX_VALUE:
+        return made
+    raise ValueError(f"`sum` gives a number of {len(str(abs(made)))} digits")
+
+
 def _number(value: Any, what: str, span: Any) -> Any:
     """A value set into a variable, bounded as numbers in play are."""
     if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
@@ -245,7 +253,7 @@ def _told(s: Any, zone: Any, kind: int, value: Any, holds: bool, mask: int) -> N
 
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (
     _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others, _topn, _melds, _meld_kind,
-    _meld_fresh, _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _number,
+    _meld_fresh, _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _sum, _number,
     _counted_at, _repeat, _check_events, _turn_over, _score, _text, _say, _shown, _reveal, _tell, _told)}
 RUNTIME["_winner"] = trick_winner       # generated names of the runtime all start with `_`
 RUNTIME["_audience"] = audience
