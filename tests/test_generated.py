@@ -522,3 +522,23 @@ def test_an_effects_own_failure_is_told_as_its_closure_tells_it(tmp_path, monkey
     fast, slow = both(monkeypatch, str(path), seed=5, moves=400)
     assert fast == slow
     assert fast[-1][0] == "RuleRuntimeError", fast[-1]
+
+
+def generated_function(f) -> bool:
+    return getattr(getattr(f, "__code__", None), "co_filename", "").startswith("<koloda generated")
+
+
+@pytest.mark.parametrize("name", koloda.shipped_games())
+def test_the_flow_asks_generated_functions_only(name):
+    # every condition and list of effects the flow asks of a shipped game (a phase's `if:`, the next
+    # dealer, a window's end, an action whose parameters are plans ...) is generated
+    flow = koloda.load(name).flow
+    asked = [flow.setup, flow.deal, flow.scoring, flow.deal_ends, flow.match_ends, flow.score, flow.first_dealer,
+             flow.next_dealer, flow.turn_cap, flow.heuristic]
+    for phase in flow.phases:
+        asked += [phase.first, phase.ends, phase.start, phase.after_turn, phase.when, *phase.listings.values()]
+        assert set(phase.listings) == set(phase.steps)
+    asked += [f for event in flow.events for f in (event.when, event.run)]
+    asked += [action.run_code or action.run for action in flow.actions]
+    asked += [window.closes for window in flow.windows]
+    assert [f for f in asked if f is not None and not generated_function(f)] == []

@@ -28,9 +28,20 @@ MAX_BLOCKS = 16      # `try` and `for` inside one another in one function (Pytho
 class EffectGen(ExprGen):
     _blocks = 0          # `try` and `for` blocks around the statement being written
     effect_fallbacks = 0         # effects left to their closures (of `fallbacks`, which counts expressions too)
-    def effects_function(self, nodes: tuple[R.Effect, ...]) -> str:
-        """A function (s, b) that runs a list of effects with no parameters."""
-        return self._effects(nodes, [])
+    def effects_function(self, nodes: tuple[R.Effect, ...], names: list[str] | None = None) -> str:
+        """A function (s, b) that runs a list of effects, the values of its local `names` (an action's
+        parameters, as the codec decodes them: never none) read from `b`."""
+        name = self.m.name("run")
+        self.fn = Function(self.m, name, "s, b", pure=False)
+        self.listing = self.hoisting = self.memo = False
+        scope: Scope = {}
+        for param in names or ():
+            local = self.m.local(param)
+            self.fn.emit(f"{local} = b[{self.m.literal(param)}]", 1)
+            scope[param] = Frag(local, frozenset({local}), True, True)
+        self.block(nodes, scope, set(scope), 1)
+        self.m.add(self.fn.text())
+        return name
 
     def action_function(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int, int, int]]) -> str:
         """A function (s, code) that runs an action's effects: `code` is the action's id less its offset, its

@@ -9,8 +9,9 @@ functions in the flow in place of the closures:
   worked out once per listing, locals for the state's lists;
 - per list of effects (an action's `do:`, a phase's start and `after turn`,
   events, the deal, scoring), one function;
-- the conditions the flow asks after moves (`ends:`, `when:`, `deal ends`,
-  the match's end and score).
+- the conditions the flow asks (`ends:`, `when:`, a phase's `if:`, `deal
+  ends`, the match's end and score, the next dealer, the turn cap, the
+  condition that closes an open window).
 
 The closures stay: what the generator does not handle is left to them
 (gen_expr.py), and they tell what failed, with its place in the file,
@@ -118,6 +119,8 @@ class Generator(ControlGen):
                 add((_setter(phase, "first"), self.condition(ph.first, phase.first)))
             if ph.ends is not None and phase.ends is not None:
                 add((_setter(phase, "ends"), self.condition(ph.ends, phase.ends)))
+            if ph.when is not None and phase.when is not None:
+                add((_setter(phase, "when"), self.condition(ph.when, phase.when)))
             add((_setter(phase, "start"), self.effects_function(ph.start)))
             add((_setter(phase, "after_turn"), self.effects_function(ph.after_turn)))
             for step, actions in phase.steps.items():
@@ -127,6 +130,8 @@ class Generator(ControlGen):
             if all(p.type != PLAN for p in ra.params):      # a plan is decoded from the state: by the codec
                 digits = [(p.var, p.type, pc.radix, pc.low, pc.step) for p, pc in zip(ra.params, action.params)]
                 add((_setter(action, "run_code"), self.action_function(ra.effects, digits)))
+            else:           # run with the parameters the codec decodes
+                add((_setter(action, "run"), self.effects_function(ra.effects, [p.var for p in ra.params])))
         for event, re in zip(flow.events, rules.events):
             add((_setter(event, "when"), self.condition(re.when, event.when)))
             add((_setter(event, "run"), self.effects_function(re.effects)))
@@ -134,10 +139,15 @@ class Generator(ControlGen):
             add((_setter(flow, attr), self.effects_function(nodes)))
         for attr, node, params in (("deal_ends", rules.deal_ends, ()), ("match_ends", rules.match_ends, ()),
                                    ("first_dealer", rules.first_dealer, ()), ("score", rules.match_score, ("p",)),
-                                   ("heuristic", rules.heuristic, ("p", "viewer"))):
+                                   ("heuristic", rules.heuristic, ("p", "viewer")),
+                                   ("next_dealer", rules.next_dealer, ()), ("turn_cap", rules.turn_cap, ())):
             closure = getattr(flow, attr)
             if node is not None and closure is not None:
                 add((_setter(flow, attr), self.condition(node, closure, params)))
+        for window in list(flow.windows):       # (those the effects opened: each knows its effect)
+            opener = window.source
+            if window.closes is not None and isinstance(opener, R.AskWindow) and opener.closes is not None:
+                add((_setter(window, "closes"), self.condition(opener.closes, window.closes)))
         return done
 
     # ------------------------------------------------------------ conditions
