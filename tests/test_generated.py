@@ -531,7 +531,7 @@ def generated_function(f) -> bool:
 @pytest.mark.parametrize("name", koloda.shipped_games())
 def test_the_flow_asks_generated_functions_only(name):
     # every condition and list of effects the flow asks of a shipped game (a phase's `if:`, the next
-    # dealer, a window's end, an action whose parameters are plans ...) is generated
+    # dealer, a window's end, an action whose parameters are plans, the variables' starts ...) is generated
     flow = koloda.load(name).flow
     asked = [flow.setup, flow.deal, flow.scoring, flow.deal_ends, flow.match_ends, flow.score, flow.first_dealer,
              flow.next_dealer, flow.turn_cap, flow.heuristic]
@@ -541,4 +541,5 @@ def test_the_flow_asks_generated_functions_only(name):
     asked += [f for event in flow.events for f in (event.when, event.run)]
     asked += [action.run_code or action.run for action in flow.actions]
     asked += [window.closes for window in flow.windows]
+    asked += [start for _, _, start in flow.var_starts.starts]
     assert [f for f in asked if f is not None and not generated_function(f)] == []

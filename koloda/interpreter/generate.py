@@ -11,7 +11,7 @@ functions in the flow in place of the closures:
   events, the deal, scoring), one function;
 - the conditions the flow asks (`ends:`, `when:`, a phase's `if:`, `deal
   ends`, the match's end and score, the next dealer, the turn cap, the
-  condition that closes an open window).
+  condition that closes an open window, the variables' starts).
 
 The closures stay: what the generator does not handle is left to them
 (gen_expr.py), and they tell what failed, with its place in the file,
@@ -144,6 +144,10 @@ class Generator(ControlGen):
             closure = getattr(flow, attr)
             if node is not None and closure is not None:
                 add((_setter(flow, attr), self.condition(node, closure, params)))
+        starts = flow.var_starts.starts
+        for k, ((base, owners, closure), node) in enumerate(zip(starts, rules.var_starts.values())):
+            if node is not None and closure is not None:
+                add((_start(starts, k), self.condition(node, closure)))
         for window in list(flow.windows):       # (those the effects opened: each knows its effect)
             opener = window.source
             if window.closes is not None and isinstance(opener, R.AskWindow) and opener.closes is not None:
@@ -392,6 +396,14 @@ class _Loop:
 
 def _setter(obj: Any, attr: str) -> Callable[[Any], None]:
     return lambda value: setattr(obj, attr, value)
+
+
+def _start(starts: list, k: int) -> Callable[[Any], None]:
+    """Puts a variable's generated start in place of its closure (flow.VarStarts)."""
+    def put(value: Any) -> None:
+        base, owners, _ = starts[k]
+        starts[k] = (base, owners, value)
+    return put
 
 
 def _keyed(table: dict, key: Any) -> Callable[[Any], None]:
