@@ -19,7 +19,7 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.interpreter.codecache import compiled
 from koloda.interpreter.gen_frag import Frag
-from koloda.interpreter.gen_source import Function, Module
+from koloda.interpreter.gen_source import Function, Module, unsafe_names
 from koloda.interpreter.generate import NAMESPACE, Generator
 
 GENERATED, FALLBACK, RECOVERED = "generated", "fallback", "recovered"
@@ -107,6 +107,7 @@ def _compiled(game: Any, write: Callable[[Generator], str]) -> Run:
     name = write(gen)
     source = gen.m.source()
     namespace = gen.m.namespace
+    assert unsafe_names(source, namespace) == [], unsafe_names(source, namespace)    # its names are the engine's
     exec(compiled(source, "<koloda generated compliance case>"), namespace)
     assert bool(left) == bool(gen.fallbacks), (left, gen.fallbacks)
     return Run(namespace[name], gen.fallbacks, left, calls)

@@ -209,15 +209,27 @@ def test_every_expression_class_and_built_in_function_has_a_generator_method():
     assert all(isinstance(getattr(ExprGen, m), type(ExprGen.gen)) for m in dir(ExprGen) if m.startswith("call_"))
     assert {m[len("call_"):] for m in dir(ExprGen) if m.startswith("call_")} <= set(signatures.FUNCTIONS)
 
+def leaf_classes(cls):
+    """The classes of resolved.py derived from `cls` that nothing derives from."""
+    subs = [s for s in cls.__subclasses__() if getattr(R, s.__name__, None) is s]
+    return [cls] if not subs else [leaf for s in subs for leaf in leaf_classes(s)]
+
 
 def test_the_generator_names_its_methods_after_resolved_classes():
     # a misspelt method would never be called: its nodes would quietly be left to the closures
-    from koloda.interpreter.gen_effects import EffectGen
+    from koloda.interpreter.generate import Generator
     expressions = [m[1:] for cls in ExprGen.__mro__ for m in vars(cls) if m.startswith("_") and m[1:2].isupper()]
-    effects = [m[4:] for cls in EffectGen.__mro__ for m in vars(cls) if m.startswith("_do_")]
+    effects = [m[4:] for cls in Generator.__mro__ for m in vars(cls) if m.startswith("_do_")]
     assert expressions and effects
     assert all(isinstance(getattr(R, name, None), type) and issubclass(getattr(R, name), R.Expr) for name in expressions)
     assert all(isinstance(getattr(R, name, None), type) and issubclass(getattr(R, name), R.Effect) for name in effects)
+
+
+def test_every_effect_class_has_a_generator_method():
+    # the generator is complete for effects: none is left to its closure (an expression may still be)
+    from koloda.interpreter.generate import Generator
+    missing = [c.__name__ for c in leaf_classes(R.Effect) if not hasattr(Generator, "_do_" + c.__name__)]
+    assert missing == []
 
 
 def test_an_unknown_resolved_node_fails_loudly_at_load():

@@ -376,9 +376,9 @@ def test_a_state_changed_by_hand_asks_every_condition_again():
     assert s.dirty == ALL
 
 
-def test_effects_nested_deeper_than_python_allows_are_left_to_the_closures(tmp_path, monkeypatch):
+def test_effects_nested_deeper_than_python_allows_are_generated_as_functions_of_their_own(tmp_path, monkeypatch):
     nest = "x += 1"
-    for _ in range(14):
+    for _ in range(24):          # in the loops below, deeper than one helper function holds, too
         nest = '{if: "x >= 0", then: [' + nest + "]}"
     path = tmp_path / "deep.yaml"
     path.write_text(f"""\
@@ -403,7 +403,7 @@ phases:
 match: {{ends: "deal_number >= 2"}}
 """, encoding="utf-8")
     done = koloda.load(str(path)).generated
-    assert done is not None and done.fallbacks > 0
+    assert done is not None and done.fallbacks == 0 and done.source.count("def _deep") >= 2
     fast, slow = both(monkeypatch, str(path), moves=50)
     assert fast == slow and fast[-1][0] is True
 
@@ -466,3 +466,84 @@ def test_a_plans_cards_are_read_once_before_a_loop_that_does_not_change_the_plan
     for seed in (1, 2, 3):
         fast, slow = both(monkeypatch, str(path), seed=seed, moves=300)
         assert fast == slow
+
+
+@pytest.mark.parametrize("name", koloda.shipped_games())
+def test_every_effect_of_a_shipped_game_is_generated(name):
+    # (with its options' defaults) no effect is left to its closure: what is left are expressions
+    done = koloda.load(name).generated
+    assert done is not None and done.effect_fallbacks == 0
+
+
+# ------------------------------------------------------------------ effects' own checks and budget, as the closures give them
+LOOPS = """\
+game: loops
+players: 2
+deck: standard52
+zones:
+  stock: {{visible: nobody}}
+  hand: {{each: player}}
+  pile: {{visible: all}}
+vars:
+  x: {{start: 1}}
+  y: {{start: 0}}
+  unset: {{type: int, start: none}}
+deal: [gather into stock, shuffle stock, deal 5 to each hand]
+procedures:
+  p0(): y += 1
+{procedures}
+phases:
+  main:
+    actions:
+      go:
+        do: [{effect}, "x = x * 2"]
+match: {{ends: "deal_number >= 3"}}
+"""
+# p1 runs p0 twice, p2 runs p1 twice... : the calls double at each level
+DOUBLING = "\n".join(f"  p{k}(): [p{k - 1}(), p{k - 1}()]" for k in range(1, 25))
+EFFECT_FAILURES = [
+    dict(effect="{repeat: x, limit: 1000, do: [{repeat: x, limit: 1000, do: [{repeat: x, limit: 1000, do: y += 1}]}]}"),
+    dict(effect="{repeat: x, limit: 30, do: y += 1}"),
+    dict(effect="{repeat: unset, do: y += 1}"),
+    dict(effect="{while: y < x * 30, limit: 200, do: y += 1}"),
+    dict(effect="{while: y < x * x * x, limit: 1000000, do: [{for: c in stock, do: y += 1}]}"),
+    dict(effect="{for: c in 1..x, do: [{for: d in 1..x, do: [{for: e in 1..x, do: y += 1}]}]}"),
+    dict(effect="p24()", procedures=DOUBLING),
+    dict(effect="{repeat: x, limit: 1000, do: [{repeat: x, limit: 1000, do: check events}]}"),
+    dict(effect="tell all that pile holds 7"),
+    dict(effect="turn pile.top face up"),
+    dict(effect="{score: y, parts: {a: x, b: unset}}"),
+]
+
+
+@pytest.mark.parametrize("case", EFFECT_FAILURES, ids=lambda c: c["effect"][:60])
+def test_an_effects_own_failure_is_told_as_its_closure_tells_it(tmp_path, monkeypatch, case):
+    parts = dict(procedures="")
+    parts.update(case)
+    path = tmp_path / "loops.yaml"
+    path.write_text(LOOPS.format(**parts), encoding="utf-8")
+    assert koloda.load(str(path)).generated.effect_fallbacks == 0
+    fast, slow = both(monkeypatch, str(path), seed=5, moves=400)
+    assert fast == slow
+    assert fast[-1][0] == "RuleRuntimeError", fast[-1]
+
+
+def generated_function(f) -> bool:
+    return getattr(getattr(f, "__code__", None), "co_filename", "").startswith("<koloda generated")
+
+
+@pytest.mark.parametrize("name", koloda.shipped_games())
+def test_the_flow_asks_generated_functions_only(name):
+    # every condition and list of effects the flow asks of a shipped game (a phase's `if:`, the next
+    # dealer, a window's end, an action whose parameters are plans, the variables' starts ...) is generated
+    flow = koloda.load(name).flow
+    asked = [flow.setup, flow.deal, flow.scoring, flow.deal_ends, flow.match_ends, flow.score, flow.first_dealer,
+             flow.next_dealer, flow.turn_cap, flow.heuristic]
+    for phase in flow.phases:
+        asked += [phase.first, phase.ends, phase.start, phase.after_turn, phase.when, *phase.listings.values()]
+        assert set(phase.listings) == set(phase.steps)
+    asked += [f for event in flow.events for f in (event.when, event.run)]
+    asked += [action.run_code or action.run for action in flow.actions]
+    asked += [window.closes for window in flow.windows]
+    asked += [start for _, _, start in flow.var_starts.starts]
+    assert [f for f in asked if f is not None and not generated_function(f)] == []

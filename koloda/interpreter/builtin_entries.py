@@ -71,7 +71,7 @@ ENTRIES: dict[str, Entry] = {
     "player": Entry(rt.seat_player, pure=True, reads=frozenset({SEATS})),
     "winner": Entry(trick_winner, pure=True, reads=frozenset({PLAYED_BY})),
     "count": Entry(None, "len({0})", pure=True, static=True),
-    "sum": Entry(rt.total, "sum({0})", pure=True, static=True),
+    "sum": Entry(rt.total, "_sum({0})", pure=True, static=True),
     "any": Entry(None, "any({0})", pure=True, static=True),
     "all": Entry(None, "all({0})", pure=True, static=True),
     "max": Entry(rt.extreme, "max({0})", pure=True, static=True),

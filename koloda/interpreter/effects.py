@@ -210,7 +210,7 @@ class EffectCompiler(ControlEffects):
     def _do_AskWindow(self, e: R.AskWindow, env: Env) -> Fn:
         players, step, span = self.expr(e.players, env), e.step, e.span
         index = len(self.windows)
-        self.windows.append(Window(e.passing, self.expr(e.closes, env) if e.closes is not None else None))
+        self.windows.append(Window(e.passing, self.expr(e.closes, env) if e.closes is not None else None, e))
 
         def ask_window(s, b):
             listed = players(s, b)

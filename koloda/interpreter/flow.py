@@ -100,10 +100,28 @@ class Event:
     mask: int = 0
 
 
+class VarStarts:
+    """The variables' values at the start of a match, in file order: a start that reads a variable sees the
+    starts before it (none after it). Per variable: its place in the list, how many own it, and its start
+    (None: none), a closure or its generated function (generate.py)."""
+
+    def __init__(self, size: int, starts: list[tuple[int, int, Fn | None]]):
+        self.size = size
+        self.starts = starts
+
+    def __call__(self, s: State) -> list:
+        values: list = [None] * self.size
+        s.vars = values
+        for base, owners, start in self.starts:
+            for k in range(owners):
+                values[base + k] = start(s, {}) if start is not None else None
+        return values
+
+
 class Flow:
     def __init__(self, *, phases: list[Phase], events: list[Event], setup: Fn, deal: Fn, deal_ends: Fn | None,
                  scoring: Fn, match_ends: Fn | None, score: Fn | None, lowest_wins: bool,
-                 first_dealer: Fn | None, rotate: bool, var_starts: Callable[[State], list],
+                 first_dealer: Fn | None, rotate: bool, var_starts: VarStarts,
                  codec: ActionCodec, actions: list[Action], side_of: Callable[[int], int],
                  next_dealer: Fn | None = None, turn_cap: Fn | None = None, cap_ends_match: bool = True):
         self.phases = phases

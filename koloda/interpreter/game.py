@@ -22,7 +22,7 @@ from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.compile import Compiler
 from koloda.interpreter.env import Fn
 from koloda.interpreter.errors import PositionError, located
-from koloda.interpreter.flow import Action, Event, Flow, Param, Phase
+from koloda.interpreter.flow import Action, Event, Flow, Param, Phase, VarStarts
 from koloda.interpreter.generate import generate
 from koloda.interpreter.layout import Grid, Layout
 from koloda.interpreter.melds import MeldRules, Plan
@@ -274,17 +274,7 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
     events = [Event(e.name, watching(e.when), c.effects(e.effects), w.bits.get(e.when, 0)) for e in rules.events]
     starts = [(layout.var_base[name], len(layout.owners(v)), c.located(start) if start is not None else None)
               for (name, v), start in zip(rules.spec.vars.items(), rules.var_starts.values())]
-    size = len(layout.var_names)
-
-    def var_starts(s: State) -> list:
-        # in file order; a start that reads a variable sees the starts before it (none after it)
-        values: list = [None] * size
-        s.vars = values
-        for base, owners, start in starts:
-            for k in range(owners):
-                values[base + k] = start(s, {}) if start is not None else None
-        return values
-
+    var_starts = VarStarts(len(layout.var_names), starts)
     flow = Flow(phases=phases, events=events, setup=c.effects(rules.setup), deal=c.effects(rules.deal),
                 deal_ends=condition(rules.deal_ends), scoring=c.effects(rules.scoring),
                 match_ends=optional(rules.match_ends), score=optional(rules.match_score),

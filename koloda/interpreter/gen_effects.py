@@ -22,14 +22,26 @@ from koloda.interpreter.gen_source import Function
 from koloda.interpreter.window import END_TURN
 
 _UPDATE = {"+=": "+", "-=": "-", "*=": "*"}
-MAX_BLOCKS = 16      # `try` and `for` inside one another; Python allows 20 in one function
+MAX_BLOCKS = 16      # `try` and `for` inside one another in one function (Python allows 20): deeper, a new one
 
 
 class EffectGen(ExprGen):
     _blocks = 0          # `try` and `for` blocks around the statement being written
-    def effects_function(self, nodes: tuple[R.Effect, ...]) -> str:
-        """A function (s, b) that runs a list of effects with no parameters."""
-        return self._effects(nodes, [])
+    effect_fallbacks = 0         # effects left to their closures (of `fallbacks`, which counts expressions too)
+    def effects_function(self, nodes: tuple[R.Effect, ...], names: list[str] | None = None) -> str:
+        """A function (s, b) that runs a list of effects, the values of its local `names` (an action's
+        parameters, as the codec decodes them: never none) read from `b`."""
+        name = self.m.name("run")
+        self.fn = Function(self.m, name, "s, b", pure=False)
+        self.listing = self.hoisting = self.memo = False
+        scope: Scope = {}
+        for param in names or ():
+            local = self.m.local(param)
+            self.fn.emit(f"{local} = b[{self.m.literal(param)}]", 1)
+            scope[param] = Frag(local, frozenset({local}), True, True)
+        self.block(nodes, scope, set(scope), 1)
+        self.m.add(self.fn.text())
+        return name
 
     def action_function(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int, int, int]]) -> str:
         """A function (s, code) that runs an action's effects: `code` is the action's id less its offset, its
@@ -59,8 +71,28 @@ class EffectGen(ExprGen):
         scope, visible = dict(scope), set(visible)     # a `let` is seen by the effects after it only
         if not nodes:
             self.fn.emit("pass", indent)
+        elif self._blocks + 3 > MAX_BLOCKS:            # an effect's `try`, and two more inside it
+            self.deep(nodes, scope, visible, indent)
+            return
         for e in nodes:
             self.effect(e, scope, visible, indent)
+
+    def deep(self, nodes: tuple[R.Effect, ...], scope: Scope, visible: set[str], indent: int) -> None:
+        """A list of effects nested too deep for one Python function, written as a function of its own
+        called here with the local names in scope (its `let`s are the list's own, as in any block)."""
+        name = self.m.name("deep")
+        names = sorted(scope)
+        params = [self.m.local(k) for k in names]
+        self.fn.emit(f"{name}({', '.join(['s'] + [scope[k].text for k in names])})", indent)
+        saved = self.fn, self._blocks
+        self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=False)
+        self._blocks = 0
+        try:
+            inner = {k: Frag(p, frozenset({p}), scope[k].safe, scope[k].nonnull) for k, p in zip(names, params)}
+            self.block(nodes, inner, visible, 1)
+            self.m.add(self.fn.text())
+        finally:
+            self.fn, self._blocks = saved
 
     def effect(self, e: R.Effect, scope: Scope, visible: set[str], indent: int) -> None:
         emit = self.fn.emit
@@ -69,13 +101,14 @@ class EffectGen(ExprGen):
         mark = len(self.fn.lines)
         self._blocks += 1
         try:
-            if method is None or self._blocks + 2 > MAX_BLOCKS:
+            if method is None:
                 raise NotGenerated
             method(e, scope, visible, indent + 1)
         except NotGenerated:
             del self.fn.lines[mark:]
             closure = self.c.effect(e, TOP)
             self.fallbacks += 1
+            self.effect_fallbacks += 1
             pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in sorted(visible) if k in scope)
             emit(f"{self.m.const(closure, 'k')}(s, {{{pairs}}})", indent + 1)
         finally:
@@ -249,7 +282,7 @@ class EffectGen(ExprGen):
         if e.var in visible:          # a name seen before the loop is seen again after it
             saved = self.fn.temp()
             self.fn.emit(f"{saved} = {local}", indent)
-        self.fn.emit(f"for {local} in _counted(s, list({items})):", indent)
+        self.fn.emit(f"for {local} in _counted_at(s, list({items}), {self.m.const(e.span, 'span')}):", indent)
         self._blocks += 1
         nonnull = e.iterable.type == ZONE or (isinstance(e.iterable, R.StateValue) and e.iterable.name == "players")
         inner = dict(scope)

@@ -9,8 +9,9 @@ functions in the flow in place of the closures:
   worked out once per listing, locals for the state's lists;
 - per list of effects (an action's `do:`, a phase's start and `after turn`,
   events, the deal, scoring), one function;
-- the conditions the flow asks after moves (`ends:`, `when:`, `deal ends`,
-  the match's end and score).
+- the conditions the flow asks (`ends:`, `when:`, a phase's `if:`, `deal
+  ends`, the match's end and score, the next dealer, the turn cap, the
+  condition that closes an open window, the variables' starts).
 
 The closures stay: what the generator does not handle is left to them
 (gen_expr.py), and they tell what failed, with its place in the file,
@@ -40,7 +41,7 @@ from koloda.interpreter.codecache import compiled
 from koloda.interpreter.compile import _chain
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
-from koloda.interpreter.gen_effects import EffectGen
+from koloda.interpreter.gen_control import ControlGen
 from koloda.interpreter.gen_expr import _logic
 from koloda.interpreter.gen_frag import Frag, costly, truth
 from koloda.interpreter.gen_runtime import RUNTIME
@@ -65,6 +66,7 @@ class Generated:
     seconds: float = 0.0                # generating, compiling and installing
     compile_seconds: float = 0.0        # of which Python's compile(), or reading its result from the cache
     fallbacks: int = 0                  # nodes left to the closures
+    effect_fallbacks: int = 0           # of which effects (none: every effect has its method)
     installs: list[tuple[Callable[[Any], None], str]] = field(default_factory=list)
 
 
@@ -96,14 +98,14 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     done.installs.clear()
     done.source, done.namespace = source, namespace
-    done.fallbacks = gen.fallbacks
+    done.fallbacks, done.effect_fallbacks = gen.fallbacks, gen.effect_fallbacks
     done.seconds = time.perf_counter() - started
     if os.environ.get("KOLODA_SHOW_SOURCE", "") not in ("", "0"):
         print(f"# generated for {label} in {done.seconds * 1000:.1f} ms\n{source}", file=sys.stderr)
     return done
 
 
-class Generator(EffectGen):
+class Generator(ControlGen):
     def __init__(self, compiler: Any, module: Module, watch: Watch):
         super().__init__(compiler, module)
         self.watch = watch
@@ -117,6 +119,8 @@ class Generator(EffectGen):
                 add((_setter(phase, "first"), self.condition(ph.first, phase.first)))
             if ph.ends is not None and phase.ends is not None:
                 add((_setter(phase, "ends"), self.condition(ph.ends, phase.ends)))
+            if ph.when is not None and phase.when is not None:
+                add((_setter(phase, "when"), self.condition(ph.when, phase.when)))
             add((_setter(phase, "start"), self.effects_function(ph.start)))
             add((_setter(phase, "after_turn"), self.effects_function(ph.after_turn)))
             for step, actions in phase.steps.items():
@@ -126,6 +130,8 @@ class Generator(EffectGen):
             if all(p.type != PLAN for p in ra.params):      # a plan is decoded from the state: by the codec
                 digits = [(p.var, p.type, pc.radix, pc.low, pc.step) for p, pc in zip(ra.params, action.params)]
                 add((_setter(action, "run_code"), self.action_function(ra.effects, digits)))
+            else:           # run with the parameters the codec decodes
+                add((_setter(action, "run"), self.effects_function(ra.effects, [p.var for p in ra.params])))
         for event, re in zip(flow.events, rules.events):
             add((_setter(event, "when"), self.condition(re.when, event.when)))
             add((_setter(event, "run"), self.effects_function(re.effects)))
@@ -133,10 +139,19 @@ class Generator(EffectGen):
             add((_setter(flow, attr), self.effects_function(nodes)))
         for attr, node, params in (("deal_ends", rules.deal_ends, ()), ("match_ends", rules.match_ends, ()),
                                    ("first_dealer", rules.first_dealer, ()), ("score", rules.match_score, ("p",)),
-                                   ("heuristic", rules.heuristic, ("p", "viewer"))):
+                                   ("heuristic", rules.heuristic, ("p", "viewer")),
+                                   ("next_dealer", rules.next_dealer, ()), ("turn_cap", rules.turn_cap, ())):
             closure = getattr(flow, attr)
             if node is not None and closure is not None:
                 add((_setter(flow, attr), self.condition(node, closure, params)))
+        starts = flow.var_starts.starts
+        for k, ((base, owners, closure), node) in enumerate(zip(starts, rules.var_starts.values())):
+            if node is not None and closure is not None:
+                add((_start(starts, k), self.condition(node, closure)))
+        for window in list(flow.windows):       # (those the effects opened: each knows its effect)
+            opener = window.source
+            if window.closes is not None and isinstance(opener, R.AskWindow) and opener.closes is not None:
+                add((_setter(window, "closes"), self.condition(opener.closes, window.closes)))
         return done
 
     # ------------------------------------------------------------ conditions
@@ -381,6 +396,14 @@ class _Loop:
 
 def _setter(obj: Any, attr: str) -> Callable[[Any], None]:
     return lambda value: setattr(obj, attr, value)
+
+
+def _start(starts: list, k: int) -> Callable[[Any], None]:
+    """Puts a variable's generated start in place of its closure (flow.VarStarts)."""
+    def put(value: Any) -> None:
+        base, owners, _ = starts[k]
+        starts[k] = (base, owners, value)
+    return put
 
 
 def _keyed(table: dict, key: Any) -> Callable[[Any], None]:

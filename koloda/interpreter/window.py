@@ -21,12 +21,14 @@ Fn = Callable[[Any, dict], Any]
 
 
 class Window:
-    """What the rule file says of one window: the action that passes, and the condition that closes it."""
-    __slots__ = ("passing", "closes")
+    """What the rule file says of one window: the action that passes, and the condition that closes it.
+    `source`: the effect that opens it (its node), for the generated effect to find the window's index."""
+    __slots__ = ("passing", "closes", "source")
 
-    def __init__(self, passing: str, closes: Fn | None):
+    def __init__(self, passing: str, closes: Fn | None, source: Any = None):
         self.passing = passing
         self.closes = closes
+        self.source = source
 
 
 def opened(index: int, players: list[int]) -> list:
