@@ -569,3 +569,19 @@ def test_one_expression_compiled_for_a_tool_is_generated_and_fails_at_its_place(
     with pytest.raises(RuleRuntimeError) as failed:
         g(game.new_initial_state(1), {"x": 0})
     assert "division by zero" in str(failed.value) and str(failed.value).startswith("<expression>:1:4: ")
+
+
+def test_wild_cards_are_found_by_generated_code(tmp_path, monkeypatch):
+    # `wild:` is asked once per card at each load, by a function of its own generated module
+    from koloda.interpreter import game as game_module
+    from tests.test_named_decks import load
+    made = []
+    real = game_module.expressions
+
+    def spy(compiler, watch, nodes, label):
+        fns = real(compiler, watch, nodes, label)
+        made.extend((label, f) for f in fns)
+        return fns
+    monkeypatch.setattr(game_module, "expressions", spy)
+    assert load(tmp_path).wild_cards == set(range(32, 35))
+    assert [label for label, f in made if generated_function(f)] == ["two-decks wild"]

@@ -93,8 +93,8 @@ class Game:
         The checker made sure `wild:` reads the card alone, so it needs no state."""
         if self.rules.wild is None:
             return {c for c in range(self.cards.size) if self.cards.ranks[c] == 0}
-        test = Compiler(self.layout, self.cards, self.options, self.rules,
-                        card_deck=self.deck_of_card).expr(self.rules.wild)
+        c = Compiler(self.layout, self.cards, self.options, self.rules, card_deck=self.deck_of_card)
+        test = expressions(c, Watch(), [self.rules.wild], f"{self.name} wild")[0]
         return {c for c in range(self.cards.size) if test(None, {"c": c})}
 
     # ------------------------------------------------------------ the table
