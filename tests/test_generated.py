@@ -547,3 +547,41 @@ def test_the_flow_asks_generated_functions_only(name):
     asked += [window.closes for window in flow.windows]
     asked += [start for _, _, start in flow.var_starts.starts]
     assert [f for f in asked if f is not None and not generated_function(f)] == []
+
+
+@pytest.mark.parametrize("name", koloda.shipped_games())
+def test_the_values_asked_outside_the_flow_are_generated(name):
+    # `count:`, `show:` and the move texts' computed fields are functions of the game's generated module
+    game = koloda.load(name)
+    asked = list(game.counters.values()) + list(game.view.show.values())
+    asked += [f for fields in game.view.text_values.values() for f, _, _ in fields.values()]
+    assert [f for f in asked if not generated_function(f)] == []
+
+
+def test_one_expression_compiled_for_a_tool_is_generated_and_fails_at_its_place():
+    from koloda.interpreter.errors import RuleRuntimeError
+    from koloda.interpreter.game import compile_expression
+    game = koloda.load("pony")
+    f, t = compile_expression(game, "x + 1", {"x": "int"})
+    assert generated_function(f) and t == "int" and f(game.new_initial_state(1), {"x": 2}) == 3
+    g, _ = compile_expression(game, "10 // x", {"x": "int"})
+    assert generated_function(g)
+    with pytest.raises(RuleRuntimeError) as failed:
+        g(game.new_initial_state(1), {"x": 0})
+    assert "division by zero" in str(failed.value) and str(failed.value).startswith("<expression>:1:4: ")
+
+
+def test_wild_cards_are_found_by_generated_code(tmp_path, monkeypatch):
+    # `wild:` is asked once per card at each load, by a function of its own generated module
+    from koloda.interpreter import game as game_module
+    from tests.test_named_decks import load
+    made = []
+    real = game_module.expressions
+
+    def spy(compiler, watch, nodes, label):
+        fns = real(compiler, watch, nodes, label)
+        made.extend((label, f) for f in fns)
+        return fns
+    monkeypatch.setattr(game_module, "expressions", spy)
+    assert load(tmp_path).wild_cards == set(range(32, 35))
+    assert [label for label, f in made if generated_function(f)] == ["two-decks wild"]

@@ -2,7 +2,7 @@
 
 A guard is split where the file splits it: at its top-level `and`s, through
 `or`, `not` and the file's own functions (`define:`). Each part is worked out
-for the binding at hand with the compiler's closures, and the first part that
+for the binding at hand by generated code (generate.expressions), and the first part that
 fails is quoted from the rule file, with the values that make it fail
 (`c.suit == led()` is false: hearts == spades).
 
@@ -25,8 +25,10 @@ from koloda.dsl.types import BOOL, CARD, GRID, PLAN, ZONE, elem, is_list
 from koloda.interpreter.compile import Compiler
 from koloda.interpreter.env import Fn
 from koloda.interpreter.errors import PYTHON_FAILURES
+from koloda.interpreter.generate import expressions
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.view import View
+from koloda.interpreter.watch import Watch
 
 QUOTE_WIDTH = 90         # the most of a piece of rule text quoted in one place
 LIST_SHOWN = 8           # items of a list value shown
@@ -85,7 +87,7 @@ class Explainer:
     def value(self, n: R.Expr, s: Any, b: dict) -> Any:
         f = self._fns.get(n)
         if f is None:
-            f = self._fns[n] = self.compiler.expr(n)
+            f = self._fns[n] = expressions(self.compiler, Watch(), [n], "explained")[0]
         try:
             return f(s, dict(b))
         except FAILURES:

@@ -23,7 +23,7 @@ from koloda.interpreter.compile import Compiler
 from koloda.interpreter.env import Fn
 from koloda.interpreter.errors import PositionError, located
 from koloda.interpreter.flow import Action, Event, Flow, Param, Phase, VarStarts
-from koloda.interpreter.generate import generate
+from koloda.interpreter.generate import expressions, generate
 from koloda.interpreter.layout import Grid, Layout
 from koloda.interpreter.melds import MeldRules, Plan
 from koloda.interpreter.patterns import PatternRules
@@ -66,16 +66,26 @@ class Game:
         self.flow = _flow(compiler, rules, self.codec, self.layout, self.cards, self.watch)
         # bots and simulation reports ask it at every decision: generated with the flow, where it can be
         self.flow.heuristic = compiler.expr(rules.heuristic) if rules.heuristic is not None else None
-        self.generated = generate(self.flow, compiler, rules, self.watch, spec.name)   # None: the closures play
+        # `count:`, `show:` and the move texts' fields, generated in the flow's module
+        texts = _text_nodes(rules)
+        nodes = list(rules.counters.values()) + list(rules.show.values()) \
+            + [node for fields in texts.values() for node in fields.values()]
+        values = [compiler.expr(node) for node in nodes]
+        self.generated = generate(self.flow, compiler, rules, self.watch, spec.name,     # None: the closures play
+                                  nodes, values)
         self.heuristic = self.flow.heuristic
         # each phase's `playout:` (for the searching bots), by phase index
         playout = {ph.name: ph.playout for ph in spec.phases}
         self.playouts: tuple[int | None, ...] = tuple(playout.get(ph.name) for ph in rules.phases)
         # `count:` conditions, asked at the end of each deal by whoever watches (simulation reports)
-        self.counters = {name: compiler.expr(node) for name, node in rules.counters.items()}
-        self.view = View(rules, self.layout, self.cards, self.codec,
-                         {label: compiler.expr(node) for label, node in rules.show.items()},
-                         _text_values(compiler, rules))
+        fns = iter(values)
+        self.counters = {name: next(fns) for name in rules.counters}
+        show = {label: next(fns) for label in rules.show}
+        text_values: dict[int, dict[str, TextValue]] = {
+            index: {field: (next(fns), node.type, frozenset(n.name for n in R.walk(node) if isinstance(n, R.Local)))
+                    for field, node in fields.items()}
+            for index, fields in texts.items()}
+        self.view = View(rules, self.layout, self.cards, self.codec, show, text_values)
 
     def _wild_cards(self) -> set[int]:
         """The cards that are wild: `wild:` as a condition on each card, or the jokers.
@@ -83,8 +93,8 @@ class Game:
         The checker made sure `wild:` reads the card alone, so it needs no state."""
         if self.rules.wild is None:
             return {c for c in range(self.cards.size) if self.cards.ranks[c] == 0}
-        test = Compiler(self.layout, self.cards, self.options, self.rules,
-                        card_deck=self.deck_of_card).expr(self.rules.wild)
+        c = Compiler(self.layout, self.cards, self.options, self.rules, card_deck=self.deck_of_card)
+        test = expressions(c, Watch(), [self.rules.wild], f"{self.name} wild")[0]
         return {c for c in range(self.cards.size) if test(None, {"c": c})}
 
     # ------------------------------------------------------------ the table
@@ -212,16 +222,10 @@ def _named_decks(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[
     return joined(tables), decks
 
 
-def _text_values(compiler: Compiler, rules: R.Rules) -> dict[int, dict[str, TextValue]]:
+def _text_nodes(rules: R.Rules) -> dict[int, dict[str, R.Expr]]:
     """The computed fields of each action's move text (`{value(c)}`), by the action's index among the ids."""
-    found: dict[int, dict[str, TextValue]] = {}
     actions = [a for phase in rules.phases for a in phase.actions.values()]      # in the codec's order
-    for index, action in enumerate(actions):
-        if action.text_values:
-            found[index] = {field: (compiler.expr(node), node.type,
-                                    frozenset(n.name for n in R.walk(node) if isinstance(n, R.Local)))
-                            for field, node in action.text_values.items()}
-    return found
+    return {index: dict(action.text_values) for index, action in enumerate(actions) if action.text_values}
 
 
 def _meld_rules(spec: Spec, cards: CardTable, wild: set[int], layout: Layout, options: dict) -> MeldRules | None:
@@ -290,7 +294,7 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
 def compile_expression(game: Game, text: str, scope: dict[str, str] | None = None) -> tuple[Fn, str]:
     """Check and compile one expression against a loaded game (for tests, tools and the REPL).
 
-    Returns (closure, type). Raises RuleErrors with every problem found.
+    Returns (a generated function (s, b), type). Raises RuleErrors with every problem found.
     """
     try:
         node = parse(text, "expr_start", Span("<expression>", 1, 1))
@@ -301,4 +305,4 @@ def compile_expression(game: Game, text: str, scope: dict[str, str] | None = Non
     resolved = checker.expr(node, dict(scope or {}))
     if checker.errors:
         raise RuleErrors(checker.errors)
-    return game.compiler.expr(resolved), resolved.type
+    return expressions(game.compiler, game.watch, [resolved], f"{game.name} expression")[0], resolved.type

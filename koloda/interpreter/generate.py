@@ -11,7 +11,11 @@ functions in the flow in place of the closures:
   events, the deal, scoring), one function;
 - the conditions the flow asks (`ends:`, `when:`, a phase's `if:`, `deal
   ends`, the match's end and score, the next dealer, the turn cap, the
-  condition that closes an open window, the variables' starts).
+  condition that closes an open window, the variables' starts);
+- the values asked outside the flow: `count:`, `show:`, the move texts'
+  computed fields; and, in a module of their own (`expressions`), one
+  expression of a tool or a test (game.compile_expression) and the parts a
+  refusal explains (explain.py).
 
 The closures stay: what the generator does not handle is left to them
 (gen_expr.py), and they tell what failed, with its place in the file,
@@ -74,15 +78,20 @@ def enabled() -> bool:
     return os.environ.get("KOLODA_GENERATE", "1") != "0"
 
 
-def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str) -> Generated | None:
-    """Put generated functions in the flow in place of its closures. None: generation failed, and
-    the flow keeps its closures."""
+def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str,
+             values: Sequence[R.Expr] = (), fns: list[Callable] | None = None) -> Generated | None:
+    """Put generated functions in the flow in place of its closures, and in `fns` in place of the
+    closures of `values` (expressions asked outside the flow: `count:`, `show:`, a move text's fields).
+    None: generation failed, and the flow and `fns` keep their closures."""
     if not enabled():
         return None
     started = time.perf_counter()
     try:
         gen = Generator(compiler, Module(NAMESPACE), watch)
         done = gen.flow(flow, rules)
+        for k, node in enumerate(values):
+            if fns is not None:
+                done.installs.append((_keyed(fns, k), gen.asked(node, fns[k])))
         source = gen.m.source()
         # one name per text (options and players change it), so that tracebacks and profiles show its lines
         filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
@@ -103,6 +112,28 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str
     if os.environ.get("KOLODA_SHOW_SOURCE", "") not in ("", "0"):
         print(f"# generated for {label} in {done.seconds * 1000:.1f} ms\n{source}", file=sys.stderr)
     return done
+
+
+def expressions(compiler: Any, watch: Watch, nodes: Sequence[R.Expr], label: str) -> list[Callable]:
+    """Generated functions (s, b) for expressions asked apart from a game's module (one expression of
+    a tool or a test, what a refusal explains), in one module, each
+    reading its local names from the bindings `b`. Each is its closure where generation fails, and
+    asks its closure again (for the located error) where its generated code fails."""
+    closures = [compiler.expr(n) for n in nodes]
+    if not enabled() or not closures:
+        return closures
+    try:
+        gen = Generator(compiler, Module(NAMESPACE), watch)
+        names = [gen.asked(n, k) for n, k in zip(nodes, closures)]
+        source = gen.m.source()
+        filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
+        code = compiled(source, filename)
+        namespace = gen.m.namespace
+        exec(code, namespace)
+    except Exception:       # the closures work them out, as they did before there was a generator
+        return closures
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return [namespace[name] for name in names]
 
 
 class Generator(ControlGen):
@@ -155,14 +186,15 @@ class Generator(ControlGen):
         return done
 
     # ------------------------------------------------------------ conditions
-    def condition(self, node: R.Expr, closure: Callable, params: tuple[str, ...] = ()) -> str:
+    def condition(self, node: R.Expr, closure: Callable, params: tuple[str, ...] = (), watched: bool = True) -> str:
         """A function (s, b) giving the value of an expression, or its closure's (and its error) if it fails.
         A watched condition (watch.py) is asked only while the bits of its parts are set, and a part
-        found false clears its bit."""
+        found false clears its bit. The flow's parameters are never none; those of an expression asked
+        outside it (not `watched`) may be."""
         name = self.m.name("cond")
         self.fn = Function(self.m, name, "s, b", pure=True)
         self.listing, self.hoisting, self.memo = False, True, False
-        parts = self.watch.parts.get(node)
+        parts = self.watch.parts.get(node) if watched else None
         if parts is not None:
             mask = self.watch.bits[node]
             self.fn.emit(f"if s.dirty & {mask} != {mask}:", 1)
@@ -171,7 +203,7 @@ class Generator(ControlGen):
         for p in params:
             local = self.m.local(p)
             self.fn.emit(f"{local} = b[{self.m.literal(p)}]", 1)
-            scope[p] = Frag(local, frozenset({local}), True, True)
+            scope[p] = Frag(local, frozenset({local}), True, watched)
         if parts is None:
             value = self.root(node, scope)
             self.fn.emit("try:", 1)
@@ -192,6 +224,10 @@ class Generator(ControlGen):
             self.fn.emit("return _t0", 1)
         self.m.add(self.fn.text())
         return name
+
+    def asked(self, node: R.Expr, closure: Callable) -> str:
+        """An expression asked outside the flow: a function (s, b) reading its local names from `b`."""
+        return self.condition(node, closure, tuple(sorted(self.c._free_locals(node))), watched=False)
 
     def root(self, node: R.Expr, scope: dict[str, Frag]) -> Frag:
         """An expression worked out once per call: only its costly parts are kept in cells."""
@@ -406,5 +442,5 @@ def _start(starts: list, k: int) -> Callable[[Any], None]:
     return put
 
 
-def _keyed(table: dict, key: Any) -> Callable[[Any], None]:
+def _keyed(table: dict | list, key: Any) -> Callable[[Any], None]:
     return lambda value: table.__setitem__(key, value)
