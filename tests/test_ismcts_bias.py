@@ -27,6 +27,7 @@ def _crazy_eights_turn(seed: int):
 
 
 def test_bias_is_a_seat_setting():
+    assert IsmctsAgent(1).bias == 3.0             # the default, set by the ladder (docs/strength.md)
     assert parse_seat("ismcts:bias=1.5,iterations=40") == ("ismcts", {"bias": 1.5, "iterations": 40})
     assert make_agent("ismcts:bias=2", 1).bias == 2.0
 
@@ -47,12 +48,12 @@ def test_first_move_tried_is_the_one_the_heuristic_likes(seed):
     assert values[chosen] == max(values.values())
 
 
-def test_without_bias_no_move_is_judged_ahead(monkeypatch):
+def test_with_bias_0_no_move_is_judged_ahead(monkeypatch):
     calls = []
     real = ismcts.margin
     monkeypatch.setattr(ismcts, "margin", lambda *a: calls.append(a) or real(*a))
     state = _crazy_eights_turn(1)
-    IsmctsAgent(1, iterations=30).choose(state)
+    IsmctsAgent(1, iterations=30, bias=0).choose(state)
     assert calls == []
     IsmctsAgent(1, iterations=30, bias=1.0).choose(state)
     # judged once a move a node: never more often than iterations times the moves of a turn

@@ -6,6 +6,10 @@ move, how often it was available — and plays the rest out at random, to the
 end of the deal or `depth` moves, where the position is judged for every
 player. The bot plays the move of the root that was visited most.
 
+Progressive bias (`bias`): a node's untried moves are judged once, one move ahead by the
+heuristic's margin for their player, in the world that first offers them; the best is tried
+first, and selection adds `bias * prior / (visits + 1)`, which fades as the move is visited.
+
 In a phase whose `playout:` is 0 (random moves there say nothing, as in an
 auction) it does not search: it judges each move by the heuristic on a few
 guesses of the hidden cards, as the greedy bot does.
@@ -40,7 +44,7 @@ class IsmctsAgent:
 
     def __init__(self, seed: int | None = None, iterations: int = 400, seconds: float | None = None,
                  depth: int | None = None, exploration: float = 0.7, cap: float | None = None,
-                 bias: float = 0.0):
+                 bias: float = 3.0):
         """`iterations` per move, or `seconds` per move instead; `cap`: never think longer than this.
         `bias`: the weight of progressive bias, the heuristic's one-move view of each move, which
         fades as the move is visited (0: none, moves are expanded in random order)."""
