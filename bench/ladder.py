@@ -125,6 +125,10 @@ def wilson(share: float, n: int) -> tuple[float, float]:
 
 
 def main() -> None:
+    if os.environ.get("PYTHONHASHSEED") is None:
+        # OpenSpiel's ISMCTS follows the adapter's information-state strings through dicts and
+        # sets: pin the hash seed, or the same seeds play different matches from run to run
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="crazy-eights")
     parser.add_argument("--players", type=int, default=2)
