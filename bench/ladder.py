@@ -127,7 +127,8 @@ def wilson(share: float, n: int) -> tuple[float, float]:
 def main() -> None:
     if os.environ.get("PYTHONHASHSEED") is None:
         # OpenSpiel's ISMCTS follows the adapter's information-state strings through dicts and
-        # sets: pin the hash seed, or the same seeds play different matches from run to run
+        # sets, so the hash seed changes its matches: pin it (its matches still differ a little
+        # from run to run, for a reason not found yet; docs/strength.md)
         os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="crazy-eights")
