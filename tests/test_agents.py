@@ -78,8 +78,10 @@ def test_determinization_changes_the_hidden_cards():
 
 @pytest.mark.parametrize("name, moves, options", [("pony", 7, {}), ("peklo", 6, {"deal_size": 6}),
                                                   ("leopard", 11, {})])
-def test_ismcts_never_reads_hidden_cards(name, moves, options):
-    """Two states that differ only in cards its seat cannot see: ISMCTS plays the same."""
+@pytest.mark.parametrize("bias", [0.0, 2.0])
+def test_ismcts_never_reads_hidden_cards(name, moves, options, bias):
+    """Two states that differ only in cards its seat cannot see: ISMCTS plays the same (its
+    progressive bias too judges moves in guessed worlds)."""
     state = advanced(name, 5, moves, **options)
     me = state.current_player()
     a, b = other_hidden_pair(state, me)
@@ -87,8 +89,8 @@ def test_ismcts_never_reads_hidden_cards(name, moves, options):
     assert twin.to_json() != state.to_json()
     assert twin.observation(me) == state.observation(me)
     for seed in range(3):
-        first = IsmctsAgent(seed, iterations=60).choose(state)
-        second = IsmctsAgent(seed, iterations=60).choose(twin)
+        first = IsmctsAgent(seed, iterations=60, bias=bias).choose(state)
+        second = IsmctsAgent(seed, iterations=60, bias=bias).choose(twin)
         assert first == second
 
 

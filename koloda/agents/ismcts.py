@@ -6,6 +6,10 @@ move, how often it was available — and plays the rest out at random, to the
 end of the deal or `depth` moves, where the position is judged for every
 player. The bot plays the move of the root that was visited most.
 
+Progressive bias (`bias`): a node's untried moves are judged once, one move ahead by the
+heuristic's margin for their player, in the world that first offers them; the best is tried
+first, and selection adds `bias * prior / (visits + 1)`, which fades as the move is visited.
+
 In a phase whose `playout:` is 0 (random moves there say nothing, as in an
 auction) it does not search: it judges each move by the heuristic on a few
 guesses of the hidden cards, as the greedy bot does.
@@ -17,34 +21,40 @@ import random
 import time
 
 from koloda.agents.greedy import GreedyAgent
-from koloda.agents.judge import rewards, standing
+from koloda.agents.judge import margin, rewards, standing
 from koloda.agents.sampling import determinize
 from koloda.interpreter.state import State
 
 
 class _Node:
-    __slots__ = ("player", "children", "visits", "available", "reward")
+    __slots__ = ("player", "children", "visits", "available", "reward", "prior", "priors")
 
-    def __init__(self, player: int):
+    def __init__(self, player: int, prior: float = 0.0):
         self.player = player          # who chose the move that leads here
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.available = 1
         self.reward = 0.0
+        self.prior = prior            # the heuristic's view of this move, 0..1 (progressive bias)
+        self.priors: dict[int, float] = {}      # the moves from here judged so far, by action
 
 
 class IsmctsAgent:
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 400, seconds: float | None = None,
-                 depth: int | None = None, exploration: float = 0.7, cap: float | None = None):
-        """`iterations` per move, or `seconds` per move instead; `cap`: never think longer than this."""
+                 depth: int | None = None, exploration: float = 0.7, cap: float | None = None,
+                 bias: float = 3.0):
+        """`iterations` per move, or `seconds` per move instead; `cap`: never think longer than this.
+        `bias`: the weight of progressive bias, the heuristic's one-move view of each move, which
+        fades as the move is visited (0: none, moves are expanded in random order)."""
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
         self.cap = cap
         self.depth = depth
         self.c = exploration
+        self.bias = bias
         self.searched = 0           # iterations of the last search: whether the cap cut it short
 
     def choose(self, state: State) -> int:
@@ -70,6 +80,22 @@ class IsmctsAgent:
         return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          self.rng.random()))
 
+    def _best_untried(self, node: _Node, world: State, untried: list[int], player: int) -> int:
+        """The untried move the heuristic likes best for its player, one move ahead in this world.
+        A move is judged once, in the first world that offers it (an opponent's moves differ
+        between worlds: those first seen later are judged then, against each other)."""
+        fresh = [a for a in untried if a not in node.priors]
+        if fresh:
+            values = []
+            for a in fresh:
+                after = world.clone()
+                after.apply_action(a)
+                values.append(margin(after, player))
+            low, high = min(values), max(values)
+            for a, v in zip(fresh, values):
+                node.priors[a] = 0.5 if high == low else (v - low) / (high - low)
+        return max(untried, key=lambda a: (node.priors[a], self.rng.random()))
+
     def _iterate(self, root: _Node, world: State, me: int) -> None:
         # judged by what each player gains from here, in this sampled world: a heuristic may read
         # cards this seat cannot see, and a standing built up over the match would drown the gain
@@ -82,8 +108,11 @@ class IsmctsAgent:
             untried = [a for a in legal if a not in node.children]
             player = world.current_player()
             if untried:
-                action = self.rng.choice(untried)
-                child = node.children[action] = _Node(player)
+                if self.bias:
+                    action = self._best_untried(node, world, untried, player)
+                else:
+                    action = self.rng.choice(untried)
+                child = node.children[action] = _Node(player, node.priors.get(action, 0.0))
                 for a in legal:
                     if a in node.children and a != action:
                         node.children[a].available += 1
@@ -97,6 +126,8 @@ class IsmctsAgent:
                 child.available += 1
                 log_total = math.log(child.available)
                 score = child.reward / child.visits + self.c * math.sqrt(log_total / child.visits)
+                if self.bias:
+                    score += self.bias * child.prior / (child.visits + 1)
                 if score > best_score:
                     best, best_score = a, score
             assert best is not None     # a state that is not over has a legal move

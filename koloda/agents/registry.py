@@ -45,7 +45,8 @@ _SETTINGS: dict[str, dict[str, Callable[[str], int | float]]] = {
     "random": {},
     "greedy": {"samples": _within(int, 1, 10_000)},
     "ismcts": {"iterations": _within(int, 1, 100_000_000), "seconds": _SECONDS, "time": _SECONDS,
-               "depth": _within(int, 0, 1_000_000), "exploration": _within(float, 0, 100), "cap": _SECONDS},
+               "depth": _within(int, 0, 1_000_000), "exploration": _within(float, 0, 100), "cap": _SECONDS,
+               "bias": _within(float, 0, 100)},
     "human": {},
 }
 
