@@ -218,18 +218,27 @@ def workers_of(run: subprocess.Popen[str], how_many: int = 2) -> dict[int, str]:
 
 
 def test_a_worker_killed_from_outside_changes_nothing_in_the_records(tmp_path):
-    run = start_run(tmp_path, "-n", "400", "--seed", "3", "--jobs", "2")
+    # enough games that the run lasts past the kill on an idle machine too (400 take under two seconds)
+    run = start_run(tmp_path, "-n", "3000", "--seed", "3", "--jobs", "2")
     try:
-        victim = min(workers_of(run))
+        workers_of(run)
         time.sleep(1.0)           # into the games, most likely (loading the game is not much shorter)
-        os.kill(victim, signal.SIGKILL)
+        for _ in range(20):       # a worker seen may have ended since (the pool replaces them): take one alive
+            victim = min(workers_of(run))
+            try:
+                os.kill(victim, signal.SIGKILL)
+                break
+            except ProcessLookupError:
+                continue
+        else:
+            pytest.fail("no worker stayed alive long enough to be killed")
         assert run.poll() is None, "the run ended before a worker could be killed"
         output, _ = run.communicate(timeout=120)
     finally:
         run.kill()
     assert run.returncode == 0, output
     assert victim not in processes()
-    here = CliRunner().invoke(main, ["simulate", "pony", "-o", "limit=20", "-n", "400", "--seed", "3", "--jobs", "1",
+    here = CliRunner().invoke(main, ["simulate", "pony", "-o", "limit=20", "-n", "3000", "--seed", "3", "--jobs", "1",
                                      "--csv", str(tmp_path / "clean.csv")])
     assert here.exit_code == 0
     assert (tmp_path / "r.csv").read_text(encoding="utf-8") == (tmp_path / "clean.csv").read_text(encoding="utf-8")
