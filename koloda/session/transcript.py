@@ -117,20 +117,8 @@ def rules_record(was: str, fingerprint: str, after: int) -> str:
 def recorded_fingerprint(path: Path) -> str | None:
     """The fingerprint of the rules a transcript records last (its first line's, as its `rules` lines
     change it); None if it is no transcript."""
-    source = Source(str(path), "transcript")
-    fingerprint: str | None = None
-    try:
-        for n, line in enumerate(read_text(Path(path), source).split("\n"), 1):
-            if fingerprint is None and line.strip() or '"rules"' in line:
-                record = parse(line, source, f"line {n}")
-                if isinstance(record, dict) and record.get("type") in ("game", "rules") \
-                        and isinstance(record.get("fingerprint"), str):
-                    fingerprint = record["fingerprint"]
-                elif fingerprint is None:
-                    return None
-    except SaveError:
-        return None
-    return fingerprint
+    value = _recorded(path, "rules", "fingerprint", str)
+    return value if isinstance(value, str) else None
 
 
 def _change_rules(record: dict, n: int, fingerprint: str, played: int, source: Source) -> None:
@@ -151,20 +139,27 @@ def seats_record(was: list[str], seats: list[str], after: int) -> str:
 def recorded_seats(path: Path) -> list[str] | None:
     """The seats a transcript records last (its first line's, as its `seats` lines change them), to
     tell whether a game that goes on writing it has other seats; None if it is no transcript."""
+    value = _recorded(path, "seats", "seats", list)
+    return [str(seat) for seat in value] if isinstance(value, list) else None
+
+
+def _recorded(path: Path, kind: str, key: str, of: type) -> Any:
+    """What a transcript records last under `key` (a value of type `of`): its first line's, as its
+    lines of type `kind` change it; None if it is no transcript."""
     source = Source(str(path), "transcript")
-    seats: list[str] | None = None
+    value: Any = None
     try:
         for n, line in enumerate(read_text(Path(path), source).split("\n"), 1):
-            if seats is None and line.strip() or '"seats"' in line:
+            if value is None and line.strip() or f'"{kind}"' in line:
                 record = parse(line, source, f"line {n}")
-                if isinstance(record, dict) and record.get("type") in ("game", "seats") \
-                        and isinstance(record.get("seats"), list):
-                    seats = [str(seat) for seat in record["seats"]]
-                elif seats is None:
+                if isinstance(record, dict) and record.get("type") in ("game", kind) \
+                        and isinstance(record.get(key), of):
+                    value = record[key]
+                elif value is None:
                     return None
     except SaveError:
         return None
-    return seats
+    return value
 
 
 def _change_seats(record: dict, n: int, seats: list[str], played: int, players: int, source: Source) -> None:
