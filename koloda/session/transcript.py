@@ -51,9 +51,9 @@ def read_transcript(path: Path) -> Replay:
     check(header, source, "transcript", "record-game", f"line {first}: ")
     end_record = {TRANSCRIPT_FORMAT: "record-end-3", "koloda-transcript/2": "record-end"}.get(header["format"],
                                                                                            "record-end-1")
-    fingerprint = _rules_in_force(lines[1:], header["fingerprint"], source)
     # the rules the transcript ends under: the moves before a `rules` line play the same under them
-    session = Session.from_header({**header, "fingerprint": fingerprint}, source)
+    ends_under = _rules_in_force(lines[1:], header["fingerprint"], source)
+    session = Session.from_header({**header, "fingerprint": ends_under}, source)
     fingerprint = header["fingerprint"]     # as the `rules` lines change it
     played = session.restarted()        # the moves are checked by playing them here, as they are read
     moves: list[dict] = []
