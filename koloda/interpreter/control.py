@@ -8,6 +8,7 @@ from typing import Any
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import ZONE, is_list
+from koloda.interpreter.effect_runtime import repeat_rounds
 from koloda.interpreter.env import TOP, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.work import spend
@@ -46,17 +47,7 @@ class ControlEffects:
         count, body, limit, span = self.expr(e.count, env), self.effects(e.body, env), e.limit, e.span
 
         def repeat(s, b):
-            n = count(s, b)
-            if n is None:
-                raise RuleRuntimeError("`repeat:` was given none, not a number", span)
-            if n > limit:
-                raise RuleRuntimeError(f"`repeat:` would run its `do:` {n} times, more than its limit of {limit} "
-                                       "(raise `limit:` if the rules mean it)", span)
-            if n > 0:
-                s.work -= n
-                if s.work < 0:
-                    spend(s, 0, f"`repeat:` running its `do:` {n} times", span)
-            for _ in range(n):
+            for _ in range(repeat_rounds(s, count(s, b), limit, span)):
                 body(s, b)
         return repeat
 

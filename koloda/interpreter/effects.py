@@ -12,6 +12,7 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.types import INT, SUIT, ZONE, is_list
 from koloda.interpreter.control import ControlEffects
+from koloda.interpreter.effect_runtime import add_score
 from koloda.interpreter.env import TOP, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError, located
 from koloda.interpreter.knowledge import RANK_FACT, SUIT_FACT, audience, is_true, told
@@ -157,14 +158,7 @@ class EffectCompiler(ControlEffects):
 
         def score(s, b):
             i = index(s, b)
-            parts = [f(s, b) for f in values]
-            old = s.vars[i]
-            if old is None or None in parts:
-                raise RuleRuntimeError("`score:` with none", span)
-            s.vars[i] = old + sum(parts)
-            s.dirty |= dirt
-            deal = s.deal_number
-            s.scored = tuple(x for x in s.scored if x[0] == deal) + ((deal, i, tuple(zip(labels, parts))),)
+            add_score(s, i, labels, [f(s, b) for f in values], dirt, span)
         return score
 
     def _do_Let(self, e: R.Let, env: Env) -> Fn:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from koloda.dsl.errors import NOWHERE
-from koloda.interpreter import builtin_runtime
+from koloda.interpreter import builtin_runtime, effect_runtime
 from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.knowledge import audience, is_true, told
-from koloda.interpreter.work import MAX_VALUE, checked_number, too_much
+from koloda.interpreter.work import MAX_VALUE, checked_number, counted, too_much
 
 
 def _set(cell: list, value: Any) -> Any:
@@ -132,32 +132,8 @@ def _number(value: Any, what: str, span: Any) -> Any:
     return value
 
 
-def _counted_at(s: Any, items: Any, span: Any) -> Any:
-    """The items a `for:` effect goes through, their number spent: past the budget, the located error
-    (an effect's own, as its closure raises it)."""
-    if type(items) is list:
-        s.work -= len(items)
-        if s.work < 0:
-            raise too_much(f"going through a list of {len(items):,} items", span)
-    return items
-
-
 # ------------------------------------------------------------ effects: what does not fit in a statement or two
 # Each does what its closure does (effects.py, control.py), with the same messages, in the same order.
-def _repeat(s: Any, n: Any, limit: int, span: Any) -> int:
-    """The rounds of a `repeat:` checked against its limit and spent from the budget, before the first."""
-    if n is None:
-        raise RuleRuntimeError("`repeat:` was given none, not a number", span)
-    if n > limit:
-        raise RuleRuntimeError(f"`repeat:` would run its `do:` {n} times, more than its limit of {limit} "
-                               "(raise `limit:` if the rules mean it)", span)
-    if n > 0:
-        s.work -= n
-        if s.work < 0:
-            raise too_much(f"`repeat:` running its `do:` {n} times", span)
-    return n
-
-
 def _check_events(s: Any) -> None:
     s.flow.check_events(s)
 
@@ -165,17 +141,6 @@ def _check_events(s: Any) -> None:
 def _turn_over(s: Any, cards: list, face_up: bool) -> None:
     for c in cards:
         s.turn_over(c, face_up)
-
-
-def _score(s: Any, i: int, labels: tuple, parts: list, dirt: int, span: Any) -> None:
-    """`score:` once its place and its parts are worked out: their sum added, the parts noted for the table."""
-    old = s.vars[i]
-    if old is None or None in parts:
-        raise RuleRuntimeError("`score:` with none", span)
-    s.vars[i] = old + sum(parts)
-    s.dirty |= dirt
-    deal = s.deal_number
-    s.scored = tuple(x for x in s.scored if x[0] == deal) + ((deal, i, tuple(zip(labels, parts))),)
 
 
 def _text(s: Any, value: Any, t: str) -> str:
@@ -215,9 +180,11 @@ def _told(s: Any, zone: Any, kind: int, value: Any, holds: bool, mask: int) -> N
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (
     _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others,
     _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _sum, _number,
-    _counted_at, _repeat, _check_events, _turn_over, _score, _text, _say, _shown, _reveal, _tell, _told)}
+    _check_events, _turn_over, _text, _say, _shown, _reveal, _tell, _told)}
 # the built-ins' own functions, which the closures call too
 RUNTIME.update({"_melds": builtin_runtime.table_melds, "_meld_kind": builtin_runtime.meld_kind,
                 "_meld_fresh": builtin_runtime.meld_fresh})
+# effects' own functions, which the closures call too
+RUNTIME.update({"_counted_at": counted, "_repeat": effect_runtime.repeat_rounds, "_score": effect_runtime.add_score})
 RUNTIME["_audience"] = audience       # generated names of the runtime all start with `_`
 RUNTIME["_too_much"] = too_much
