@@ -55,6 +55,12 @@ def test_histogram_of_whole_numbers_has_a_bin_each():
     assert edges == [0.5, 1.5, 2.5, 3.5] and counts == [1, 2, 1]
 
 
+def test_histogram_of_values_too_close_for_its_bins_puts_them_in_one():
+    # found by the property test of report intervals: the smallest float above 0 and 0
+    edges, counts = histogram([0.0, 5e-324, 5e-324], bins=20)
+    assert edges == [0.0, 5e-324] and counts == [3]
+
+
 def test_histogram_of_fractions_keeps_every_value():
     edges, counts = histogram([0.0, 0.25, 0.5, 1.0], bins=4)
     assert len(edges) == 5 and sum(counts) == 4 and counts[-1] == 1

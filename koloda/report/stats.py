@@ -133,6 +133,8 @@ def histogram(values: Sequence[float], bins: int = 20) -> tuple[list[float], lis
             high = low + 1
         step = (high - low) / bins
         edges = [low + k * step for k in range(bins + 1)]
+        if edges[1] == edges[0]:        # values too close for `bins` bins (5e-324 / 20 is 0): one bin holds them
+            edges = [low, high]
     counts = [0] * (len(edges) - 1)
     last = len(counts) - 1
     for v in values:
