@@ -110,5 +110,7 @@ def _first_deal(game: Game) -> None:
         game.new_initial_state(seed=0)
     except RuleRuntimeError as exc:
         options = ", ".join(f"{k}={v}" for k, v in game.options.items())
-        raise RuleError(f"{exc.message} (with {game.num_players} players; options {options})", exc.span,
+        n = game.num_players
+        table = f"{n} player{'' if n == 1 else 's'}" + (f"; options {options}" if options else "")
+        raise RuleError(f"{exc.message} (with {table})", exc.span,
                         exc.hint, category="runtime") from None

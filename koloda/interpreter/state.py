@@ -379,8 +379,9 @@ class State:
         needed = count * self.n
         pile = self.zones[source]
         if needed > len(pile):
-            raise RuleRuntimeError(f"dealing {count} cards to each of {self.n} players needs {needed} cards, "
-                                   f"but only {len(pile)} are left to deal", span)
+            raise RuleRuntimeError(f"dealing {count} card{'' if count == 1 else 's'} to each of {self.n} players needs "
+                                   f"{needed} cards, but only {len(pile)} {'is' if len(pile) == 1 else 'are'} left "
+                                   "to deal", span)
         n, d = self.n, self.direction
         first = (self.dealer + d) % n
         dests = [family_base + (first + k * d) % n for k in range(n)]
