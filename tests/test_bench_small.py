@@ -1,0 +1,66 @@
+"""bench/small_games.py and its rule files: the small games play to the end by their rules, and the
+script prints koloda's row (and OpenSpiel's beside it where pyspiel is installed)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import koloda
+from helpers import act, conservation
+from tests.benchscripts import BENCH, bench_script
+
+
+def _playout(game, seed: int):
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    for _ in range(1000):
+        if state.is_terminal():
+            return state
+        conservation(state)
+        legal = state.legal_actions()
+        assert legal
+        state.apply_action(rng.choice(legal))
+    raise AssertionError(f"seed {seed} did not end")
+
+
+def test_kuhn_pays_the_ante_or_the_bet_and_nothing_else():
+    game = koloda.load(str(BENCH / "small" / "kuhn.yaml"))
+    paid = set()
+    for seed in range(200):
+        scores = _playout(game, seed).scores()
+        assert sum(scores) == 0 and abs(scores[0]) in (1, 2), (seed, scores)
+        paid.add(abs(scores[0]))
+    assert paid == {1, 2}             # folds (the ante) and called bets both happen
+
+
+def test_goofspiel_gives_each_prize_to_the_higher_bid_or_to_nobody():
+    game = koloda.load(str(BENCH / "small" / "goofspiel.yaml"))
+    for seed in range(50):
+        state = _playout(game, seed)
+        assert sum(state.scores()) <= 91          # 1 + 2 + … + 13, less the prizes of ties
+    # a known position: the prize is the 5; P1 bids the king, P2 the two: P1 takes 5 points
+    state = game.new_initial_state(seed=0, hands={"prize": "5H"})
+    act(state, "bid KC")
+    act(state, "bid 2D")
+    assert state.scores() == [5, 0]
+    # a tie: nobody takes the next prize, whatever it is
+    act(state, "bid QC")
+    act(state, "bid QD")
+    assert state.scores() == [5, 0]
+
+
+def test_the_script_prints_koloda_s_rows():
+    out = []
+    module = bench_script("small_games")
+    import builtins
+    printed = builtins.print
+    try:
+        builtins.print = lambda *a, **k: out.append(" ".join(map(str, a))) if "file" not in k else None
+        assert module.main(["--games", "3", "--rounds", "1"]) == 0
+    finally:
+        builtins.print = printed
+    rows = [line.split()[0] for line in out if line.startswith(("koloda:", "openspiel:"))]
+    assert "koloda:kuhn" in rows and "koloda:goofspiel" in rows
+    pytest.importorskip("pyspiel")
+    assert "openspiel:kuhn" in rows
