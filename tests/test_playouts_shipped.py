@@ -149,6 +149,8 @@ CONFIGS: list[tuple[str, int | None, dict, str]] = [
     ("preferans", None, {"pool": 3}, RANDOM),
     ("preferans", 4, {"pool": 3}, RANDOM),
     ("preferans", None, {"deals": 2}, RANDOM),
+    ("schnapsen", None, {"target": 1}, RANDOM),
+    ("schnapsen", None, {"strict_exchange": True}, RANDOM),
     ("spades", None, {"limit": 100}, RANDOM),
     ("spades", None, {"deals": 2}, RANDOM),
     ("spades", None, {"lose_at": 0, "deals": 4}, RANDOM),    # no end at minus 200: random sides never reach 500
