@@ -114,8 +114,8 @@ def test_russian_rule_text_puts_its_nouns_in_the_forms_its_sentences_need():
     assert "карты c нет среди: карты комбинации m" in kunkin          # the genitive after `нет`
 
 
-@pytest.mark.parametrize("name", ["bridge", "canasta", "durak", "hearts", "kunkin", "leopard", "pony", "preferans",
-                                  "thousand"])
+@pytest.mark.parametrize("name", ["bridge", "canasta", "devyatka", "durak", "hearts", "kunkin", "leopard", "pony",
+                                  "preferans", "schnapsen", "thousand"])
 def test_no_russian_preposition_stands_before_a_zone_s_name_it_would_decline(name):
     # «колода» cannot be declined: `в «колода»`, `из «колода»` are wrong; `в стопке «колода»`,
     # `из стопки «колода»` right
