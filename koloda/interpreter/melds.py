@@ -79,10 +79,12 @@ class MeldRules:
         self._longest = [len(cards.deck_ranks) if k.layoffs_past_max else self._max_len(k) for k in kinds]
         self._ends: dict[tuple[str, tuple[int, ...]], list[tuple[bool, int]]] = {}
         self._wilds_of: tuple[list | None, list] = (None, [])
-        # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
+        # the cards that may go on a set of each rank (by rank), or on a run of each suit (rank_radix + suit)
         wild_mask = sum(1 << c for c in wild)
-        self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
-            + [sum(1 << c for c in range(self.n) if cards.suits[c] == s) | wild_mask for s in range(4)]
+        self._suits_at = cards.rank_radix
+        self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask
+                         for r in range(cards.rank_radix)] \
+            + [sum(1 << c for c in range(self.n) if cards.suits[c] == s) | wild_mask for s in range(cards.suit_radix)]
         # by what a wild card stands for (`identity`): the cards that are it, which a swap may put in its place
         self._standing_for = [self._cards_that_are(code) for code in range(IDENTITIES)]
 
@@ -237,7 +239,7 @@ class MeldRules:
         (a set) or suit (a run)."""
         if self._of_rank[laid[KIND]]:
             return self._fitting[laid[RANKS][0]]
-        return self._fitting[15 + run_suit(laid)]
+        return self._fitting[self._suits_at + run_suit(laid)]
 
     def fit_mask(self, laid: Laid) -> int:
         """The mask of the cards that can each be laid off on `laid` as it is: whether one fits
