@@ -301,12 +301,14 @@ def _read_listed(deck: DeckSpec, raw: MarkedDict, options: dict[str, OptionSpec]
         errors.append(RuleError("`cards:` is a mapping of each card's name to what it is", raw.key_spans["cards"],
                                 "as in `cards: {EX: {label: Excuse}, RJ: {colour: red}}`", category="schema"))
     ranks_of = {s.code: static_ranks(s.ranks) for s in deck.suit_list}
-    if all(r is not None for r in ranks_of.values()):
+    letters = [s.letter for s in deck.suit_list]
+    if all(r is not None for r in ranks_of.values()) and len(set(letters)) == len(letters):   # else said so
         names = card_names(deck.suit_list, {k: v for k, v in ranks_of.items() if v is not None}, deck.extras,
                            1 if deck.jokers else 0)
         for name in clashes(names):
-            errors.append(RuleError(f"two cards of this deck are named {name}", raw.span,
-                                    "give a card of `cards:` another name, or a suit another `letter:`",
+            card = next((c for c in deck.extras if c.name == name), None)
+            errors.append(RuleError(f"two cards of this deck are named {name}", raw.span if card is None else card.span,
+                                    "give the card of `cards:` another name" if card else "give a suit another `letter:`",
                                     category="name"))
 
 
