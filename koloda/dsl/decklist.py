@@ -45,7 +45,7 @@ class ExtraCard:
 
 _SUIT_KEYS = ("ranks", "letter", "symbol", "colour")
 _CARD_KEYS = ("rank", "suit", "colour", "label")
-_STANDARD_COLOURS = (1, 0, 0, 1)      # clubs black, diamonds and hearts red, spades black
+STANDARD_COLOURS = (1, 0, 0, 1)      # clubs black, diamonds and hearts red, spades black
 
 
 def work_out_ranks(items: RankItems, options: dict, players: int, span: Span) -> tuple[int, ...]:
@@ -138,7 +138,7 @@ def read_suits(raw: MarkedDict, options: dict, errors: list[RuleError], parse: P
                 if key in settings:
                     errors.append(RuleError(f"suit `{name}` is one of the four: its {key} is its own", 
                                             getattr(settings, 'key_spans', {}).get(key, at), category="schema"))
-            suits.append(SuitSpec(name, code, ranks, SUIT_LETTERS[code], "♣♦♥♠"[code], _STANDARD_COLOURS[code], at))
+            suits.append(SuitSpec(name, code, ranks, SUIT_LETTERS[code], "♣♦♥♠"[code], STANDARD_COLOURS[code], at))
             continue
         if not name.isidentifier():
             errors.append(RuleError(f"`{name}` cannot name a suit: a suit's name is a name such as `trumps`", at,
@@ -216,7 +216,7 @@ def read_cards(raw: MarkedDict, errors: list[RuleError], own: dict[str, SuitSpec
                                         category="name"))
         colour = _colour(settings, at, errors, f"card `{name}`")
         if colour is None and suit is not None:
-            colour = _STANDARD_COLOURS[suit] if suit < len(SUITS) else next(
+            colour = STANDARD_COLOURS[suit] if suit < len(SUITS) else next(
                 (s.colour for s in own.values() if s.code == suit), None)
         label = str(settings.get("label", "🃏" if name == "JK" else name))
         cards.append(ExtraCard(name, label, rank, suit, colour, at))

@@ -11,9 +11,9 @@ from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.limits import MAX_CARDS
 from koloda.dsl.marked import MarkedDict, span_of
 from koloda.dsl.options import OptionSpec
-from koloda.dsl.decklist import (ExtraCard, RankItems, SuitSpec, card_names, clashes, read_cards, read_ranks,
+from koloda.dsl.decklist import (STANDARD_COLOURS, ExtraCard, RankItems, SuitSpec, card_names, clashes, read_cards, read_ranks,
                                  read_suits, static_ranks, work_out_ranks)
-from koloda.dsl.types import DECKS, KNIGHT, SUITS, rank_number
+from koloda.dsl.types import DECK_RANKS, DECKS, KNIGHT, SUIT_LETTERS, SUIT_SYMBOLS, SUITS, rank_number
 
 
 @dataclass
@@ -283,17 +283,16 @@ def _read_one(raw_deck: object, at: Span, options: dict[str, OptionSpec], errors
 def _read_listed(deck: DeckSpec, raw: MarkedDict, options: dict[str, OptionSpec], errors: list[RuleError],
                  parse: Callable[[object, Span], ast.Node | None], own: dict[str, SuitSpec]) -> None:
     """`suits: {hearts: [...], trumps: 1..21}` and `cards: {EX: {}}`: a deck built from this list."""
-    for key in ("base", "ranks", "each"):
-        if key in raw:
-            errors.append(RuleError(f"a deck built from its `suits:` and `cards:` has no `{key}`",
-                                    raw.key_spans.get(key, raw.span), "each suit lists its own ranks" if key == "ranks"
-                                    else None, category="schema"))
     suits = raw.get("suits")
     if isinstance(suits, MarkedDict):
+        for key in ("base", "ranks", "each"):
+            if key in raw:
+                errors.append(RuleError(f"a deck built from its `suits:` mapping has no `{key}`",
+                                        raw.key_spans.get(key, raw.span), "each suit lists its own ranks"
+                                        if key == "ranks" else None, category="schema"))
         deck.suit_list = read_suits(suits, options, errors, parse, own)
-    elif suits is not None:
-        errors.append(RuleError("with `cards:`, `suits:` is a mapping of each suit to its ranks", raw.key_spans["suits"],
-                                "as in `suits: {hearts: [7, 8, 9, 10, J, Q, K, A]}`", category="schema"))
+    else:       # `{base: standard52, cards: {...}}`: a pack and cards named alone
+        deck.suit_list = _base_suits(deck, raw, options, errors, parse)
     cards = raw.get("cards")
     if isinstance(cards, MarkedDict):
         deck.extras = read_cards(cards, errors, own)
@@ -310,6 +309,25 @@ def _read_listed(deck: DeckSpec, raw: MarkedDict, options: dict[str, OptionSpec]
             errors.append(RuleError(f"two cards of this deck are named {name}", raw.span if card is None else card.span,
                                     "give the card of `cards:` another name" if card else "give a suit another `letter:`",
                                     category="name"))
+
+
+def _base_suits(deck: DeckSpec, raw: MarkedDict, options: dict[str, OptionSpec], errors: list[RuleError],
+                parse: Callable[[object, Span], ast.Node | None]) -> tuple[SuitSpec, ...]:
+    """The suits of a pack beside `cards:`: the base's, or those `ranks:` and `suits:` list."""
+    if "each" in raw:
+        errors.append(RuleError("a deck with `cards:` has no `each`", raw.key_spans["each"], category="schema"))
+    base = raw.get("base", "standard52")
+    if not (isinstance(base, str) and base in DECKS):
+        if not (isinstance(base, str) and base.startswith("option.")):
+            return ()                  # the deck's name is refused where it is read
+        errors.append(RuleError("a deck with `cards:` has a pack's name as its `base`, not an option",
+                                raw.key_spans.get("base", raw.span), category="schema"))
+        return ()
+    items = read_ranks(raw["ranks"], raw.key_spans["ranks"], options, errors, parse) \
+        if raw.get("ranks") is not None else DECK_RANKS[base]
+    suits = _listed_suits(raw, errors) or tuple(range(len(SUITS)))
+    return tuple(SuitSpec(SUITS[code], code, tuple(items), SUIT_LETTERS[code], SUIT_SYMBOLS[code], STANDARD_COLOURS[code],
+                          raw.span) for code in suits)
 
 
 def _listed_suits(raw: MarkedDict, errors: list[RuleError]) -> tuple[int, ...] | None:
