@@ -242,3 +242,13 @@ def test_a_deck_order_keeps_two_decks_jokers_apart(tmp_path, written):
     s = game.new_initial_state(seed=1, deck=[order])
     hand = next(cards for z, cards in enumerate(s.zones) if game.zone_label(z) == "P1 hand")
     assert hand == [jokers["big"]], "the big deck's joker, on top, is dealt first"
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_kuhn_example_deals_from_one_more_rank_than_players_and_is_zero_sum(players):
+    game = koloda.load(str(ROOT / "examples" / "kuhn.yaml"), players=players)
+    assert game.cards.size == players + 1
+    for seed in range(5):
+        s, most, moves = random_playout(game, seed)
+        assert s.is_terminal() and most == 2 and players <= moves <= 2 * players - 1
+        assert sum(s.scores()) == 0 and max(s.scores()) > 0
