@@ -252,3 +252,24 @@ def test_the_kuhn_example_deals_from_one_more_rank_than_players_and_is_zero_sum(
         s, most, moves = random_playout(game, seed)
         assert s.is_terminal() and most == 2 and players <= moves <= 2 * players - 1
         assert sum(s.scores()) == 0 and max(s.scores()) > 0
+
+
+def test_two_decks_cards_of_one_name_must_be_one_card_where_the_ranks_follow_the_table(tmp_path):
+    path = write(tmp_path, """\
+        game: clash
+        players: 2
+        deck:
+          main: {base: piquet32}
+          extra:
+            suits: {stars: {ranks: "7..player_count + 6", letter: S}}
+        zones: {stock: {}}
+        phases:
+          main:
+            actions:
+              noop: {do: end deal}
+    """)
+    with pytest.raises(RuleErrors) as info:
+        koloda.load(path)
+    first = info.value.errors[0]
+    assert "two different cards of this game are named 7S with 2 players" in first.message
+    assert first.span.line == 4           # the deck's mapping

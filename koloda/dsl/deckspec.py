@@ -13,7 +13,8 @@ from koloda.dsl.marked import MarkedDict, span_of
 from koloda.dsl.options import OptionSpec
 from koloda.dsl.decklist import (STANDARD_COLOURS, ExtraCard, RankItems, SuitSpec, card_names, clashes, read_cards, read_ranks,
                                  read_suits, static_ranks, work_out_ranks)
-from koloda.dsl.types import DECK_RANKS, DECKS, KNIGHT, SUIT_LETTERS, SUIT_SYMBOLS, SUITS, rank_number
+from koloda.dsl.types import (DECK_RANKS, DECKS, KNIGHT, SUIT_LETTERS, SUIT_SYMBOLS, SUITS, rank_number,
+                              rank_word)
 
 
 @dataclass
@@ -210,6 +211,7 @@ def _read_deck(doc: MarkedDict, options: dict[str, OptionSpec], errors: list[Rul
                 part.per_player = False
             parts.append((str(name), part))
         deck = DeckSpec("standard52", 1, 0, raw_deck.span, named=tuple(parts))
+        errors.extend(_shared_names(parts))
         sizes = [_static_size(p) for _, p in parts]
         size = sum(s for s in sizes if s is not None)
         if size > MAX_CARDS and all(s is None or s <= MAX_CARDS for s in sizes):    # else the part said so
@@ -217,6 +219,38 @@ def _read_deck(doc: MarkedDict, options: dict[str, OptionSpec], errors: list[Rul
                                     deck.span, category="limit"))
         return deck
     return _read_one(raw_deck, doc.key_spans.get("deck", doc.span), options, errors, parse, own)
+
+
+def _cards_of(deck: DeckSpec) -> dict[str, tuple[int, int | None, int | None]] | None:
+    """Each card's name and what it is (rank, suit, colour), where that does not follow the table."""
+    found: dict[str, tuple[int, int | None, int | None]]
+    if deck.listed:
+        suits = [(s, static_ranks(s.ranks)) for s in deck.suit_list]
+        if any(r is None for _, r in suits):
+            return None
+        found = {rank_word(r) + s.letter: (r, s.code, s.colour) for s, ranks in suits for r in ranks or ()}
+        found.update({c.name: (c.rank, c.suit, c.colour) for c in deck.extras})
+    elif isinstance(deck.base, str) and deck.base in DECKS and deck.rank_items is None:
+        found = {rank_word(r) + SUIT_LETTERS[s]: (r, s, STANDARD_COLOURS[s])
+                 for s in deck.suits or range(len(SUITS)) for r in deck.ranks or DECK_RANKS[deck.base]}
+    else:
+        return None
+    if deck.jokers != 0:
+        found["JK"] = (0, None, None)
+    return found
+
+
+def _shared_names(parts: list[tuple[str, DeckSpec]]) -> list[RuleError]:
+    """Two named decks' cards of one name are copies of one card: they must be the same card."""
+    seen: dict[str, tuple[str, tuple[int, int | None, int | None]]] = {}
+    for name, part in parts:
+        for card, what in (_cards_of(part) or {}).items():
+            first = seen.setdefault(card, (name, what))
+            if first[1] != what:
+                return [RuleError(f"decks `{first[0]}` and `{name}` each have a card named {card}, and they are "
+                                  "different cards", part.span, "give a card of `cards:` another name, or a suit "
+                                  "another `letter:`", category="name")]
+    return []
 
 
 def _static_size(deck: DeckSpec) -> int | None:

@@ -210,9 +210,7 @@ def _deck(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[CardTab
     if d.listed:
         table = build_listed(suits, d.extras, list(spec.deck.own_suits().values()), copies, jokers, spec.values,
                              spec.ace, spec.value_tables)
-        if len(set(table.names)) < len(set(zip(table.names, table.ranks, table.suits, table.colors))):
-            raise RuleErrors([RuleError("two different cards of this deck have one name with "
-                                        f"{players} players", d.span, category="runtime")])
+        _one_card_a_name(table, d, players)
         return table, None
     if not d.per_player:
         return build_deck(base, copies, jokers, spec.values, spec.ace, spec.value_tables, listed), None
@@ -231,7 +229,19 @@ def _named_decks(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[
         table, _ = _deck(part, spec, options, players)
         tables.append(table)
         decks += [index] * table.size
-    return joined(tables), decks
+    table = joined(tables)
+    _one_card_a_name(table, d, players)      # two decks' cards of one name are copies of one card
+    return table, decks
+
+
+def _one_card_a_name(table: CardTable, d: DeckSpec, players: int) -> None:
+    """Refuse a deck where two different cards share a name (a move names a card by it)."""
+    seen: dict[str, tuple] = {}
+    for card in zip(table.names, table.ranks, table.suits, table.colors):
+        if seen.setdefault(card[0], card) != card:
+            raise RuleErrors([RuleError(f"two different cards of this game are named {card[0]} with {players} "
+                                        "players", d.span, "give a card of `cards:` another name, or a suit "
+                                        "another `letter:`", category="runtime")])
 
 
 def _text_nodes(rules: R.Rules) -> dict[int, dict[str, R.Expr]]:
