@@ -49,8 +49,8 @@ class DeckSpec:
         return {s.name: s for part in self.parts() for s in part.suit_list if s.code >= len(SUITS)}
 
     def has_knights(self) -> bool:
-        return any(KNIGHT in (part.ranks or ()) or any(KNIGHT in s.ranks for s in part.suit_list)
-                   for part in self.parts())
+        return any(KNIGHT in (part.ranks or ()) or KNIGHT in (part.rank_items or ())
+                   or any(KNIGHT in s.ranks for s in part.suit_list) for part in self.parts())
 
     def standard(self) -> bool:
         """Are all its ranks 2..A (and jokers) of the four suits, as the meld rules' wild cards need?"""
