@@ -80,10 +80,13 @@ def read_ranks(raw: object, where: Span, options: dict, errors: list[RuleError],
         node = parse(str(item), at) if isinstance(item, str) and ".." in item else None
         if isinstance(node, ast.Range) and node.step is None:
             found = problems(node.low, options, f"{what}'s range") + problems(node.high, options, f"{what}'s range")
+            fixed = _fixed_range(node)
+            if fixed is not None and not (1 <= fixed[0] <= fixed[1] <= MAX_RANK_NUMBER):
+                found.append(RuleError(f"{what}: the range `{item}` is not ranks 1..{MAX_RANK_NUMBER} from low to "
+                                       "high", at, category="schema"))
             errors.extend(found)
             if not found:
-                fixed = _fixed_range(node)
-                items.extend(fixed if fixed is not None else [node])
+                items.extend([number_rank(n) for n in range(fixed[0], fixed[1] + 1)] if fixed is not None else [node])
             continue
         if node is None and isinstance(item, str) and ".." in item:
             continue                    # the parser said what is wrong with it
@@ -95,11 +98,11 @@ def read_ranks(raw: object, where: Span, options: dict, errors: list[RuleError],
     return tuple(items)
 
 
-def _fixed_range(node: ast.Range) -> list[int] | None:
-    """A range of written numbers, as its codes (None where an end follows the table)."""
+def _fixed_range(node: ast.Range) -> tuple[int, int] | None:
+    """The ends of a range of written numbers (None where an end follows the table)."""
     if not (isinstance(node.low, ast.Number) and isinstance(node.high, ast.Number)):
         return None
-    return [number_rank(n) for n in range(node.low.value, node.high.value + 1) if 1 <= n <= MAX_RANK_NUMBER]
+    return node.low.value, node.high.value
 
 
 def static_ranks(items: RankItems | None) -> tuple[int, ...] | None:
