@@ -84,7 +84,7 @@ from koloda.interpreter.explain import Explainer
 from koloda.interpreter.refusal import filled
 from koloda.dsl.loader import parse_yaml
 from koloda.dsl.to_ast import parse
-from koloda.dsl.types import COLORS, RANK_CONSTANTS, SUITS, elem, is_list
+from koloda.dsl.types import COLORS, RANK_CONSTANTS, elem, is_list, rank_code
 from koloda.interpreter.cards import rank_name
 from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.game import compile_expression
@@ -188,9 +188,9 @@ def code(game, t: str, raw):
     if t == "card":
         return card_code(game, raw)
     if t == "suit":
-        return SUITS.index(raw)
+        return game.cards.suit_names.index(raw)       # a deck's own suits follow the four
     if t == "rank":
-        return RANK_CONSTANTS[raw] if raw in RANK_CONSTANTS else int(raw)
+        return RANK_CONSTANTS[raw] if raw in RANK_CONSTANTS else rank_code(raw)
     if t == "player":
         return player_code(raw)
     if t == "color":
@@ -212,7 +212,7 @@ def render(game, value, t: str):
     if t == "card":
         return game.cards.names[value]
     if t == "suit":
-        return SUITS[value]
+        return game.cards.suit_names[value]
     if t == "rank":
         return rank_name(value)
     if t == "player":

@@ -14,6 +14,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.check_effects import ControlChecks
 from koloda.dsl.clashes import without_echoes
+from koloda.dsl.decklist import static_ranks
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
 from koloda.dsl.model import VAR_TYPES, DeckSpec, PhaseSpec, Spec
@@ -449,6 +450,9 @@ class Checker(Resolver, ControlChecks):
         return None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None)
 
     def _largest(self, d: DeckSpec) -> int | None:
+        if d.rank_items is not None or d.listed:      # a deck built from a list: its size, where it is fixed
+            fixed = d.listed and all(static_ranks(s.ranks) is not None for s in d.suit_list)
+            return d.size({}, 1) if fixed and isinstance(d.copies, int) and isinstance(d.jokers, int) else None
         bases = [d.base]
         if isinstance(d.base, str) and d.base.startswith("option."):
             opt = self.spec.options.get(d.base[7:])

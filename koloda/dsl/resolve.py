@@ -18,7 +18,8 @@ from koloda.dsl.fixed import fixed_int
 from koloda.dsl.limits import MAX_NESTING, MAX_WORK
 from koloda.dsl.model import Spec
 from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, SUIT, TYPE_NAMES,
-                              ZONE, compatible, elem, enum_of, enum_words, is_enum, is_list, list_of, show)
+                              ZONE, MAX_RANK_NUMBER, compatible, elem, enum_of, enum_words, is_enum, is_list,
+                              list_of, number_rank, show)
 
 Scope = dict[str, str]       # local name -> its type
 
@@ -85,9 +86,10 @@ class Resolver:
         """`c.rank == 7`, `c.rank in [7, 8]`, `start: 7` for a rank: a written number where a rank
         is wanted is that rank."""
         if r.type == INT and other == RANK and isinstance(node, ast.Number):
-            if not 2 <= node.value <= 10:
+            numbers = self.spec.deck.numbers()        # 2..10, and the numbered ranks of a deck built from a list
+            if not (1 <= node.value <= MAX_RANK_NUMBER if numbers is None else node.value in numbers):
                 self.error(f"there is no rank {node.value}", node, category="type")
-            return R.Const(r.span, RANK, node.value)
+            return R.Const(r.span, RANK, number_rank(node.value))
         if r.type == list_of(INT) and other == list_of(RANK) and isinstance(node, ast.ListLit) \
                 and isinstance(r, R.ListLit) \
                 and all(isinstance(i, ast.Number) or item.type == RANK for i, item in zip(node.items, r.items)):
@@ -126,6 +128,9 @@ class Resolver:
         if name in CONSTANTS:
             t, value = CONSTANTS[name]
             return R.Const(span, t, value)
+        deck_word = self.spec.deck.words().get(name)     # a suit of the deck's own (`trumps`), a knight `C`
+        if deck_word is not None and name not in self.spec.zones and name not in self.spec.vars:
+            return R.Const(span, deck_word[0], deck_word[1])
         if name in STATE_NAMES and not (name in LATER_NAMES and (name in self.spec.zones or name in self.spec.vars)):
             return R.StateValue(span, STATE_NAMES[name], name)
         zone = self.spec.zones.get(name)
@@ -149,7 +154,7 @@ class Resolver:
         if name == "option":
             self.error("`option` is followed by the option's name, as in `option.hand`", n)
             return R.Invalid(span, ANY)
-        known = list(scope) + list(CONSTANTS) + list(STATE_NAMES) + list(self.spec.zones) + list(self.spec.vars)
+        known = list(scope) + list(CONSTANTS) + list(self.spec.deck.words()) + list(STATE_NAMES) + list(self.spec.zones) + list(self.spec.vars)
         self.error(f"unknown name `{name}`", n, did_you_mean(name, known), category="name")
         return R.Invalid(span, ANY)
 

@@ -78,9 +78,56 @@ SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_LETTERS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
 COLORS = ("red", "black")
-# Rank codes: 2..10 are their number, J 11, Q 12, K 13, A 14, joker 0.
+# Rank codes: 2..10 are their number, J 11, Q 12, K 13, A 14, joker 0. A deck built from a list may have
+# more: the rank 1, the knight C (15) of Tarot packs, and numbers 11..99 (code the number + 5, so that the
+# codes of the 52-card pack never change).
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 0: "JK"}
 RANK_CONSTANTS = {"A": 14, "K": 13, "Q": 12, "J": 11, "joker": 0}
+KNIGHT = 15
+MAX_RANK_NUMBER = 99
+_PICTURES = {"J": 11, "Q": 12, "K": 13, "A": 14, "C": KNIGHT}
+
+
+def rank_code(word: object) -> int | None:
+    """The code of a rank as a deck lists it (`7`, `21`, `J`, `C`), or None if it is not a rank."""
+    text = str(word).strip().upper()
+    if text in _PICTURES:
+        return _PICTURES[text]
+    if text.isdigit() and 1 <= int(text) <= MAX_RANK_NUMBER:
+        number = int(text)
+        return number if number <= 10 else number + 5
+    return None
+
+
+def rank_word(code: int) -> str:
+    """A rank's name in card names and on screen: `7`, `21`, `J`, `C`, `JK` (a joker)."""
+    if code in RANK_NAMES:
+        return RANK_NAMES[code]
+    if code == KNIGHT:
+        return "C"
+    return str(code - 5 if code > KNIGHT else code)
+
+
+def rank_number(code: int) -> int:
+    """The number a numbered rank is written as (1..10, 11..99)."""
+    return code - 5 if code > KNIGHT else code
+
+
+def number_rank(number: int) -> int:
+    """The code of the rank a written number means (`c.rank == 21`)."""
+    return number if number <= 10 else number + 5
+
+
+def rank_strength(code: int, knight: bool) -> int:
+    """A rank's place in the natural order: 1..10, J, (C where the deck has knights), Q, K, A, then the
+    numbers above 10; the ranks of the 52-card pack keep their codes as their strength."""
+    if code <= 11:
+        return code
+    if code == KNIGHT:
+        return 12
+    if code <= 14:
+        return code + knight
+    return code - 1 + knight        # 11 (code 16) follows the ace (14, or 15 with knights)
 
 CONSTANTS: dict[str, tuple[str, object]] = {
     "true": (BOOL, True), "false": (BOOL, False), "none": (NONE, None),

@@ -83,8 +83,8 @@ class ActionCodec:
     def __init__(self, rules: R.Rules, layout: Layout, cards: CardTable, melds: MeldRules | None,
                  options: dict | None = None):
         self.melds = melds
-        radix = {CARD: cards.size, SUIT: 4, RANK: 15, PLAYER: layout.num_players, INT: cards.size + 1,
-                 BOOL: 2, COLOR: 2, ZONE: len(layout.zones), SIDE: layout.num_sides,
+        radix = {CARD: cards.size, SUIT: cards.suit_radix, RANK: cards.rank_radix, PLAYER: layout.num_players,
+                 INT: cards.size + 1, BOOL: 2, COLOR: 2, ZONE: len(layout.zones), SIDE: layout.num_sides,
                  PLAN: melds.radix if melds is not None else 1}
         self.actions: list[ActionCode] = []
         offset = 0

@@ -11,12 +11,13 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.check import Checker
+from koloda.dsl.decklist import work_out_ranks
 from koloda.dsl.errors import RuleError, RuleErrors, Span
 from koloda.dsl.model import DeckSpec, Spec
 from koloda.dsl.to_ast import parse
 from koloda.dsl.types import CARD, DECKS
 from koloda.interpreter.arrange import opening_orders
-from koloda.interpreter.cards import CardTable, build_deck, joined, rank_name
+from koloda.interpreter.cards import CardTable, build_deck, build_listed, card_value, joined
 from koloda.interpreter.cardtext import Given, givens, named_decks, orders_from, parse_deck, parse_hands
 from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.compile import Compiler
@@ -201,7 +202,16 @@ def _deck(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[CardTab
         raise RuleErrors([RuleError(f"unknown deck `{base}`", d.span)])
     if d.named:
         return _named_decks(d, spec, options, players)
-    listed = (d.ranks, d.suits)
+    try:
+        listed = (d.ranks_at(options, players), d.suits)
+        suits = [(s, work_out_ranks(s.ranks, options, players, s.span)) for s in d.suit_list]
+    except RuleError as exc:
+        raise RuleErrors([exc]) from None
+    if d.listed:
+        table = build_listed(suits, d.extras, list(spec.deck.own_suits().values()), copies, jokers, spec.values,
+                             spec.ace, spec.value_tables)
+        _one_card_a_name(table, d, players)
+        return table, None
     if not d.per_player:
         return build_deck(base, copies, jokers, spec.values, spec.ace, spec.value_tables, listed), None
     # one deck each: the copies of the pack, in seat order, belong to the players
@@ -219,7 +229,19 @@ def _named_decks(d: DeckSpec, spec: Spec, options: dict, players: int) -> tuple[
         table, _ = _deck(part, spec, options, players)
         tables.append(table)
         decks += [index] * table.size
-    return joined(tables), decks
+    table = joined(tables)
+    _one_card_a_name(table, d, players)      # two decks' cards of one name are copies of one card
+    return table, decks
+
+
+def _one_card_a_name(table: CardTable, d: DeckSpec, players: int) -> None:
+    """Refuse a deck where two different cards share a name (a move names a card by it)."""
+    seen: dict[str, tuple] = {}
+    for card in zip(table.names, table.ranks, table.suits, table.colors):
+        if seen.setdefault(card[0], card) != card:
+            raise RuleErrors([RuleError(f"two different cards of this game are named {card[0]} with {players} "
+                                        "players", d.span, "give a card of `cards:` another name, or a suit "
+                                        "another `letter:`", category="runtime")])
 
 
 def _text_nodes(rules: R.Rules) -> dict[int, dict[str, R.Expr]]:
@@ -231,9 +253,9 @@ def _text_nodes(rules: R.Rules) -> dict[int, dict[str, R.Expr]]:
 def _meld_rules(spec: Spec, cards: CardTable, wild: set[int], layout: Layout, options: dict) -> MeldRules | None:
     if not spec.meld_kinds:
         return None
-    rank_value = [0] * 15
-    for rank in range(2, 15):
-        rank_value[rank] = spec.values.get(rank_name(rank), rank if rank <= 10 else 10)
+    rank_value = [0] * cards.rank_radix
+    for rank in range(1 if cards.rank_radix > 15 or 1 in cards.deck_ranks else 2, cards.rank_radix):
+        rank_value[rank] = card_value(rank, spec.values)
     owners = layout.num_sides if layout.meld_by_side else layout.num_players
     kinds = [kind.bound(options) for kind in spec.meld_kinds]     # `max: option.NAME`: this table's value
     return MeldRules(kinds, cards, wild, len(layout.slot_zone), owners, rank_value)

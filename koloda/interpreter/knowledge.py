@@ -80,10 +80,10 @@ def facts_of(facts: tuple[Fact, ...], player: int) -> list[Fact]:
     return [f for f in facts if f[4] & bit]
 
 
-def fact_text(fact: Fact, zone_label: Callable[[int], str]) -> str:
-    """`P2 hand holds no 7`, `P3 hand holds hearts`."""
+def fact_text(fact: Fact, zone_label: Callable[[int], str], suits: Sequence[str] = SUITS) -> str:
+    """`P2 hand holds no 7`, `P3 hand holds hearts` (`suits`: the suits' names, by code)."""
     zone, kind, value, holds, _ = fact
-    word = rank_name(value) if kind == RANK_FACT else SUITS[value]
+    word = rank_name(value) if kind == RANK_FACT else suits[value]
     return f"{zone_label(zone)} holds {'' if holds else 'no '}{word}"
 
 

@@ -55,6 +55,16 @@ def run_sequences(ranks: list[int], ace: str) -> list[list[int]]:
     return [high + high]
 
 
+def suit_sequences(cards: CardTable, ace: str) -> dict[int, list[list[int]]]:
+    """By suit, the rank orders a run of that suit may follow: the ranks its cards have, in the deck's order
+    (every suit has the deck's ranks, but in a deck built from a list)."""
+    present: dict[int, set[int]] = {}
+    for rank, suit in zip(cards.ranks, cards.suits):
+        if suit is not None:
+            present.setdefault(suit, set()).add(rank)
+    return {suit: run_sequences([r for r in cards.deck_ranks if r in held], ace) for suit, held in present.items()}
+
+
 def distinct_suits(kind: MeldKind, size: int) -> bool:
     """Must a set of this kind and size hold no suit twice?"""
     return kind.suits == "distinct" and (kind.repeat_from is None or size < kind.repeat_from)
@@ -91,7 +101,7 @@ class NewMelds:
         self.digit = {w: IDENTITIES ** (len(wild_ids) - 1 - i) * (1 << cards.size) * self.kind_radix
                       for i, w in enumerate(wild_ids)}
         deck_ranks = list(cards.deck_ranks)
-        self.sequences = [run_sequences(deck_ranks, k.ace) if k.of == "suit" else [] for k in kinds]
+        self.sequences = [suit_sequences(cards, k.ace) if k.of == "suit" else {} for k in kinds]
         self.longest = [min(k.max or len(deck_ranks), len(deck_ranks)) for k in kinds]
         self._suit_combos: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
         # a hand's groups are mostly those of the hands before it; each is kept until `groups` others
@@ -103,7 +113,7 @@ class NewMelds:
         # the natural cards (in some suit, not wild) of each rank and of each suit, as masks
         natural = [c for c in range(cards.size) if c not in self.wild and self.suits[c] is not None]
         self._of_rank = {r: mask_of(c for c in natural if self.ranks[c] == r) for r in {self.ranks[c] for c in natural}}
-        self._of_suit = [mask_of(c for c in natural if self.suits[c] == s) for s in range(4)]
+        self._of_suit = [mask_of(c for c in natural if self.suits[c] == s) for s in range(cards.suit_radix)]
         self._wild_mask = mask_of(self.wild)
         self._rank_masks = [self._of_rank[r] for r in sorted(self._of_rank)]
         # no suit holds two copies of a card: a suit's cards in a hand are a run group's as they are
@@ -322,7 +332,7 @@ class NewMelds:
         at = {self.ranks[c]: c for c in held}
         spare = len(wilds)
         found: dict[int, Record] = {}
-        for seq in self.sequences[ki]:
+        for seq in self.sequences[ki].get(suit, []):
             span = len(seq) if kind.ace != "wrap" else len(seq) // 2
             holds = [r in at for r in seq]
             for start in range(span):

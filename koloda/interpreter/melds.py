@@ -17,7 +17,7 @@ from koloda.dsl.model import MeldKind
 from koloda.interpreter.bitmask import bits, mask_of
 from koloda.interpreter.bounded import RECENT_LISTINGS, fill, remember
 from koloda.interpreter.meldlist import (IDENTITIES, NO_SUIT, Group, NewMelds, Record, distinct_suits, identity,
-                                         identity_parts, run_sequences, wild_ok)
+                                         identity_parts, suit_sequences, wild_ok)
 from koloda.interpreter.plan import Plan
 
 __all__ = ["NEW", "LAYOFF", "SWAP", "NO_SUIT", "identity", "identity_parts", "Plan", "Laid", "MeldRules"]
@@ -59,8 +59,8 @@ class MeldRules:
         self.target_radix = max(slots, owners, 1)
         self.rank_value = values       # rank code -> points of a card of that rank (for wild cards)
         self.radix = 2 * 2 * 4 * self.target_radix * max(len(kinds), 1) * (2 ** self.n) * (IDENTITIES ** len(self.wild_ids))
-        ranks = list(cards.deck_ranks)
-        self.sequences = {k.name: run_sequences(ranks, k.ace) for k in kinds if k.of == "suit"}
+        # by kind and suit: the rank orders a run of that suit follows (each suit's own ranks)
+        self.sequences = {k.name: suit_sequences(cards, k.ace) for k in kinds if k.of == "suit"}
         self.new = NewMelds(kinds, cards, wild, values, groups=2 * cached)
         # the plans of a group of melds for one owner, and whole listings (a hand is often asked about
         # again in the same decision): the least recently used are forgotten
@@ -77,12 +77,14 @@ class MeldRules:
         self._of_rank = [k.of == "rank" for k in kinds]      # by kind: a set (else a run)
         # by kind: the most cards of a run on the table (`layoffs past max`: as many as the ranks)
         self._longest = [len(cards.deck_ranks) if k.layoffs_past_max else self._max_len(k) for k in kinds]
-        self._ends: dict[tuple[str, tuple[int, ...]], list[tuple[bool, int]]] = {}
+        self._ends: dict[tuple[str, tuple[int, ...], int], list[tuple[bool, int]]] = {}
         self._wilds_of: tuple[list | None, list] = (None, [])
-        # the cards that may go on a set of each rank (by rank), or on a run of each suit (15 + suit)
+        # the cards that may go on a set of each rank (by rank), or on a run of each suit (rank_radix + suit)
         wild_mask = sum(1 << c for c in wild)
-        self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask for r in range(15)] \
-            + [sum(1 << c for c in range(self.n) if cards.suits[c] == s) | wild_mask for s in range(4)]
+        self._suits_at = cards.rank_radix
+        self._fitting = [sum(1 << c for c in range(self.n) if cards.ranks[c] == r) | wild_mask
+                         for r in range(cards.rank_radix)] \
+            + [sum(1 << c for c in range(self.n) if cards.suits[c] == s) | wild_mask for s in range(cards.suit_radix)]
         # by what a wild card stands for (`identity`): the cards that are it, which a swap may put in its place
         self._standing_for = [self._cards_that_are(code) for code in range(IDENTITIES)]
 
@@ -141,7 +143,8 @@ class MeldRules:
         """Cards of a run, low end first."""
         k = self.kinds[kind]
         rank_of = {c: identity_parts(stands[c])[0] if c in stands else self.cards.ranks[c] for c in cards}
-        for seq in self.sequences[k.name]:
+        suit = next((self.cards.suits[c] for c in cards if c not in stands), None)
+        for seq in self.sequences[k.name].get(suit, []) if suit is not None else []:
             for start in range(len(seq)):
                 window = seq[start:start + len(cards)]
                 if len(window) == len(cards) and sorted(window) == sorted(rank_of.values()) \
@@ -237,7 +240,7 @@ class MeldRules:
         (a set) or suit (a run)."""
         if self._of_rank[laid[KIND]]:
             return self._fitting[laid[RANKS][0]]
-        return self._fitting[15 + run_suit(laid)]
+        return self._fitting[self._suits_at + run_suit(laid)]
 
     def fit_mask(self, laid: Laid) -> int:
         """The mask of the cards that can each be laid off on `laid` as it is: whether one fits
@@ -344,7 +347,7 @@ class MeldRules:
         if size >= self._longest[laid[KIND]]:
             return []
         suit = run_suit(laid)
-        for at_start, rank in self._ends_of(kind, laid[RANKS]):
+        for at_start, rank in self._ends_of(kind, laid[RANKS], suit):
             for c in cards:
                 if c in self.wild:
                     if wild_ok(kind, laid[NATURALS], wilds_in + 1):
@@ -353,19 +356,19 @@ class MeldRules:
                     out.append((c, None, at_start))
         return out
 
-    def _ends_of(self, kind: MeldKind, ranks: tuple[int, ...]) -> list[tuple[bool, int]]:
+    def _ends_of(self, kind: MeldKind, ranks: tuple[int, ...], suit: int) -> list[tuple[bool, int]]:
         """`_run_ends`, kept by the run's ranks: the same runs on the table (and those a search imagines
         one card longer) are asked about listing after listing."""
-        key = (kind.name, ranks)
+        key = (kind.name, ranks, suit)
         found = self._ends.get(key)
         if found is None:
-            found = fill(self._ends, key, self._run_ends(kind, list(ranks)), self._listed_size)
+            found = fill(self._ends, key, self._run_ends(kind, list(ranks), suit), self._listed_size)
         return found
 
-    def _run_ends(self, kind: MeldKind, ranks: list[int]) -> list[tuple[bool, int]]:
+    def _run_ends(self, kind: MeldKind, ranks: list[int], suit: int) -> list[tuple[bool, int]]:
         """(at the low end?, rank) for each rank that would extend this run."""
         ends = []
-        for seq in self.sequences[kind.name]:
+        for seq in self.sequences[kind.name].get(suit, []):
             for start in range(len(seq) - len(ranks) + 1):
                 if seq[start:start + len(ranks)] == ranks:
                     if start > 0 and seq[start - 1] not in ranks:

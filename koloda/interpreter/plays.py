@@ -71,7 +71,7 @@ class NamedMelds:
         self.wild_mask = mask_of(new.wild)
         # the natural cards of each suit (wild cards are in no suit's group)
         self.of_suit = [mask_of(c for c in range(len(new.suits)) if new.suits[c] == suit and c not in new.wild)
-                        for suit in range(4)]
+                        for suit in range(max([4] + [s + 1 for s in new.suits if s is not None]))]
         self._hands: OrderedDict[int, Plays] = OrderedDict()
         self._grouped: OrderedDict[int, Grouped] = OrderedDict()
         self._named: OrderedDict[Hashable, Plays] = OrderedDict()

@@ -18,7 +18,7 @@ from weakref import WeakKeyDictionary
 
 from koloda.dsl import resolved as R
 from koloda.dsl.labels import DEFAULT_LANGUAGE, Help, label_text
-from koloda.dsl.types import BOOL, CARD, PLAN, PLAYER, RANK, SUIT, SUIT_LETTERS, SUIT_SYMBOLS, SUITS, ZONE, show
+from koloda.dsl.types import BOOL, CARD, PLAN, PLAYER, RANK, SUIT, ZONE, show
 from koloda.interpreter.cards import rank_name
 from koloda.interpreter.codec import ActionCode
 from koloda.interpreter.explain import FAILURES, Explainer, Finding, Look, Unknown
@@ -276,8 +276,8 @@ class _Reader:
             forms.add(self.cards.names[v])
         elif t == PLAN:
             forms.add(self.game.plan_text(v, plain=True))
-        elif t == SUIT and isinstance(v, int) and 0 <= v < 4:
-            forms |= {SUIT_LETTERS[v], SUIT_SYMBOLS[v]}
+        elif t == SUIT and isinstance(v, int) and 0 <= v < self.cards.suit_radix:
+            forms |= {self.cards.suit_letters[v], self.cards.suit_symbols[v]}
         return {normal_move(f) for f in forms}
 
     def _reads(self, v: Any, t: str, want: str) -> bool:
@@ -352,12 +352,13 @@ class _Reader:
         """A typed word as a value of a type, for the types that are not looked up on the table."""
         w = word.strip().lower()
         if t == SUIT:
-            for k in range(4):
-                if w in (SUITS[k], SUIT_LETTERS[k].lower(), SUIT_SYMBOLS[k]):
+            cards = self.cards
+            for k in range(cards.suit_radix):
+                if w in (cards.suit_names[k], cards.suit_letters[k].lower(), cards.suit_symbols[k]):
                     return k
             return _UNREAD
         if t == RANK:
-            names = {rank_name(r).lower(): r for r in range(15)}
+            names = {rank_name(r).lower(): r for r in range(self.cards.rank_radix)}
             return names.get(w, _UNREAD)
         if t == BOOL:
             return {"yes": True, "true": True, "no": False, "false": False}.get(w, _UNREAD)

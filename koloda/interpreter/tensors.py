@@ -113,7 +113,7 @@ class Observer:
     def _encoder(self, t: str) -> tuple[int, Encoder]:
         """The width of a value of type `t` and how to write it."""
         layout = self.layout
-        one_hot = {SUIT: 4, RANK: 15, COLOR: 2, PLAYER: layout.num_players, SIDE: layout.num_sides,
+        one_hot = {SUIT: self.game.cards.suit_radix, RANK: self.game.cards.rank_radix, COLOR: 2, PLAYER: layout.num_players, SIDE: layout.num_sides,
                    ZONE: len(layout.zones)}
         if t in (INT, BOOL):
             def number(x: list[float], at: int, v: Any) -> None:

@@ -59,7 +59,7 @@ class View:
         if t == CARD:
             return self.cards.labels[value]
         if t == SUIT:
-            return SUITS[value]
+            return self.cards.suit_names[value]
         if t == RANK:
             return rank_name(value)
         if t == PLAYER:
@@ -212,7 +212,7 @@ class View:
             out["said"] = said
         facts = facts_of(s.facts, player)
         if facts:
-            out["facts"] = [fact_text(f, self.layout.zone_label) for f in facts]
+            out["facts"] = [fact_text(f, self.layout.zone_label, self.cards.suit_names) for f in facts]
         return out
 
     def sees_var(self, player: int, var: int) -> bool:

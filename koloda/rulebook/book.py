@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError
-from koloda.dsl.deckspec import deck_size
+from koloda.dsl.decklist import RankItems, work_out_ranks
+from koloda.dsl.deckspec import DeckSpec, deck_size
 from koloda.dsl.labels import help_in, label_text
 from koloda.dsl.model import Spec
-from koloda.dsl.types import RANK_NAMES, SUITS
+from koloda.dsl.types import SUITS, rank_word
 from koloda.rulebook.deeds import Deeds, Lines
 from koloda.rulebook.phrases import Phrases
 from koloda.rulebook.words import Words, source_of
@@ -129,6 +130,18 @@ class Writer:
             s.entries.append(self.entry(name, ["- " + text]))
         return s
 
+    def listed_deck(self, d: DeckSpec) -> str:
+        """A deck built from a list: each suit and its ranks (at the default table), the cards named alone."""
+        def ranks(items: RankItems) -> str:
+            try:
+                codes = work_out_ranks(items, dict(self.options), self.spec.default_players, d.span)
+            except RuleError:
+                return "…"
+            return " ".join(rank_word(r) for r in codes)
+        parts = [f"{self.say.word('suit.' + s.name) if s.code < len(SUITS) else s.name}: {ranks(s.ranks)}"
+                 for s in d.suit_list]
+        return "; ".join(parts + ([", ".join(c.label for c in d.extras)] if d.extras else []))
+
     def deck(self) -> Section:
         say, d = self.say, self.spec.deck
         s = Section("deck", say.word("book.deck"))
@@ -136,17 +149,19 @@ class Writer:
             base, copies, jokers = d.bound(dict(self.options), self.spec.default_players)
         except RuleError:
             base, copies, jokers = d.base, d.copies, d.jokers
-        parts = [say.word("book.deck.copies", copies=copies, base=base) if copies != 1
-                 else say.word("book.deck.base", base=base)]
+        what = self.listed_deck(d) if d.listed else str(base)
+        parts: list[str] = [say.word("book.deck.copies", copies=copies, base=what) if copies != 1
+                 else what if d.listed else say.word("book.deck.base", base=base)]
         if jokers:
             parts.append(say.word("book.deck.jokers", jokers=jokers))
         if d.ranks is not None:
-            parts.append(say.word("book.deck.ranks", ranks=" ".join(RANK_NAMES.get(r, str(r)) for r in d.ranks)))
+            parts.append(say.word("book.deck.ranks", ranks=" ".join(rank_word(r) for r in d.ranks)))
         if d.suits is not None:
             parts.append(say.word("book.deck.suits", suits=", ".join(say.word("suit." + SUITS[x]) for x in d.suits)))
         if d.per_player:
             parts.append(say.word("book.deck.each"))
-        size = deck_size(base, copies, jokers, 1, False, d.ranks, d.suits)
+        size = d.size(dict(self.options), self.spec.default_players) if d.listed or d.rank_items else \
+            deck_size(base, copies, jokers, 1, False, d.ranks, d.suits)
         if size is not None:
             parts.append(say.word("book.deck.size", size=size))
         s.entries.append(self.entry("deck", ["- " + "; ".join(parts)]))

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import spanned_text
 from koloda.dsl.labels import label_text, readable
-from koloda.dsl.types import BOOL, CARD, COLOR, PLAN, PLAYER, RANK, RANK_NAMES, SUIT, SUITS, COLORS, elem, is_list
+from koloda.dsl.types import BOOL, CARD, COLOR, PLAN, PLAYER, RANK, SUIT, SUITS, COLORS, elem, is_list, rank_word
 from koloda.rulebook.phrases import Ph, Phrases
 
 OR, AND, NOT = 1, 2, 3      # how tightly a phrase binds: `a or b` loosest
@@ -61,9 +61,11 @@ class Words:
         if v is None:
             return self.say("const.none")
         if n.type == RANK and isinstance(v, int):
-            return Ph(RANK_NAMES.get(v, str(v)))
+            return Ph(rank_word(v))
         if n.type == SUIT and isinstance(v, int) and 0 <= v < len(SUITS):
             return self.say("suit." + SUITS[v])
+        if n.type == SUIT and isinstance(v, int):          # a suit of the deck's own: its name
+            return Ph(next((s.name for s in self.spec.deck.own_suits().values() if s.code == v), str(v)))
         if n.type == COLOR and isinstance(v, int) and 0 <= v < len(COLORS):
             return self.say("color." + COLORS[v])
         if isinstance(v, str):

@@ -15,16 +15,18 @@ def card_text(game: Table, name: str) -> Text:
     """`QS` -> a coloured `Q♠`."""
     ids = game.cards.parse(name)
     label = game.cards.labels[ids[0]] if ids else name
-    style = "bold red" if name[-1:] in RED_SUITS else ("bold magenta" if name == "JK" else "bold")
+    red = game.cards.colors[ids[0]] == 0 if ids else name[-1:] in RED_SUITS      # by colour: a red joker too
+    style = "bold red" if red else ("bold magenta" if name == "JK" else "bold")
     return Text(label, style=style)
 
 
-SUIT_DISPLAY_ORDER = {3: 0, 2: 1, 0: 2, 1: 3, None: 4}   # spades, hearts, clubs, diamonds: colours alternate
+SUIT_DISPLAY_ORDER = {3: 0, 2: 1, 0: 2, 1: 3, None: 99}   # spades, hearts, clubs, diamonds: colours alternate
 
 
 def card_key(game: Table, c: int) -> tuple[int, int]:
     """Where card `c` goes when cards are put in order for people: by suit as shown, then by rank."""
-    return (SUIT_DISPLAY_ORDER[game.cards.suits[c]], game.cards.order[game.cards.ranks[c]])
+    suit = game.cards.suits[c]      # a deck's own suits after the four, before the cards of no suit
+    return (SUIT_DISPLAY_ORDER[suit] if suit is None or suit < 4 else 4 + suit, game.cards.order[game.cards.ranks[c]])
 
 
 def sort_key(game: Table, name: str) -> tuple:

@@ -15,6 +15,8 @@ function cardParts(name) {
   const [card, stands] = String(name).split("=");
   if (card === "JK") return { rank: "🃏", suit: "", letter: "J", stands: stands || null, joker: true };
   const letter = card.slice(-1);
+  // a card of a deck's own suit (`21T`) or named alone (`EX`, `RJ`): drawn by its whole name
+  if (!(letter in SUIT)) return { rank: card, suit: "", letter: "other", stands: stands || null, joker: false };
   return { rank: card.slice(0, -1), suit: SUIT[letter] || letter, letter: letter, stands: stands || null, joker: false };
 }
 
