@@ -4,8 +4,8 @@
     python bench/small_games.py --games 5000 --rounds 5
 
 Small games are where a generic engine's fixed costs show: a new state, its deal, the first
-listings. The rule files are in bench/small/, written from the rules OpenSpiel's games play
-(Kuhn poker; Goofspiel at 13 cards, its simultaneous bids made in turn on both sides: OpenSpiel's
+listings. The rule files are written from the rules OpenSpiel's games play (Kuhn poker,
+examples/kuhn.yaml, at two players; bench/small/goofspiel.yaml, Goofspiel at 13 cards, its simultaneous bids made in turn on both sides: OpenSpiel's
 through its `turn_based_simultaneous_game`, koloda's as sealed choices, docs/language.md §8.7).
 Each round loads every game afresh (outside the clock), plays the same seeds on each side (the
 engines' own deals, `random.Random(seed)` choosing the moves: bench/engines.py, the loops bench.py
@@ -31,10 +31,12 @@ PAIRS = [
     ("kuhn", "kuhn_poker"),
     ("goofspiel", "turn_based_simultaneous_game(game=goofspiel(num_cards=13))"),
 ]
+# the rule files: Kuhn poker is the example tests/test_kuhn_differential.py checks against OpenSpiel's
+FILES = {"kuhn": HERE.parent / "examples" / "kuhn.yaml", "goofspiel": HERE / "small" / "goofspiel.yaml"}
 
 
 def koloda_file(name: str) -> str:
-    return str(HERE / "small" / f"{name}.yaml")
+    return str(FILES[name])
 
 
 def starts(game, n: int, base: int) -> float:
