@@ -219,7 +219,7 @@ def test_a_number_past_its_ids_at_play_says_where_and_how_without_an_internal_er
     """A list read from the table is not fixed before play: its numbers are 0..deck size, and one
     past them stops play with the action's place and a hint, not Python's chained failure."""
     from koloda.interpreter.errors import RuleRuntimeError
-    game = listed(tmp_path, "[high + 18, 36]")
+    game = listed(tmp_path, "[high + 36, 20]")
     with pytest.raises(RuleRuntimeError) as caught:
         game.new_initial_state(seed=1).legal_actions()
     error = caught.value
@@ -234,3 +234,23 @@ def test_listed_numbers_play_the_same_in_the_generated_code_and_the_closures(tmp
     path.write_text(LISTED.replace("DOMAIN", "[18, 20, 22, 23, 24, 27, 30, 33, 35, option.top]"), encoding="utf-8")
     fast, slow = both(monkeypatch, str(path), seed=2, moves=20, players=2)
     assert fast == slow and len(fast) >= 2
+
+
+@pytest.mark.parametrize("domain,value,col", [("[high + 18, 36]", 36, 32), ("high..40", 40, 26), ("[high, -1]", -1, 27),
+                                              ("[high, option.top]", 36, 34)])
+def test_a_number_a_state_read_list_cannot_code_is_refused_at_check_time(tmp_path, domain, value, col):
+    """A list or range that reads the table keeps the digits 0..deck size: a number it names outright
+    outside them could never be a move, and `koloda check` says so where it is written."""
+    path = tmp_path / "listed.yaml"
+    path.write_text(LISTED.replace("DOMAIN", domain), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "koloda.cli.main", "check", str(path)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"listed.yaml:19:{col}: parameter `b` may take {value}, but its" in done.stdout + done.stderr
+    assert "to the deck's size (32)" in done.stdout + done.stderr
+
+
+def test_a_state_read_list_within_the_deck_still_checks(tmp_path):
+    path = tmp_path / "listed.yaml"
+    path.write_text(LISTED.replace("DOMAIN", "[high + 1, 30]"), encoding="utf-8")
+    assert koloda.load(str(path), players=2).new_initial_state(seed=1).legal_actions()

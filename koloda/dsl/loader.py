@@ -229,6 +229,10 @@ def _yaml_words(problem: str) -> tuple[str, str | None]:
         return ("a `[` inside an item of a `[...]` list, where YAML takes it for a list of its own",
                 "put the item in quotes (\"s in [clubs, hearts]\") or write the list as a block list, one `- ` "
                 "item a line")
+    if problem.startswith("expected ',' or '}', but got '['"):
+        return ("a `[` inside a value of a `{...}` mapping, where YAML takes it for a list of its own",
+                "put the value in quotes (`{with: \"b in [18, 20]\"}`) or write the mapping as a block, one "
+                "`key: value` a line")
     if "could not find expected ':'" in problem:
         return "YAML expected `key: value` here", "check this line and the one above for a missing `:`"
     return f"YAML syntax error: {problem}", None
