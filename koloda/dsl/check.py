@@ -13,13 +13,13 @@ from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.check_effects import ControlChecks
-from koloda.dsl.clashes import without_echoes
+from koloda.dsl.clashes import clash, without_echoes
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
-from koloda.dsl.model import VAR_TYPES, DeckSpec, PhaseSpec, Spec
+from koloda.dsl.model import RESERVED, VAR_TYPES, DeckSpec, PhaseSpec, Spec
 from koloda.dsl.params import uncoded_numbers, word_domain
 from koloda.dsl.resolve import Resolver, Scope
-from koloda.dsl.types import (ANY, BOOL, CARD, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, STR, SUIT,
+from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, STR, SUIT,
                               TYPE_NAMES, ZONE, compatible, elem, enum_words, is_enum, is_list, list_of, show)
 
 class Checker(Resolver, ControlChecks):
@@ -209,6 +209,8 @@ class Checker(Resolver, ControlChecks):
             mark = len(self.errors)
             scope: Scope = {}
             params = []
+            clashing = [clash(b.var, "parameter", b.span) for b in action.params
+                        if b.var in RESERVED or b.var in CONSTANTS]
             for binding in action.params:
                 domain = self.expr(binding.domain, scope)
                 t = domain.type
@@ -236,6 +238,8 @@ class Checker(Resolver, ControlChecks):
                 guard = part if guard is None else R.And(part.span, BOOL, guard, part)
             effects = self.effects(action.effects, scope)
             self.errors[mark:] = _unbound(action.name, self.errors[mark:], set(scope))
+            if clashing:        # its uses read the language's own word: told once, where it is bound (clashes.py)
+                self.errors[mark:] = clashing[:1]
             actions[action.name] = R.Action(action.name, tuple(params), guard, effects, action.text, action.span,
                                             conditions, text_values, help_values)
         self.steps = None
