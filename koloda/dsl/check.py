@@ -211,6 +211,7 @@ class Checker(Resolver, ControlChecks):
             params = []
             clashing = [clash(b.var, "parameter", b.span) for b in action.params
                         if b.var in RESERVED or b.var in CONSTANTS]
+            unread: set[tuple[str, int]] = set()
             for binding in action.params:
                 domain = self.expr(binding.domain, scope)
                 t = domain.type
@@ -220,6 +221,8 @@ class Checker(Resolver, ControlChecks):
                     if pt == STR:           # a word parameter: `g in ["grand", "null"]`
                         pt, domain, wrong = word_domain(binding.var, domain)
                         self.errors += wrong
+                        if pt == STR:       # no words to check its uses by: only what is wrong where it is bound
+                            unread.add((binding.span.file, binding.span.line))
                     elif pt not in PARAM_TYPES and pt != ANY:
                         self.error(f"a parameter cannot range over {show(t)}", binding.domain, category="type")
                 elif t != ANY:
@@ -240,6 +243,8 @@ class Checker(Resolver, ControlChecks):
             self.errors[mark:] = _unbound(action.name, self.errors[mark:], set(scope))
             if clashing:        # its uses read the language's own word: told once, where it is bound (clashes.py)
                 self.errors[mark:] = clashing[:1]
+            elif unread:
+                self.errors[mark:] = [e for e in self.errors[mark:] if (e.span.file, e.span.line) in unread]
             actions[action.name] = R.Action(action.name, tuple(params), guard, effects, action.text, action.span,
                                             conditions, text_values, help_values)
         self.steps = None
