@@ -67,3 +67,20 @@ def test_the_table_offers_the_words_and_refuses_one_not_listed():
     assert "1  declare grand" in done.output and "3  declare clubs_game" in done.output
     assert "`declare foo` cannot be made: foo is not one of grand, null_game, clubs_game" in done.output
     assert "P1 declare grand" in done.output
+
+
+def test_a_word_in_a_move_of_many_ids_is_a_token_of_its_words_block(tmp_path):
+    """A card, a number of 1000..9000 and a word: too many ids for one token each, so the word is a
+    token of the block of its words, shown as the word and read back."""
+    text = GAME.read_text(encoding="utf-8").replace("""          - n in [40, 80]""", """          - n in 1000..9000
+          - c in my hand""").replace('text: "{g} for {n}"', 'text: "{g} for {n} with {c}"')
+    path = tmp_path / "declare.yaml"
+    path.write_text(text, encoding="utf-8")
+    cg = CompactGame(koloda.load(str(path), players=3))
+    cs = cg.new_initial_state(seed=2)
+    cs.apply_action(cs.legal_actions()[0])           # declare grand
+    native = next(a for a in cs.native.legal_actions() if " for 4321 " in cs.native.action_to_string(a))
+    tokens = cg.spell(native)
+    assert len(tokens) == 4 and cg.native(tokens) == native
+    assert cs.action_to_string(tokens[1]) == "grand" and cs.action_to_string(tokens[2]) == "4321"
+    assert cg.native(tokens[:1] + (tokens[1] + 1,) + tokens[2:]) is not None         # clubs_game, the next word
