@@ -19,6 +19,8 @@ Each file describes one small game (`given:`) and a list of `cases:`.
       by: {QS: P2}               # who moved a card there (`c.by`); default none
       direction: -1              # the direction of play (default 1, to the left)
       table: {hand: 7}           # option values for this table (koloda.load(..., options=))
+      actions:                   # actions of the one phase's step `main` (else it offers a trivial one)
+        bid: {with: "b in [18, 20, 22]", if: b > high, text: "bid {b}", do: high = b}
       rules:                     # any further rule-file keys, copied into the file as they are
         options: {hand: {default: 5, choices: [5, 7]}}
         define: {high(card c): c.rank > 10}
@@ -55,6 +57,10 @@ Each file describes one small game (`given:`) and a list of `cases:`.
       - expr: "-x"
         error: runtime           # compiles, but evaluating it raises RuleRuntimeError
         xfail: "reason"          # a known bug: the case states the correct behaviour
+      - moves: bid               # the legal moves of action `bid` (declared in `given.actions:`, the
+        result: [bid 18, bid 20] #   actions of step `main`), as shown, in id order, each read back
+      - play: bid 20             # a move typed as at the table, made by the current player
+        then: {vars: {high: 20}}
       - help: "{c} is worth {value(c)}"   # a `help:` text (or {en: .., ru: ..}), its `{…}` fields checked
         scope: {c: card}         #   as an action's, with these parameters, and worked out as a refusal
         bind: {c: QS}            #   says it (in `language:`, default en)
@@ -92,7 +98,7 @@ from koloda.interpreter.game import compile_expression
 HERE = Path(__file__).parent / "compliance"
 FILES = sorted(HERE.glob("*.yaml"))
 CASE_KEYS = {"expr", "effect", "counter", "result", "type", "error", "message", "hint", "scope", "bind", "current", "then",
-             "xfail", "id", "in_action", "direction", "help", "language"}
+             "xfail", "id", "in_action", "direction", "help", "language", "moves", "play"}
 NAMED = {"card", "suit", "rank", "player", "color", "zone", "str"}
 
 
@@ -140,8 +146,9 @@ def rule_document(given: dict) -> dict:
     if variables:
         doc["vars"] = variables
     doc.update(given.get("rules") or {})
-    doc["phases"] = {"main": {"actions": {"noop": {"do": "end turn"}},
-                              "steps": {"main": ["noop"], "other": ["noop"]}}}
+    actions = dict(given.get("actions") or {})
+    doc["phases"] = {"main": {"actions": {**actions, "noop": {"do": "end turn"}},
+                              "steps": {"main": list(actions) or ["noop"], "other": ["noop"]}}}
     return doc
 
 
@@ -410,8 +417,8 @@ def test_case(path, index, rule_dir):
     data = read(path)
     given, case = data["given"] or {}, data["cases"][index]
     game = game_for(path, rule_dir)
-    assert sum(k in case for k in ("expr", "effect", "counter", "help")) == 1, \
-        "a case has `expr:`, `effect:`, `counter:` or `help:`"
+    assert sum(k in case for k in ("expr", "effect", "counter", "help", "moves", "play")) == 1, \
+        "a case has `expr:`, `effect:`, `counter:`, `help:`, `moves:` or `play:`"
     assert sum(k in case for k in ("result", "error", "then")) == 1, "a case expects one of result/error/then"
     scope = case.get("scope") or {}
     s = make_state(game, given, case)
@@ -419,6 +426,17 @@ def test_case(path, index, rule_dir):
 
     if "help" in case:
         check_help(game, s, b, case, scope)
+        return
+
+    if "moves" in case:           # the legal moves of one action of `given.actions`, as shown, in id order
+        ids = [a for a in s.legal_actions() if game.decode(a)[0].name == case["moves"]]
+        assert [s.action_to_string(a) for a in ids] == case["result"]
+        assert [s.string_to_action(s.action_to_string(a)) for a in ids] == ids      # each read back
+        return
+
+    if "play" in case:            # a move typed as at the table, made by the current player
+        s.apply_action(s.string_to_action(str(case["play"])))
+        check_then(game, s, case["then"])
         return
 
     if case.get("error") not in (None, "runtime"):

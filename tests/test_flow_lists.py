@@ -90,3 +90,51 @@ def test_a_value_cut_inside_a_flow_mapping_is_one_error_not_an_unknown_key(tmp_p
     assert len(found) == 1 and (found[0].span.line, found[0].span.col) == (15, 18)
     assert found[0].message.startswith("YAML cut `max(a, b) > 0` in 2 at its commas: inside `{...}`")
     assert '"max(a, b) > 0"' in (found[0].hint or "")
+
+
+NEWCOMER = """\
+game: probe
+players: 2
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  hand: {each: player, visible: owner}
+  pile: {}
+vars:
+  a: 0
+deal:
+  - deal 2 to each hand
+phases:
+  main:
+    actions:
+      look:
+        with: [c in my hand, n in 1..max(a, 3)]
+        if: [a < 3, min(a, 2) < 2]
+        do: [move(c, pile), a = max(a, n), say("look, now")]
+      skip:
+        do: [a += 1, move(top(stock, 2), pile)]
+"""
+
+
+def test_check_tells_a_newcomers_flow_lists_once_a_line_with_the_way_out(tmp_path):
+    """A file of flow lists cut at their commas: each line's first cut told once, located, with a hint;
+    no garbled "unexpected end of the text" for the pieces."""
+    from click.testing import CliRunner
+    from koloda.cli.main import main
+    path = tmp_path / "probe.yaml"
+    path.write_text(NEWCOMER, encoding="utf-8")
+    done = CliRunner().invoke(main, ["check", str(path)])
+    assert done.exit_code == 1 and "Traceback" not in done.output
+    located = [line for line in done.output.splitlines() if line.startswith(str(path) + ":")]
+    assert [line.split(":")[1:3] for line in located] == [["16", "30"], ["17", "21"], ["18", "14"], ["18", "29"],
+                                                          ["18", "44"], ["20", "22"]], done.output
+    assert all("YAML cut" in line and "put the item in quotes" in line for line in located)
+    assert "'say(\"look, now\")'" in done.output             # a text with a double quote is single-quoted
+    assert "unexpected" not in done.output and "6 errors" in done.output
+    # a `{` in such an item ends it too: YAML then reads a quote to the end of the file, told where it opens
+    path.write_text(NEWCOMER.replace('say("look, now")', 'say("look {c}")'), encoding="utf-8")
+    done = CliRunner().invoke(main, ["check", str(path)])
+    assert done.exit_code == 1 and "Traceback" not in done.output and "1 error" in done.output
+    assert f"{path}:18:57: a `\"` YAML takes for the start of a quoted text that never ends" in done.output
+    assert "end of stream" not in done.output
+    assert 'say("look {c}")]' in done.output          # the line as the file has it now, not as first read

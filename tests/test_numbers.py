@@ -219,7 +219,7 @@ def test_a_number_past_its_ids_at_play_says_where_and_how_without_an_internal_er
     """A list read from the table is not fixed before play: its numbers are 0..deck size, and one
     past them stops play with the action's place and a hint, not Python's chained failure."""
     from koloda.interpreter.errors import RuleRuntimeError
-    game = listed(tmp_path, "[high + 18, 36]")
+    game = listed(tmp_path, "[high + 36, 20]")
     with pytest.raises(RuleRuntimeError) as caught:
         game.new_initial_state(seed=1).legal_actions()
     error = caught.value
@@ -234,3 +234,61 @@ def test_listed_numbers_play_the_same_in_the_generated_code_and_the_closures(tmp
     path.write_text(LISTED.replace("DOMAIN", "[18, 20, 22, 23, 24, 27, 30, 33, 35, option.top]"), encoding="utf-8")
     fast, slow = both(monkeypatch, str(path), seed=2, moves=20, players=2)
     assert fast == slow and len(fast) >= 2
+
+
+@pytest.mark.parametrize("domain,value,col", [("[high + 18, 36]", 36, 32), ("high..40", 40, 26), ("[high, -1]", -1, 27),
+                                              ("[high, option.top]", 36, 34)])
+def test_a_number_a_state_read_list_cannot_code_is_refused_at_check_time(tmp_path, domain, value, col):
+    """A list or range that reads the table keeps the digits 0..deck size: a number it names outright
+    outside them could never be a move, and `koloda check` says so where it is written."""
+    path = tmp_path / "listed.yaml"
+    path.write_text(LISTED.replace("DOMAIN", domain), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "koloda.cli.main", "check", str(path)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"listed.yaml:19:{col}: parameter `b` may take {value}, but its" in done.stdout + done.stderr
+    assert "to the deck's size (32)" in done.stdout + done.stderr
+
+
+def test_a_state_read_list_within_the_deck_still_checks(tmp_path):
+    path = tmp_path / "listed.yaml"
+    path.write_text(LISTED.replace("DOMAIN", "[high + 1, 30]"), encoding="utf-8")
+    assert koloda.load(str(path), players=2).new_initial_state(seed=1).legal_actions()
+
+
+def test_listed_numbers_in_a_move_of_many_ids_are_spelled_as_their_own_token(tmp_path):
+    """A card and a number from a list spread over 8001 places: too many ids for one token each, so
+    the number is a token of the list's own block, shown as the number and read back."""
+    path = tmp_path / "listed.yaml"
+    text = LISTED.replace("DOMAIN", "[18, 20]").replace("  stock: {visible: nobody}\n", "  stock: {visible: nobody}\n"
+                                                        "  hand: {each: player, visible: owner}\n")
+    text = text.replace("  - spoken = 0\n", "  - spoken = 0\n  - deal 3 to each hand\n")
+    text = text.replace("      pass:\n", "      pledge:\n        with:\n          - c in my hand\n"
+                        "          - n in [1000, 9000, 3001]\n        text: \"pledge {c} for {n}\"\n"
+                        "        do: spoken += 1\n      pass:\n").replace("main: [bid, pass]", "main: [bid, pledge, pass]")
+    path.write_text(text.replace("  - gather into stock\n", "  - gather into stock\n  - shuffle stock\n"),
+                    encoding="utf-8")
+    cg = CompactGame(koloda.load(str(path), players=2))
+    cs = cg.new_initial_state(seed=3)
+    pledges = [a for a in cs.native.legal_actions() if cs.native.action_to_string(a).startswith("pledge")]
+    assert len(pledges) == 9 and cs.native.action_to_string(pledges[-1]).endswith("for 9000")
+    for native in pledges:
+        tokens = cg.spell(native)
+        assert len(tokens) == 3 and cg.native(tokens) == native
+    assert [cs.action_to_string(cg.spell(a)[2]) for a in pledges[:3]] == ["1000", "3001", "9000"]
+
+
+def test_every_bot_and_the_table_play_listed_numbers(tmp_path):
+    from click.testing import CliRunner
+    from koloda.cli.main import main
+    path = tmp_path / "listed.yaml"
+    path.write_text(LISTED.replace("DOMAIN", "[18, 20, 22, 23, 24, 27, 30, 33, 35, option.top]"), encoding="utf-8")
+    for seat in ("random", "greedy", "ismcts:iterations=20"):
+        done = CliRunner().invoke(main, ["simulate", str(path), "-n", "4", "-j", "1", "--seed", "5", "--seat", seat,
+                                         "--seat", seat])
+        assert done.exit_code == 0 and "4 games played, 4 ended" in done.output, done.output
+    done = CliRunner().invoke(main, ["play", str(path), "--seat", "human", "--seat", "random", "--fast", "--seed", "3"],
+                              input="bid 19\nbid 36\n")
+    assert "Traceback" not in done.output
+    assert "`bid 19` cannot be made: 19 is not among `[18, 20, 22" in done.output        # (an option in the list)
+    assert "P1 bid 36" in done.output

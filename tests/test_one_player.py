@@ -59,8 +59,20 @@ def test_a_one_player_report_gives_the_score_and_no_draws(tmp_path):
     report = run("simulate", write(tmp_path, "1"), "-n", "5")
     assert report.exit_code == 0, report.output
     assert "draws:" not in report.output and "win share" not in report.output
-    assert "Seat (one player: nobody to win against or draw with, so the score is the result)" in report.output
+    assert "Seat (one player: nobody to win against or draw with, so the score is the result" in report.output
     assert "mean score" in report.output
+    header = next(line for line in report.output.splitlines() if "mean score" in line)
+    assert header.split()[-4:] == ["min", "median", "90%", "max"]        # the score's spread, not its mean alone
+    assert "lead changes" not in report.output                           # one player always leads
+
+
+def test_a_one_player_report_says_how_often_each_goal_was_met(tmp_path):
+    """A solitaire's goals are its `count:` conditions: the report points to them, counted over the games."""
+    path = tmp_path / "solo.yaml"
+    path.write_text(SOLO.replace("PLAYERS", "1") + "count:\n  full_bank: bank.size == 5\n", encoding="utf-8")
+    report = run("simulate", str(path), "-n", "5")
+    assert report.exit_code == 0, report.output
+    assert "how often each goal was met: the counts below" in report.output and "full_bank" in report.output
 
 
 def test_a_two_player_report_keeps_its_win_shares_and_draws(tmp_path):

@@ -13,14 +13,15 @@ from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.check_effects import ControlChecks
-from koloda.dsl.clashes import without_echoes
+from koloda.dsl.clashes import clash, without_echoes
 from koloda.dsl.decklist import static_ranks
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
-from koloda.dsl.model import VAR_TYPES, DeckSpec, PhaseSpec, Spec
+from koloda.dsl.model import RESERVED, VAR_TYPES, DeckSpec, PhaseSpec, Spec
+from koloda.dsl.params import uncoded_numbers, word_domain
 from koloda.dsl.resolve import Resolver, Scope
-from koloda.dsl.types import (ANY, BOOL, CARD, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, SUIT,
-                              TYPE_NAMES, ZONE, compatible, elem, is_list, list_of, show)
+from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, STR, SUIT,
+                              TYPE_NAMES, ZONE, compatible, elem, enum_words, is_enum, is_list, list_of, show)
 
 class Checker(Resolver, ControlChecks):
     def __init__(self, spec: Spec, var_types: dict[str, str] | None = None,
@@ -157,6 +158,7 @@ class Checker(Resolver, ControlChecks):
         if fixed is not None and count_of(fixed) > MOST_NUMBERS:
             message, hint = too_many_numbers(var, count_of(fixed), isinstance(domain, R.ListLit))
             self.error(message, domain, hint, category="type")
+        self.errors += uncoded_numbers(var, domain, self.spec)
 
     def _constant(self, node: R.Expr) -> bool:
         """True if the expression reads nothing that changes during play."""
@@ -208,13 +210,21 @@ class Checker(Resolver, ControlChecks):
             mark = len(self.errors)
             scope: Scope = {}
             params = []
+            clashing = [clash(b.var, "parameter", b.span) for b in action.params
+                        if b.var in RESERVED or b.var in CONSTANTS]
+            unread: set[tuple[str, int]] = set()
             for binding in action.params:
                 domain = self.expr(binding.domain, scope)
                 t = domain.type
                 pt = ANY
                 if t == ZONE or is_list(t):
                     pt = elem(t)
-                    if pt not in PARAM_TYPES and pt != ANY:
+                    if pt == STR:           # a word parameter: `g in ["grand", "null"]`
+                        pt, domain, wrong = word_domain(binding.var, domain)
+                        self.errors += wrong
+                        if pt == STR:       # no words to check its uses by: only what is wrong where it is bound
+                            unread.add((binding.span.file, binding.span.line))
+                    elif pt not in PARAM_TYPES and pt != ANY:
                         self.error(f"a parameter cannot range over {show(t)}", binding.domain, category="type")
                 elif t != ANY:
                     self.error(f"`{binding.var}` must range over a zone or a list, not {show(t)}", binding.domain,
@@ -232,6 +242,10 @@ class Checker(Resolver, ControlChecks):
                 guard = part if guard is None else R.And(part.span, BOOL, guard, part)
             effects = self.effects(action.effects, scope)
             self.errors[mark:] = _unbound(action.name, self.errors[mark:], set(scope))
+            if clashing:        # its uses read the language's own word: told once, where it is bound (clashes.py)
+                self.errors[mark:] = clashing[:1]
+            elif unread:
+                self.errors[mark:] = [e for e in self.errors[mark:] if (e.span.file, e.span.line) in unread]
             actions[action.name] = R.Action(action.name, tuple(params), guard, effects, action.text, action.span,
                                             conditions, text_values, help_values)
         self.steps = None
@@ -307,8 +321,13 @@ class Checker(Resolver, ControlChecks):
                 self.error(f"`{e.op}` needs a number, but the target is {show(tt)}", e.target, category="type")
             if vt not in (INT, ANY):
                 self.error(f"`{e.op}` needs a number, but this is {show(vt)}", e.value, category="type")
-        elif ANY not in (tt, vt) and not compatible(tt, vt):
+        elif ANY not in (tt, vt) and not compatible(tt, vt) and not (is_enum(tt) and is_enum(vt)):
             self.error(f"cannot set {show(tt)} to {show(vt)}", e.value, category="type")
+        elif is_enum(tt) and is_enum(vt) and not set(enum_words(vt)) <= set(enum_words(tt)):
+            missing = ", ".join(w for w in enum_words(vt) if w not in enum_words(tt))
+            self.error(f"this may be {missing}, which {'is' if ',' not in missing else 'are'} not among the "
+                       f"words of the target ({', '.join(enum_words(tt))})", e.value,
+                       "give the target those words too, or leave them out of the list", category="type")
         if not isinstance(target, (R.VarRef, R.OwnedVar)):
             return None
         return R.Assign(e.span, target, e.op, value)

@@ -16,7 +16,7 @@ from koloda.dsl.fixed import fixed_int
 from koloda.dsl.limits import MAX_PROCEDURE_DEPTH, MAX_WORK
 from koloda.dsl.model import ActionSpec, Spec
 from koloda.dsl.to_ast import parse
-from koloda.dsl.types import (ANY, BOOL, CARD, GRID, INT, NONE, PLAN, TYPE_NAMES, ZONE, elem, is_list, list_of,
+from koloda.dsl.types import (ANY, BOOL, CARD, GRID, INT, NONE, PLAN, ZONE, elem, is_list, list_of,
                               show)
 
 Scope = dict[str, str]
@@ -55,6 +55,13 @@ class ControlChecks:
     def effects(self, effects: tuple[ast.Node, ...], scope: Scope) -> tuple[R.Effect, ...]:
         raise NotImplementedError
 
+    def signature_scope(self, params: tuple[ast.Param, ...]) -> Scope:
+        raise NotImplementedError
+
+    def arguments(self, name: str, args: tuple[ast.Node, ...], params: tuple[ast.Param, ...],
+                  scope: Scope) -> tuple[R.Expr, ...]:
+        raise NotImplementedError
+
     # ------------------------------------------------------------ procedures
     def procedure(self, name: str) -> R.Procedure | None:
         """A rule file's own procedure, resolved once (None if it runs itself)."""
@@ -75,12 +82,7 @@ class ControlChecks:
                        f", which runs … `{name}`)", first.signature,
                        "write it with fewer procedures inside one another", category="limit")
             return None
-        scope: Scope = {}
-        for p in spec.signature.params:
-            if p.type not in TYPE_NAMES:
-                self.error(f"unknown type `{p.type}`", p, did_you_mean(p.type, TYPE_NAMES) or
-                           "types: " + ", ".join(TYPE_NAMES))
-            scope[p.name] = TYPE_NAMES.get(p.type, ANY)
+        scope = self.signature_scope(spec.signature.params)
         self._proc_stack.append(name)
         saved = self.collecting, self.in_event, self.rounds
         self.collecting, self.in_event, self.rounds = [], False, 1     # (checked once, on its own)
@@ -119,8 +121,7 @@ class ControlChecks:
         if len(args) != len(params):
             self.error(f"`{name}` takes {len(params)} argument{'s' * (len(params) != 1)}, not {len(args)}", e,
                        category="arity")
-        resolved = tuple(self.expect(arg, scope, TYPE_NAMES.get(p.type, ANY), f"argument `{p.name}` of `{name}`")
-                         for arg, p in zip(args, params))
+        resolved = self.arguments(name, args, params, scope)
         proc = self.procedure(name)
         if proc is None or len(args) != len(params):
             return None

@@ -99,7 +99,7 @@ def did_you_mean(name: str, candidates) -> str | None:
     return f"did you mean `{close[0]}`?" if close else None
 
 
-_line_cache: dict[str, list[str]] = {}
+_line_cache: dict[str, tuple[tuple[int, int], list[str]]] = {}
 SOURCE_WIDTH = 100          # the most of a source line shown under a message
 _READ_AT_MOST = 2_000_000   # bytes read of a file to show one of its lines
 
@@ -165,13 +165,21 @@ def source_text(file: str, start: tuple[int, int], end: tuple[int, int]) -> str 
 
 
 def _source_lines(file: str) -> list[str] | None:
-    lines = _line_cache.get(file)
-    if lines is None:
-        try:
-            with Path(file).open("rb") as f:
-                text = f.read(_READ_AT_MOST).decode("utf-8", "replace")
-            lines = CONTROL_CHARACTERS.sub("·", text).split("\n")     # a shown line cannot drive the terminal
-        except (OSError, ValueError):
-            return None
-        _line_cache[file] = lines
+    # kept while the file is unchanged: a process that checks a file again after it was edited (the
+    # language server, the web table's uploads, a test) shows the lines as they are now
+    try:
+        stat = Path(file).stat()
+    except (OSError, ValueError):
+        return None
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    found = _line_cache.get(file)
+    if found is not None and found[0] == stamp:
+        return found[1]
+    try:
+        with Path(file).open("rb") as f:
+            text = f.read(_READ_AT_MOST).decode("utf-8", "replace")
+        lines = CONTROL_CHARACTERS.sub("·", text).split("\n")     # a shown line cannot drive the terminal
+    except (OSError, ValueError):
+        return None
+    _line_cache[file] = (stamp, lines)
     return lines

@@ -50,7 +50,7 @@ def _cuts(items: list) -> list[RuleError]:
             shown = whole if len(whole) <= MAX_QUOTED else whole[:MAX_QUOTED - 1] + "…"
             errors.append(RuleError(
                 f"YAML cut `{shown}` in {j - i + 1} at its commas: inside `[...]` every comma starts a new item",
-                first.span, f"put the item in quotes (\"{shown}\") or write the list as a block list, one "
+                first.span, f"put the item in quotes ({_quoted(shown)}) or write the list as a block list, one "
                 "`- ` item a line", category="yaml"))
             i = j + 1
         else:
@@ -74,9 +74,17 @@ def _cut_values(mapping: dict) -> list[RuleError]:
             shown = whole if len(whole) <= MAX_QUOTED else whole[:MAX_QUOTED - 1] + "…"
             errors.append(RuleError(
                 f"YAML cut `{shown}` in {j - i + 1} at its commas: inside `{{...}}` every comma starts a new key",
-                value.span, f"put the value in quotes (\"{shown}\") or write the mapping as a block, one "
+                value.span, f"put the value in quotes ({_quoted(shown)}) or write the mapping as a block, one "
                 "`key: value` a line", category="yaml"))
     return errors
+
+
+def _quoted(text: str) -> str:
+    """The text as YAML quotes it: in double quotes, or in single quotes where it holds a double quote
+    (`'say("a, b")'`), a single quote inside them written twice."""
+    if '"' not in text:
+        return f'"{text}"'
+    return "'" + text.replace("'", "''") + "'"
 
 
 __all__ = ["cut_items"]

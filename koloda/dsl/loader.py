@@ -229,6 +229,10 @@ def _yaml_words(problem: str) -> tuple[str, str | None]:
         return ("a `[` inside an item of a `[...]` list, where YAML takes it for a list of its own",
                 "put the item in quotes (\"s in [clubs, hearts]\") or write the list as a block list, one `- ` "
                 "item a line")
+    if problem.startswith("expected ',' or '}', but got '['"):
+        return ("a `[` inside a value of a `{...}` mapping, where YAML takes it for a list of its own",
+                "put the value in quotes (`{with: \"b in [18, 20]\"}`) or write the mapping as a block, one "
+                "`key: value` a line")
     if "could not find expected ':'" in problem:
         return "YAML expected `key: value` here", "check this line and the one above for a missing `:`"
     return f"YAML syntax error: {problem}", None
@@ -249,6 +253,9 @@ def parse_yaml(text: str, filename: str):
     try:
         return _read(_Loader(text), text, filename)
     except yaml.MarkedYAMLError as exc:
+        unclosed = _unclosed_quote(exc, text, filename)
+        if unclosed is not None:
+            raise unclosed from None
         mark = exc.problem_mark or exc.context_mark
         span = Span(filename, mark.line + 1, mark.column + 1) if mark else Span(filename, 1, 1)
         problem = str(exc.problem or exc.context)
@@ -256,6 +263,25 @@ def parse_yaml(text: str, filename: str):
         raise RuleError(message, span, hint, category="yaml") from None
     except yaml.YAMLError as exc:
         raise RuleError(f"YAML error: {exc}", Span(filename, 1, 1), category="yaml") from None
+
+
+def _unclosed_quote(exc: yaml.MarkedYAMLError, text: str, filename: str) -> RuleError | None:
+    """A quote YAML read to the end of the file, told where it opens rather than at the file's end.
+    Inside `[...]` or `{...}` it is mostly a quote in the middle of an unquoted item: `{`, `}`, `[`,
+    `]` and `,` end such an item, so `[say("pass {me}")]` leaves `")]` to open a quoted text."""
+    mark = exc.context_mark
+    if mark is None or "quoted scalar" not in str(exc.context) or "end of stream" not in str(exc.problem):
+        return None
+    line = text.splitlines()[mark.line] if mark.line < len(text.splitlines()) else ""
+    quote = line[mark.column:mark.column + 1] or '"'
+    span = Span(filename, mark.line + 1, mark.column + 1)
+    if any(ch in line[:mark.column] for ch in "[{"):
+        return RuleError(f"a `{quote}` YAML takes for the start of a quoted text that never ends: inside `[...]` "
+                         "and `{...}`, a `{`, `}`, `[`, `]` or `,` ends an item that is not quoted", span,
+                         "put the whole item in single quotes ('say(\"pass {me}\")') or write the list as a "
+                         "block list, one `- ` item a line", category="yaml")
+    return RuleError(f"a quoted text opens here with `{quote}` and never ends", span,
+                     f"end it with a `{quote}` on this line", category="yaml")
 
 
 def _read(loader, text: str, filename: str):

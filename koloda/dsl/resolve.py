@@ -264,18 +264,50 @@ class Resolver:
                        "rule files have no unbounded loops", fn.signature)
             return None
         self._func_stack.append(name)
-        scope: Scope = {}
-        for p in fn.signature.params:
-            if p.type not in TYPE_NAMES:
-                self.error(f"unknown type `{p.type}`", p, did_you_mean(p.type, TYPE_NAMES) or
-                           "types: " + ", ".join(TYPE_NAMES))
-            scope[p.name] = TYPE_NAMES.get(p.type, ANY)
+        scope = self.signature_scope(fn.signature.params)
         body = self.expr(fn.body, scope)
         self._func_stack.pop()
         resolved = R.Function(name, tuple(scope), tuple(scope.values()), body, body.type,
                               R.nesting(body, self.functions))
         self.functions[name] = resolved
         return resolved
+
+    def declared_type(self, name: str) -> str | None:
+        """The type a function's or procedure's parameter is declared with: a type's name (`card c`), or
+        a word variable's name for one of its words (`worth(contract g)`); None if neither."""
+        t = TYPE_NAMES.get(name)
+        if t is None and name in self.spec.vars and is_enum(self.var_types.get(name, "")):
+            return self.var_types[name]
+        return t
+
+    def signature_scope(self, params: tuple[ast.Param, ...]) -> Scope:
+        """The scope of a function's or procedure's body: its parameters' types (an unknown one told here)."""
+        scope: Scope = {}
+        for p in params:
+            t = self.declared_type(p.type)
+            if t is None:
+                words = [name for name, t in self.var_types.items() if is_enum(t)]
+                self.error(f"unknown type `{p.type}`", p, did_you_mean(p.type, [*TYPE_NAMES, *words]) or
+                           "types: " + ", ".join(TYPE_NAMES) + ", or a word variable's name for one of its words")
+            scope[p.name] = t or ANY
+        return scope
+
+    def arguments(self, name: str, args: tuple[ast.Node, ...], params: tuple[ast.Param, ...],
+                  scope: Scope) -> tuple[R.Expr, ...]:
+        """A call's arguments, each checked against its parameter's type; one of a word variable's words
+        may be written bare for a parameter of its words (`worth(grand)`)."""
+        out = []
+        for arg, p in zip(args, params):
+            want, what = self.declared_type(p.type) or ANY, f"argument `{p.name}` of `{name}`"
+            if not is_enum(want):
+                out.append(self.expect(arg, scope, want, what))
+                continue
+            r = self.word_for(arg, scope, want)
+            if r.type != ANY and not (compatible(r.type, want) and
+                                      (not is_enum(r.type) or set(enum_words(r.type)) <= set(enum_words(want)))):
+                self.error(f"{what} must be {show(want)}, but this is {show(r.type)}", arg, category="type")
+            out.append(r)
+        return tuple(out)
 
     def _Call(self, n: ast.Call, scope: Scope) -> R.Expr:
         name, args, span = n.func, n.args, n.span
@@ -284,8 +316,7 @@ class Resolver:
             if len(args) != len(params):
                 self.error(f"`{name}` takes {len(params)} argument{'s' * (len(params) != 1)}, "
                            f"not {len(args)}", n, category="arity")
-            resolved = tuple(self.expect(arg, scope, TYPE_NAMES.get(p.type, ANY), f"argument `{p.name}` of `{name}`")
-                             for arg, p in zip(args, params))
+            resolved = self.arguments(name, args, params, scope)
             fn = self.function(name)
             if fn is None or len(args) != len(params):
                 return R.Invalid(span, ANY if fn is None else fn.type)

@@ -45,7 +45,8 @@ def show(t: str) -> str:
     if is_enum(t):
         return "one of " + ", ".join(enum_words(t))
     if is_list(t):
-        return f"a list of {elem(t)}s"
+        inner = elem(t)
+        return "a list of " + ("texts" if inner == STR else "words" if is_enum(inner) else inner + "s")
     return {INT: "a number", BOOL: "true/false", CARD: "a card", RANK: "a rank", SUIT: "a suit",
             COLOR: "a colour", PLAYER: "a player", ZONE: "a zone", STR: "a text", NONE: "none",
             ANY: "anything", GRID: "a grid", SIDE: "a side", PLAN: "a meld plan"}.get(t, t)
@@ -58,6 +59,9 @@ def compatible(a: str, b: str) -> bool:
     if NONE in (a, b):
         other = b if a == NONE else a
         return other in NULLABLE or is_list(other) or is_enum(other)
+    if is_enum(a) and is_enum(b):       # a word parameter's words among a word variable's, or the other way
+        words_a, words_b = set(enum_words(a)), set(enum_words(b))
+        return words_a <= words_b or words_b <= words_a
     if is_enum(a) or is_enum(b):        # a word and a text: the checker sees that a written text is a word
         return STR in (a, b)
     if is_list(a) and is_list(b):

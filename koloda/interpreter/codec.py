@@ -13,6 +13,9 @@ instead: 100 is 0, 105 is 1, and so on, up to `MOST_NUMBERS` values. A number dr
 list of fixed numbers (`b in [18, 20, 22, 23]`) that does not fit there is written as its place
 in the range that covers the list (18..23 by 1: 18 is 0, 20 is 2), so it shares that code; the
 places between listed numbers are ids no move takes.
+
+A word parameter (`g in ["grand", "null"]`, checked by dsl/paramwords.py) is its word's place in
+its list: `grand` is 0, `null` is 1.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError, RuleErrors, Span
 from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
 from koloda.dsl.limits import MAX_WORK
-from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE
+from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE, enum_words, is_enum
 from koloda.interpreter.cards import CardTable
 from koloda.interpreter.layout import Layout
 from koloda.interpreter.melds import MeldRules
@@ -37,25 +40,37 @@ class ParamCode:
     radix: int
     low: int = 0           # a number from a fixed range: its digit is (value - low) // step
     step: int = 1
+    words: tuple[str, ...] = ()     # a word parameter (`g in ["grand", "null"]`): its digit is its word's place
 
     @property
     def plain(self) -> bool:
         """Is a value its own digit?"""
-        return self.low == 0 and self.step == 1
+        return not self.words and self.low == 0 and self.step == 1
+
+    @property
+    def word_digits(self) -> dict[str, int] | None:
+        """A word parameter's digit of each word; None for any other parameter."""
+        return {w: i for i, w in enumerate(self.words)} if self.words else None
 
     def digit_of(self, value: Any) -> int | None:
         """The digit of a value, or None if the parameter cannot take it."""
+        if self.words:
+            return self.words.index(value) if value in self.words else None
         offset = int(value) - self.low
         digit, off_step = divmod(offset, self.step)
         return digit if off_step == 0 and 0 <= digit < self.radix else None
 
     def value_of(self, digit: int) -> Any:
+        if self.words:
+            return self.words[digit]
         if self.type == BOOL:
             return bool(digit)
         return self.low + digit * self.step
 
     def values_text(self) -> str:
-        """The values it may take, as a range is written."""
+        """The values it may take, as a range is written (a word parameter: its words)."""
+        if self.words:
+            return ", ".join(self.words)
         high = self.low + (self.radix - 1) * self.step
         return f"{self.low}..{high}" + (f" by {self.step}" if self.step != 1 else "")
 
@@ -90,7 +105,7 @@ class ActionCodec:
         offset = 0
         for phase_index, phase in enumerate(rules.phases):
             for a in phase.actions.values():
-                params = tuple(_number(p, cards.size, options or {}, layout.num_players)
+                params = tuple(_number(p, cards.size, options or {}, layout.num_players) or _word(p)
                                or ParamCode(p.var, p.type, radix.get(p.type, 1)) for p in a.params)
                 _few_enough(a, cards.size, options or {}, layout.num_players)
                 code = ActionCode(len(self.actions), a.name, phase_index, offset, params,
@@ -113,6 +128,14 @@ class ActionCodec:
             else:
                 b[p.var] = p.value_of(digit)
         return action, b
+
+
+def _word(p: R.Param) -> ParamCode | None:
+    """The code of a word parameter: one digit for each of its words, in the order its list gives them."""
+    if not is_enum(p.type):
+        return None
+    words = enum_words(p.type)
+    return ParamCode(p.var, p.type, len(words), words=words)
 
 
 def _few_enough(a: R.Action, deck_size: int, options: dict, players: int) -> None:

@@ -50,6 +50,7 @@ class Param:
     kind: tuple | None = None
     low: int = 0            # a number from a fixed range is written as its place in it (codec.py)
     step: int = 1
+    words: dict[str, int] | None = None     # a word parameter: each word's digit (codec.py)
 
 
 @dataclass
@@ -342,7 +343,8 @@ class Flow:
             if key in seen:
                 continue
             seen.add(key)
-            digit, off_step = divmod(int(value) - param.low, param.step)
+            digit, off_step = (param.words[value], 0) if param.words is not None \
+                else divmod(int(value) - param.low, param.step)
             if not 0 <= digit < param.radix or off_step:
                 high = param.low + (param.radix - 1) * param.step
                 raise RuleRuntimeError(f"parameter `{param.var}` of `{action.name}` takes {value}, "

@@ -287,7 +287,7 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
         for a in ph.actions.values():
             code = codec.actions[len(actions)]
             params = [Param(p.var, p.type, c.sequence(p.domain), pc.radix, copies if p.type == CARD else None,
-                            pc.low, pc.step)
+                            pc.low, pc.step, pc.word_digits)
                       for p, pc in zip(a.params, code.params)]
             lead, guard = c.action_guard(a.guard, bool(params)) if a.guard is not None else (None, None)
             action = Action(code, params, guard, c.effects(a.effects), lead)

@@ -158,7 +158,8 @@ class Generator(ControlGen):
                 pairs = [(ph.actions[a.name], a) for a in actions]
                 add((_keyed(phase.listings, step), self.step_listing(pairs)))
         for action, ra in zip(flow.actions, [a for ph in rules.phases for a in ph.actions.values()]):
-            if all(p.type != PLAN for p in ra.params):      # a plan is decoded from the state: by the codec
+            # a plan is decoded from the state, a word from its list: by the codec
+            if all(p.type != PLAN and p.words is None for p in action.params):
                 digits = [(p.var, p.type, pc.radix, pc.low, pc.step) for p, pc in zip(ra.params, action.params)]
                 add((_setter(action, "run_code"), self.action_function(ra.effects, digits)))
             else:           # run with the parameters the codec decodes
@@ -329,6 +330,9 @@ class Generator(ControlGen):
                 emit(f"{seen}.add(_key)", inner)
             if in_zone and param.type == CARD and param.radix == self.c.cards.size:
                 digit = local           # a card of a zone is an id of the deck
+            elif param.words is not None:            # a word written as its place in its list
+                digit = f"_d{k}"
+                emit(f"{digit} = {self.m.const(param.words, 'words')}[{local}]", indent)
             elif param.low or param.step != 1:        # a number written as its place in its range
                 digit = f"_d{k}"
                 emit(f"{digit}, _off = divmod({local} - {param.low}, {param.step})", indent)

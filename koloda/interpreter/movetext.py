@@ -9,7 +9,7 @@ A typed line is read against the legal moves' texts in three passes, each
 used only when the one before finds nothing:
 1. the whole text, as the move reads (the cards of a meld in any order);
 2. word by word, each word as the move's or a short form of it: a word's
-   start (`pa` for `pass`, `h` or `hea` for `hearts`), a conventional short
+   start (`pa` for `pass`, `h` or `hea` for `hearts`, `clubs` for `clubs_game`), a conventional short
    form (`nt` for `no trump`, `x` or `dbl` for `double`, `♣` for `clubs`),
    a card's rank alone (`j` for `J♠`), `my` for the player to move, and a
    number and a word run together (`2c`, `7nt`);
@@ -122,7 +122,8 @@ def _word_fits(typed: str, word: str) -> bool:
             return False
         rank = normalize_card_name(typed + "S")[:-1]     # `j`, `10`, `t`: the rank of the card
         return rank in _RANKS and word[:-1] == rank
-    return word.isalpha() and typed.isalpha() and word.startswith(typed)
+    # (a word of a word parameter may join words with `_`: `clubs` starts `clubs_game`)
+    return word.replace("_", "").isalpha() and typed.isalpha() and word.startswith(typed)
 
 
 def _fits_at(typed: Tokens, move: Tokens, start: int) -> bool:

@@ -315,6 +315,9 @@ class _Reader:
         domain = ex.quote(p.domain)
         if p.domain.type == ZONE:
             return f"{self._label(p.type, said)} is not in {domain}"
+        if isinstance(p.domain, R.ListLit) and all(isinstance(i, R.Const) for i in p.domain.items) \
+                and len(values) <= 20:        # a list written out: its values, once
+            return f"{self._label(p.type, said)} is not one of {', '.join(ex.render(v, p.type) for v in values)}"
         listed = ""
         if p.type not in (CARD, PLAN) and len(values) <= 20:
             listed = f" ({', '.join(ex.render(v, p.type) for v in values)})"

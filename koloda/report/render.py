@@ -71,10 +71,14 @@ def solo(report: dict[str, Any]) -> bool:
 def seats_table(report: dict[str, Any]) -> Table:
     lower = " (lower is better)" if report["game"].get("winner") == "lowest" else ""
     if solo(report):
-        table = _table("Seat (one player: nobody to win against or draw with, so the score is the result)",
-                       "seat", "mean score" + lower, "sd")
+        goals = "; how often each goal was met: the counts below" if report["counters"] else ""
+        table = _table("Seat (one player: nobody to win against or draw with, so the score is the result, "
+                       f"spread over the games{goals})",
+                       "seat", "mean score" + lower, "sd", "min", "median", "90%", "max")
         for seat in report["seats"]:
-            table.add_row(seat["seat"], mean_text(seat["score"]), number(seat["score"]["sd"]))
+            d = seat["score"]
+            table.add_row(seat["seat"], mean_text(d), number(d["sd"]), number(d["min"]), number(d["median"]),
+                          number(d["p90"]), number(d["max"]))
         return table
     table = _table("Seats (advantage: points of win share over a fair share of "
                    f"{percent(1 / max(report['game']['players'], 1))})",
@@ -154,7 +158,7 @@ def render(report: dict[str, Any], replay: str) -> RenderableType:
               Text(f"legal moves per decision: {d['legal_moves_mean']:.2f}; forced decisions (one legal move): "
                    f"{share_text(d['forced'])}"),
               Text("")]
-    if report["quality"]["games"]:
+    if report["quality"]["games"] and not solo(report):      # (one player leads from first to last)
         parts += [quality_table(report), Text(uncertainty_line(report))]
     if report["counters"]:
         parts += [Text(""), counters_table(report)]
