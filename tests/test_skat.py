@@ -156,6 +156,9 @@ def declared(game: str, **options):
     to_declarer(s)
     act(s, "play hand")
     act(s, f"declare {game}")
+    if game != "null":
+        assert sorted(legal(s, plain=True)) == ["no announcement", "schneider", "schwarz"]
+        act(s, "no announcement")
     assert s.current_player() == 0        # forehand leads
     return s
 
@@ -236,6 +239,7 @@ def test_an_overbid_game_is_lost_at_the_multiple_of_its_base_value_reaching_the_
     act(s, "pass")
     act(s, "play hand")
     act(s, "declare diamonds")       # base 9, with 2, hand: at most 9 × 6 = 54
+    act(s, "no announcement")
     play_out(s)
     # lost: 9 × 12 = 108 is the lowest multiple of 9 reaching 100
     assert scores(s) == [-2 * 108 - 50, 40, 40]
@@ -249,8 +253,33 @@ def test_without_seeger_fabian_only_the_values_count():
     act(s, "pass")
     act(s, "play hand")
     act(s, "declare diamonds")
+    act(s, "no announcement")
     play_out(s)
     assert scores(s) == [-216, 0, 0]
+
+
+def test_an_announced_schwarz_counts_four_more_and_is_lost_unless_every_trick_is_taken():
+    s = dealt(deals=1)
+    to_declarer(s)
+    act(s, "play hand")
+    act(s, "declare clubs")
+    act(s, "schwarz")
+    assert get_var(s, "announced") == 2
+    play_out(s)
+    value = 12 * (2 + 1 + 1 + 1 + 1 + 1 + 1)     # with 2, game, hand, schneider, announced, schwarz, announced
+    # 101 points and 7 tricks: the game made, the schwarz missed, so lost at the announced value
+    assert get_var(s, ("tricks", 0)) < 10 and card_points(zone_cards(s, ("won", 0)) + zone_cards(s, "skat")) >= 90
+    assert scores(s) == [-2 * value - 50, 40, 40]
+
+
+def test_announcing_is_for_hand_games_only():
+    s = dealt()
+    to_declarer(s)
+    act(s, "pick up")
+    act(s, "lay away 9D")
+    act(s, "lay away QD")
+    act(s, "declare clubs")
+    assert s.current_player() == 0 and all(t.startswith("play ") for t in legal(s, plain=True))
 
 
 def test_first_come_names_the_game_and_takes_the_skat():
