@@ -58,6 +58,7 @@ TWINS: list[Twin] = [
          {"use_double_dummy_result": False}),
     Twin("euchre", "euchre", {"single_hand": True, "stick_the_dealer": True, "keep_upcard": True,
                               "lone_defender": False}, 4),
+    Twin("skat", "skat", {"first_come": True, "card_points": True, "deals": 1}, 3),
     Twin("cribbage", "cribbage", {"whole_show": True, "crib_four_flush": True, "winner_bonus": 1000}, 2,
          {"players": 2, "winner_bonus_reward": 1000.0}),
 ]

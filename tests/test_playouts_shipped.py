@@ -151,6 +151,11 @@ CONFIGS: list[tuple[str, int | None, dict, str]] = [
     ("preferans", None, {"deals": 2}, RANDOM),
     ("schnapsen", None, {"target": 1}, RANDOM),
     ("schnapsen", None, {"strict_exchange": True}, RANDOM),
+    ("skat", None, {"deals": 1}, RANDOM),
+    ("skat", None, {"seeger_fabian": False}, RANDOM),
+    ("skat", None, {"first_come": True, "card_points": True, "deals": 1}, RANDOM),    # OpenSpiel's game
+    ("skat", None, {"first_come": True}, RANDOM),
+    ("skat", None, {"card_points": True}, RANDOM),
     ("spades", None, {"limit": 100}, RANDOM),
     ("spades", None, {"deals": 2}, RANDOM),
     ("spades", None, {"lose_at": 0, "deals": 4}, RANDOM),    # no end at minus 200: random sides never reach 500

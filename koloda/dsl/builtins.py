@@ -20,6 +20,9 @@ SEQUENCE = "sequence"    # a zone or a list of anything
 # bound to the local name CARD_SLOT, which no rule file can write.
 CARD_ORDER = "card order"     # gives a number: the higher, the stronger
 CARD_SUIT = "card suit"       # gives the suit a card counts as
+# The trump of `winner`: a suit (or none), or a function of one card named as above giving true for a trump
+# card: trumps that are not a suit (Skat's jacks), which count as one suit of their own.
+TRUMP = "trump"
 CARD_SLOT = "$card"
 
 
@@ -55,12 +58,12 @@ FUNCTIONS: dict[str, Signature] = {
     # a trick's winner: the natural rank order and printed suits, or the game's own order (and the suit
     # each card counts as) named as functions of a card
     "winner": Signature((Param(ZONE, "the first argument of `winner` (the trick)"),
-                         Param(SUIT, "the second argument of `winner` (the trump suit)"),
+                         Param(TRUMP, "the second argument of `winner` (the trump suit)"),
                          Param(CARD_ORDER, "the third argument of `winner` (the card order)"),
                          Param(CARD_SUIT, "the fourth argument of `winner` (the suit a card counts as)")),
                         PLAYER, optional=2),
     "winning_card": Signature((Param(ZONE, "the first argument of `winning_card` (the trick)"),
-                               Param(SUIT, "the second argument of `winning_card` (the trump suit)"),
+                               Param(TRUMP, "the second argument of `winning_card` (the trump suit)"),
                                Param(CARD_ORDER, "the third argument of `winning_card` (the card order)"),
                                Param(CARD_SUIT, "the fourth argument of `winning_card` (the suit a card counts as)")),
                               CARD, optional=2),

@@ -11,7 +11,7 @@ from typing import Callable
 
 from koloda.dsl import ast
 from koloda.dsl import resolved as R
-from koloda.dsl.builtins import (AGGREGATES, ATTRIBUTES, CARD_ORDER, CARD_SLOT, CARD_SUIT, CARDS, FUNCTIONS,
+from koloda.dsl.builtins import (AGGREGATES, ATTRIBUTES, CARD_ORDER, CARD_SLOT, CARD_SUIT, CARDS, FUNCTIONS, TRUMP,
                                  LATER_NAMES, LIST_ATTRS, PLAYER_ATTRS, SEQUENCE, SIDE_ATTRS, STATE_NAMES, Param)
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.fixed import fixed_int
@@ -368,6 +368,11 @@ class Resolver:
                                category="type")
             elif p.type in (CARD_ORDER, CARD_SUIT):
                 r = self._card_function(arg, p, name)
+            elif p.type == TRUMP and self._names_card_test(arg):
+                # trumps that are not a suit: a test of a card
+                r = self._card_function(arg, Param(TRUMP, p.what.replace("trump suit", "trump cards")), name)
+            elif p.type == TRUMP:
+                r = self.expect(arg, scope, SUIT, p.what)
             elif p.type == SEQUENCE:
                 r = self.expr(arg, scope)
                 if r.type != ANY and r.type != ZONE and not is_list(r.type):
@@ -389,8 +394,9 @@ class Resolver:
     def _card_function(self, arg: ast.Node, p: Param, func: str) -> R.Expr:
         """`power` in `winner(trick, trump, power)`: a function of one card named, not called. It
         resolves to a call of it on CARD_SLOT, the card the built-in is looking at."""
-        want = INT if p.type == CARD_ORDER else SUIT
+        want = INT if p.type == CARD_ORDER else BOOL if p.type == TRUMP else SUIT
         example = (f"`{func}(…, power)` with `define: power(card c): …`" if want == INT else
+                   f"`{func}(trick, is_trump, power)` with `define: is_trump(card c): …`" if want == BOOL else
                    "`winner(trick, trump, power, suit_of)` with `define: suit_of(card c): …`")
         tables = self.spec.value_tables if want == INT else ()
         if not isinstance(arg, ast.Name):
@@ -417,6 +423,12 @@ class Resolver:
         if fn is None:
             return R.Invalid(span, want)
         return R.UserCall(span, want, name, (card,))
+
+    def _names_card_test(self, arg: ast.Node) -> bool:
+        """The trump of `winner` named as a `define:` function of one parameter (a suit is an expression,
+        and a function of no parameters is called with brackets, so the name alone says which)."""
+        return isinstance(arg, ast.Name) and arg.name in self.spec.functions \
+            and len(self.spec.functions[arg.name].signature.params) == 1
 
     def _value_table(self, table: R.Expr) -> None:
         """`value(c, "order")`: the table is written out, and is one of `values:`'s named tables."""

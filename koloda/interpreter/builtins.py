@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import Span
-from koloda.dsl.types import ZONE
+from koloda.dsl.types import BOOL, ZONE
 from koloda.interpreter.env import Context, Env, Fn
 from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.cards import rank_indexes, suit_indexes
@@ -318,9 +318,11 @@ def _winner(c: Context, n: R.BuiltinCall, args: list[Fn], env: Env) -> Fn:
     """`winner`: the player whose card takes the trick (highest trump, else highest of the suit led);
     `winning_card`: that card."""
     name, span = n.name, n.span
-    if len(args) > 2:
-        return trick_taker(args[0], args[1], args[2], args[3] if len(args) > 3 else None, c.cards.suits, span,
-                           name, by_card=name == "winning_card")
+    trump_test = n.args[1].type == BOOL         # trumps that are not a suit: the rule file's test of a card
+    if len(args) > 2 or trump_test:
+        return trick_taker(args[0], args[1], args[2] if len(args) > 2 else rank_strength(c.cards),
+                           args[3] if len(args) > 3 else None, c.cards.suits, span, name,
+                           by_card=name == "winning_card", trump_test=trump_test)
     zone, trump = args
     suits, ranks, order = c.cards.suits, c.cards.ranks, c.cards.order
     card_itself = name == "winning_card"

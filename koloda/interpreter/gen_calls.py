@@ -11,7 +11,7 @@ from typing import Any
 
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import CARD_SLOT
-from koloda.dsl.types import ZONE, is_list
+from koloda.dsl.types import BOOL, ZONE, is_list
 from koloda.interpreter import builtin_runtime as rt, meld_calls
 from koloda.interpreter.builtin_entries import ENTRIES
 from koloda.interpreter.gen_attrs import AttrGen
@@ -128,16 +128,20 @@ class CallGen(AttrGen):
 
     def call_winner(self, n: R.BuiltinCall, scope: Scope) -> Frag:
         name = n.name
-        trick, trump = self.gen(n.args[0], scope), self.gen(n.args[1], scope)
+        trump_test = n.args[1].type == BOOL         # trumps that are not a suit: the rule file's test of a card
+        trick = self.gen(n.args[0], scope)
+        trump = (Frag(self.card_function(n.args[1], f"the trump cards of `{name}`", n), NOTHING) if trump_test
+                 else self.gen(n.args[1], scope))
         by = "None" if name == "winning_card" else self.fn.state("_B")
         cards = self.c.cards
         deps = trick.deps | trump.deps
         zone = f"{self.fn.state('_Z')}[{trick.text}]"
-        if len(n.args) == 2:
+        if len(n.args) == 2 and not trump_test:
             tables = ", ".join(self.m.const(t, k) for t, k in ((cards.suits, "suit"), (cards.ranks, "rank"),
                                                               (cards.order, "order")))
             return Frag(f"{self.runtime(name)}({zone}, {trump.text}, {tables}, {by}, {name!r}, {self.at(n)})", deps)
-        strength = self.card_function(n.args[2], f"the card order of `{name}`", n)
+        strength = (self.card_function(n.args[2], f"the card order of `{name}`", n) if len(n.args) > 2
+                    else self.bound(rank_strength(cards).__getitem__, "strength"))
         suit_of = (self.card_function(n.args[3], f"the suit function of `{name}`", n) if len(n.args) > 3
                    else self.bound(cards.suits.__getitem__, "suit_of"))
         taken = self.bound(trick_taken, "trick_taken")

@@ -66,9 +66,28 @@ def checked_card_fn(f: CardFn, what: str, at: Span) -> CardFn:
     return of
 
 
+class _Trumps:
+    """The suit the trump cards count as when the trump is a test of a card (Skat's jacks): one of their
+    own, equal to no suit of the deck."""
+
+    def __repr__(self) -> str:
+        return "trumps"
+
+
+TRUMPS = _Trumps()
+
+
+def trumps_first(is_trump: CardFn, suit_of: CardFn) -> CardFn:
+    """The suit a card counts as when the trump is a test of a card: the trumps for a trump card."""
+    return lambda card: TRUMPS if is_trump(card) else suit_of(card)
+
+
 def winning_index(trick: list, trump: Any, suit_of: CardFn, strength: CardFn) -> int:
     """Where in the trick the card that takes it lies: the strongest card of the trump suit, else the
-    strongest of the suit led (the suit the first card counts as); of equal strength, the earlier."""
+    strongest of the suit led (the suit the first card counts as); of equal strength, the earlier.
+    `trump` may be a test of a card (a function): its cards are the trumps, a suit of their own."""
+    if callable(trump):
+        suit_of, trump = trumps_first(trump, suit_of), TRUMPS
     led = suit_of(trick[0])
     best, best_suit, best_strength = 0, led, strength(trick[0])
     for k in range(1, len(trick)):
@@ -91,17 +110,20 @@ def trick_taken(trick: list, trump: Any, strength: CardFn, suit_of: CardFn, by: 
     return card if by is None else by[card]
 
 
-def trick_taker(zone: Fn, trump: Fn, order: Fn, suit: Fn | None, natural_suit: tuple, span: Span,
-                name: str, by_card: bool) -> Fn:
-    """The closure of `winner` (`by_card`: `winning_card`) with the game's order."""
+def trick_taker(zone: Fn, trump: Fn, order: Fn | list[int], suit: Fn | None, natural_suit: tuple, span: Span,
+                name: str, by_card: bool, trump_test: bool = False) -> Fn:
+    """The closure of `winner` (`by_card`: `winning_card`) with the game's order (a list: each card's
+    place in the natural rank order); `trump_test`: the trump is the rule file's test of a card."""
     def taker(s, b):
         trick = s.zones[zone(s, b)]
         if not trick:
             raise RuleRuntimeError(f"`{name}` of an empty trick", span)
-        strength = per_card(order, s, b, f"the card order of `{name}`", span)
+        strength = (order.__getitem__ if isinstance(order, list)
+                    else per_card(order, s, b, f"the card order of `{name}`", span))
         suit_of = (per_card(suit, s, b, f"the suit function of `{name}`", span) if suit is not None
                    else natural_suit.__getitem__)
-        return trick_taken(trick, trump(s, b), strength, suit_of, None if by_card else s.by, name, span)
+        trumps = per_card(trump, s, b, f"the trump cards of `{name}`", span) if trump_test else trump(s, b)
+        return trick_taken(trick, trumps, strength, suit_of, None if by_card else s.by, name, span)
     return taker
 
 
