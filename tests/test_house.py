@@ -46,9 +46,11 @@ def run(*args: str):
 
 
 def finished(game, seed: int):
+    """A match played to its end, each move chosen by the seed and the move's number."""
     s = game.new_initial_state(seed)
     while not s.is_terminal():
-        s.apply_action(s.legal_actions()[0])
+        legal = s.legal_actions()
+        s.apply_action(legal[(seed + s.moves) % len(legal)])
     return s
 
 
@@ -135,3 +137,15 @@ def test_pettingzoo_rewards_are_the_result_against_the_house():
                 env.step(int(info["action_mask"].nonzero()[0][0]) if "action_mask" in info
                          else int(env.observe(agent)["action_mask"].nonzero()[0][0]))
     assert rewards <= {0.0, 0.5, 1.0} and 0.0 in rewards and len(rewards) >= 2
+
+
+def test_the_web_table_names_who_beat_the_house():
+    from koloda.web.messages import result
+    game = koloda.load("blackjack")
+    told = set()
+    for seed in range(60):
+        s = finished(game, seed)
+        winners = result(game, s)["winners"]
+        told.add(winners)
+        assert winners == {1.0: "P1", 0.5: "a draw", 0.0: "dealer"}[s.returns()[0]]
+    assert told == {"P1", "a draw", "dealer"}
