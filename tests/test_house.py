@@ -149,3 +149,11 @@ def test_the_web_table_names_who_beat_the_house():
         told.add(winners)
         assert winners == {1.0: "P1", 0.5: "a draw", 0.0: "dealer"}[s.returns()[0]]
     assert told == {"P1", "a draw", "dealer"}
+
+
+def test_the_rulebook_says_each_player_plays_against_the_house():
+    english = run("explain", "blackjack")
+    assert "Each player plays against the dealer alone: a score above 0 wins" in english.output
+    assert "The highest score wins." not in english.output
+    russian = run("explain", "blackjack", "--lang", "ru")
+    assert "против заведения (дилер)" in russian.output
