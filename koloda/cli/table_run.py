@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, TextIO
 from koloda.cli.output import Failure, console
 from koloda.dsl.errors import RuleError
 from koloda.ui.safe import shown
-from koloda.ui.house import against_house_text
 
 if TYPE_CHECKING:
     from koloda.interpreter.game import Game
@@ -143,6 +142,7 @@ def _result(game: Game, returns: list[float]) -> str:
     """`Winner: P2`; partners win together (`Winners: P1+P3`); several players level at the top share.
     Against the house, each player's own result: `P1 beat the dealer`."""
     if game.spec.house is not None:
+        from koloda.ui.house import against_house_text
         return against_house_text(game.spec.house.label, returns)
     best = [p for p in range(len(returns)) if returns[p] == max(returns)]
     if len(best) == len(returns):
