@@ -60,5 +60,5 @@ TWINS: list[Twin] = [
                               "lone_defender": False}, 4),
     Twin("cribbage", "cribbage", {"whole_show": True, "crib_four_flush": True, "winner_bonus": 1000}, 2,
          {"players": 2, "winner_bonus_reward": 1000.0}),
-    Twin("blackjack", "blackjack", {"naturals": False, "double": False}, 1),
+    Twin("blackjack", "blackjack", {"naturals": False, "double": False, "split": False}, 1),
 ]

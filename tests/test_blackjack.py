@@ -8,13 +8,19 @@ import pytest
 import koloda
 from helpers import act, get_var, legal, new_state, zone_cards
 
-OPENSPIEL = {"naturals": False, "double": False}
+OPENSPIEL = {"naturals": False, "double": False, "split": False}
 
 
 def deal(hand: str, hole: str, up: str, then: str = "", **options):
     """A match whose player holds `hand`; the dealer's hole card (face down) and up card; then the shoe."""
     game = koloda.load("blackjack", options or None)
     return new_state(game, hands=[hand], then=f"{hole} {up} {then}".split())
+
+
+def total_of(state, zone: str) -> int:
+    ranks = [name[:-1] for name in zone_cards(state, (zone, 0))]
+    hard = sum(1 if r == "A" else 10 if r in "JQK" else int(r) for r in ranks)
+    return hard + 10 if "A" in ranks and hard <= 11 else hard
 
 
 def dealer(state) -> list[str]:
@@ -27,7 +33,7 @@ def test_the_deal_two_cards_each_and_the_dealers_hole_card_face_down():
     hole = s.zones[s.game.layout.zone_base["dealer_cards"]][0]
     assert s.face[hole] is False                      # the hole card lies face down
     assert "K♦" not in str(s.observation(0))          # and the player cannot see it
-    assert sorted(legal(s)) == ["double", "hit", "stand"]
+    assert sorted(legal(s)) == ["double", "hit", "stand"]      # no pair: no split
 
 
 def test_hit_takes_the_top_card_and_the_player_plays_on():
@@ -92,6 +98,49 @@ def test_double_down_doubles_the_stake_for_one_card_and_stands():
     s = deal("6H 5C", "10D", "9S", "2C")
     act(s, "double")
     assert get_var(s, ("won", 0)) == -4 and s.returns() == [0.0]
+
+
+def test_a_pair_splits_into_two_hands_played_in_turn_each_with_the_stake():
+    s = deal("8H 8C", "10D", "7S", "3C 10H 9D")      # hands 8 3 and 8 10; then 9 on the first
+    assert "split" in legal(s)
+    act(s, "split")
+    assert zone_cards(s, ("hand", 0)) == ["8H", "3C"] and zone_cards(s, ("second_hand", 0)) == ["8C", "10H"]
+    assert get_var(s, ("second_stake", 0)) == 2
+    assert sorted(legal(s)) == ["hit", "stand"]          # no doubling and no second split after a split
+    act(s, "hit")                                        # the first hand: 8 3 9 = 20
+    assert zone_cards(s, ("hand", 0)) == ["8H", "3C", "9D"] and not s.is_terminal()
+    act(s, "stand")                                      # on to the split hand: 18
+    assert not s.is_terminal()
+    act(s, "stand")                                      # the dealer's 17 stands
+    assert s.is_terminal() and get_var(s, ("won", 0)) == 4 and s.returns() == [1.0]
+
+
+def test_a_busted_first_hand_moves_play_to_the_split_hand_and_the_results_add_up():
+    s = deal("8H 8C", "10D", "9S", "4C 2H KD")       # hands 8 4 and 8 2; the first draws K: 22
+    act(s, "split")
+    act(s, "hit")
+    assert total_of(s, "hand") > 21 and not s.is_terminal()      # the split hand is still to play
+    act(s, "stand")                                              # 10 against the dealer's 19
+    assert get_var(s, ("won", 0)) == -4 and s.returns() == [0.0]
+    s = deal("8H 8C", "10D", "8S", "KC 2H")          # 18 and 10 against 18: a push and a loss
+    act(s, "split")
+    act(s, "stand")
+    act(s, "stand")
+    assert get_var(s, ("won", 0)) == -2 and s.returns() == [0.0]
+
+
+def test_a_split_hands_21_is_no_natural():
+    s = deal("AH AC", "10D", "7S", "KC 9H")          # A K after a split is 21, played on, not paid 3 to 2
+    act(s, "split")
+    assert not s.is_terminal()
+    act(s, "stand")
+    act(s, "stand")                                  # 21 and 20 against 17
+    assert get_var(s, ("won", 0)) == 4
+
+
+def test_only_a_pair_of_one_rank_splits_and_only_with_the_option():
+    assert "split" not in legal(deal("KH QC", "5D", "6S"))
+    assert "split" not in legal(deal("8H 8C", "5D", "6S", split=False))
 
 
 def test_double_down_only_on_the_first_two_cards():

@@ -1,4 +1,4 @@
-"""koloda/rules/blackjack.yaml with OpenSpiel's rules (`naturals: false`, `double: false`) against
+"""koloda/rules/blackjack.yaml with OpenSpiel's rules (`naturals: false`, `double: false`, `split: false`) against
 OpenSpiel's `blackjack`: the cards koloda dealt are OpenSpiel's chance outcomes, in the order OpenSpiel
 deals them (the player's two, the dealer's hole card and up card, then each card drawn), and the same
 random choices are made on both sides; at every decision the legal moves are the same (hit, stand), and
@@ -16,7 +16,7 @@ import koloda
 
 pyspiel = pytest.importorskip("pyspiel")
 
-OPTIONS = {"naturals": False, "double": False}
+OPTIONS = {"naturals": False, "double": False, "split": False}
 SUITS, RANKS = "CDHS", "A23456789TJQK"
 HIT, STAND = 0, 1          # OpenSpiel's action ids
 
