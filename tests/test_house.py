@@ -157,3 +157,9 @@ def test_the_rulebook_says_each_player_plays_against_the_house():
     assert "The highest score wins." not in english.output
     russian = run("explain", "blackjack", "--lang", "ru")
     assert "против заведения (дилер)" in russian.output
+
+
+def test_check_says_the_game_is_played_against_the_house():
+    checked = run("check", "blackjack")
+    assert checked.exit_code == 0 and "(Blackjack, 1 player against the house)" in checked.output
+    assert "against the house" not in run("check", "pony").output
