@@ -163,3 +163,18 @@ def test_check_says_the_game_is_played_against_the_house():
     checked = run("check", "blackjack")
     assert checked.exit_code == 0 and "(Blackjack, 1 player against the house)" in checked.output
     assert "against the house" not in run("check", "pony").output
+
+
+def test_pettingzoo_starts_a_match_over_at_the_deal_terminated_with_its_reward():
+    pytest.importorskip("pettingzoo")
+    import koloda.pettingzoo as kpz
+    env = kpz.env("blackjack")
+    for seed in range(300):
+        env.reset(seed=seed)
+        _, reward, done, _, _ = env.last()
+        if done:            # a natural: nobody moves
+            assert reward == env.unwrapped.episode.returns()[0] and reward in (0.0, 0.5, 1.0)
+            env.step(None)
+            assert not env.agents
+            return
+    pytest.fail("no match of 300 was over at the deal")
