@@ -178,3 +178,12 @@ def test_pettingzoo_starts_a_match_over_at_the_deal_terminated_with_its_reward()
             assert not env.agents
             return
     pytest.fail("no match of 300 was over at the deal")
+
+
+def test_the_table_shows_no_dealing_seat_against_the_house():
+    from koloda.ui.table import render
+    game = koloda.load("blackjack")
+    header = render(game, game.new_initial_state(2), 0).plain.splitlines()[0]
+    assert header.startswith("Blackjack · deal 1 · ") and "dealer" not in header
+    pony = koloda.load("pony")
+    assert "· dealer " in render(pony, pony.new_initial_state(2), 0).plain.splitlines()[0]
