@@ -61,4 +61,5 @@ TWINS: list[Twin] = [
     Twin("skat", "skat", {"first_come": True, "card_points": True, "deals": 1}, 3),
     Twin("cribbage", "cribbage", {"whole_show": True, "crib_four_flush": True, "winner_bonus": 1000}, 2,
          {"players": 2, "winner_bonus_reward": 1000.0}),
+    Twin("blackjack", "blackjack", {"naturals": False, "double": False, "split": False}, 1),
 ]

@@ -18,7 +18,9 @@ dealer drawn by lot is a chance node of its own), as OpenSpiel's own games deal,
 tree is the real one for exact solvers (koloda/dealing.py). Actions are the tokens of koloda's compact view, so every game's
 `num_distinct_actions` fits. The returns are koloda's shares of the win (1 for a sole winner,
 split among tied winners, 0 otherwise; partners share their side's), so the utility lies in
-[0, 1] and the sum of the returns is the number of players of a side. A match still going after
+[0, 1] and the sum of the returns is the number of players of a side. In a game against the
+house each player's return is their own result against it (1 won, 0.5 level, 0 lost): the game
+is then general-sum. A match still going after
 `max_moves` steps is cut and scored as a draw.
 """
 from __future__ import annotations
@@ -83,6 +85,18 @@ _PARAMETERS = {"rules": "pony", "players": 0, "options": "", "seeds": DEFAULT_SE
 CHANCE_MODES = ("seed", "cards")
 
 
+def _general_sum(t: pyspiel.GameType) -> pyspiel.GameType:
+    """The game type `t` of a game against the house: each player's return is their own result
+    against it, so the returns have no fixed sum."""
+    return pyspiel.GameType(
+        short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics, chance_mode=t.chance_mode,
+        information=t.information, utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=t.reward_model,
+        max_num_players=t.max_num_players, min_num_players=t.min_num_players,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=t.parameter_specification)
+
+
 def _digits(seeds: int, base: int) -> int:
     """How many base-`base` digits draw one of `seeds` seeds (0: one node of `seeds` outcomes)."""
     if base == 0 or base == seeds:
@@ -129,14 +143,17 @@ class KolodaGame(pyspiel.Game):
         self.table = Table(game)
         layout = game.layout
         chances = self.base if self.chance == "seed" else max(game.cards.size, game.num_players)
+        # against the house each player wins or loses alone: the returns add up to no fixed sum
+        house = game.spec.house is not None
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.spelling.num_distinct_actions(),
             max_chance_outcomes=chances, num_players=game.num_players, min_utility=0.0, max_utility=1.0,
-            utility_sum=game.num_players / layout.num_sides, max_game_length=self.max_moves)
+            utility_sum=None if house else game.num_players / layout.num_sides, max_game_length=self.max_moves)
         kept = dict(params or {})
         if "options" in kept:       # the same options, in a form the game's string can hold
             kept["options"] = options_text(parse_options(str(kept["options"])))
-        super().__init__(game_type or _GENERIC, info, kept)
+        game_type = game_type or _GENERIC
+        super().__init__(_general_sum(game_type) if house else game_type, info, kept)
 
     def new_initial_state(self) -> "KolodaState":
         return KolodaState(self)

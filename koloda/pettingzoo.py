@@ -94,6 +94,12 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        if self.episode.is_terminal():      # over with the deal (a natural at Blackjack): nobody moves
+            self.agent_selection = self.possible_agents[0]
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.rewards = dict(zip(self.possible_agents, self.episode.returns()))
+            self._accumulate_rewards()
+            return
         self.agent_selection = self.possible_agents[self.episode.current_player()]
 
     def _match(self) -> Episode:

@@ -65,8 +65,8 @@ def test_random_tokens_play_legal_moves(name):
                 assert cs.current_player() == player        # one player spells the whole move
                 assert len(typed) < longest
         assert played == MOVES or cs.is_terminal()
-        if cs.is_terminal():
-            assert cs.legal_actions() == [] and sum(cs.returns()) > 0
+        if cs.is_terminal():      # somebody won, unless every player lost to the house
+            assert cs.legal_actions() == [] and (sum(cs.returns()) > 0 or cg.game.spec.house is not None)
 
 
 @pytest.mark.parametrize("name", ["pony", "peklo", "leopard", "showdown"])

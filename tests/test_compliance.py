@@ -52,6 +52,7 @@ Each file describes one small game (`given:`) and a list of `cases:`.
           scored: [["P1 score", [[melds, 30], [going out, 100]]]]   # `score:` parts, by variable
           known: {QS: [P1]}      #   who can place each card listed (State.known)
           facts: {P1: ["P2 hand holds no 7"]}   # the facts a player holds, as their view tells them
+          returns: [1.0, 0.0]    # the returns were the match over now (the result of `match:`)
       - counter: made            # a `count:` condition of the file (given.rules.count), asked of the
         result: true             #   state as at the end of a deal
       - expr: "-x"
@@ -360,6 +361,10 @@ def check_then(game, s, then: dict):
         got = [[(f"P{lay.var_owner[var] + 1} " if lay.var_owner[var] is not None else "") + lay.var_names[var],
                 [list(part) for part in parts]] for _, var, parts in s.scored]
         assert got == then["scored"], "scored"
+    if "returns" in then:     # the result were the match over now: a copy of the state, marked over
+        over = s.clone()
+        over.terminal = True
+        assert over.returns() == then["returns"], "returns"
     if "said" in then:        # each message as [text, [its players]]
         got = [[text, [f"P{p + 1}" for p in range(s.n) if mask >> p & 1]] for _, mask, text in s.said]
         assert got == then["said"], "said"
@@ -377,7 +382,7 @@ def check_then(game, s, then: dict):
         assert s.asked[1] == then["asked"]["step"]
         assert (len(s.asked) == 3) is then["asked"].get("window", False)
     unknown = set(then) - {"zones", "vars", "by", "goto", "next_player", "skips", "deal_over", "sizes", "any_order",
-                           "said", "scored", "known", "facts", "direction", "asked"}
+                           "said", "scored", "known", "facts", "direction", "asked", "returns"}
     assert not unknown, f"unknown keys in then: {unknown}"
 
 

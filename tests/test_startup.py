@@ -47,7 +47,8 @@ def test_the_list_is_what_a_full_check_says():
         spec, _ = load_spec(name)
         players = str(spec.min_players) if spec.min_players == spec.max_players else \
             f"{spec.min_players}-{spec.max_players}"
-        expected.append(f"{name:<{width}} {players:>5} players  {spec.title}")
+        word = "player" if spec.max_players == 1 else "players"
+        expected.append(f"{name:<{width}} {players:>5} {word:<7}  {spec.title}")
     result = CliRunner().invoke(main, ["list"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == expected

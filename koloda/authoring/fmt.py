@@ -26,7 +26,7 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
 
 # The top level, as docs/language.md §2 lists it (a test holds the two together).
-TOP = ("extends", "game", "library", "title", "source", "notes", "players", "sides", "deck", "ace", "values", "import",
+TOP = ("extends", "game", "library", "title", "source", "notes", "players", "sides", "house", "deck", "ace", "values", "import",
        "options", "zones", "melds", "wild", "patterns", "vars", "define", "procedures", "setup", "deal", "events",
        "phases", "deal ends", "scoring", "match", "turn cap", "show", "heuristic", "count")
 # Inside one entry of a section: what it is first, then its details, then the words for people.
@@ -39,7 +39,7 @@ PATTERN = ("groups", "same suit", "run", "help")
 PHASE = ("label", "help", "show moves", "if", "first", "turns", "start", "ends", "playout", "actions", "steps",
          "after turn")
 ACTION = ("label", "help", "with", "if", "text", "do")
-MATCH = ("first dealer", "ends", "score", "winner", "dealer rotates", "next dealer")
+MATCH = ("first dealer", "ends", "score", "winner", "house score", "dealer rotates", "next dealer")
 TURN_CAP = ("turns", "ends")
 SECTIONS = {"options": OPTION, "zones": ZONE, "vars": VAR, "events": EVENT, "melds": MELD, "patterns": PATTERN}
 

@@ -157,8 +157,9 @@ def _players_word(spec) -> str:
 
 
 def _players_text(spec) -> str:
-    """`2..4 players`, `3 players`, `1 player`."""
-    return f"{_player_range(spec)} {_players_word(spec)}"
+    """`2..4 players`, `3 players`, `1 player`; `1 player against the house`."""
+    house = " against the house" if getattr(spec, "house", None) is not None else ""
+    return f"{_player_range(spec)} {_players_word(spec)}{house}"
 
 
 def _player_range(spec, dash: str = "..") -> str:

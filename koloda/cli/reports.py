@@ -106,7 +106,8 @@ def _json_safe(options: dict[str, Any]) -> dict[str, Any]:
 def report_of(g: Game, table: Table, count: int, result: SimulationResult) -> dict[str, Any]:
     return summarise(result.records,
                      game={"name": g.name, "title": plain(g.title), "options": _json_safe(dict(g.options)),
-                           "players": g.num_players, "winner": "lowest" if g.flow.lowest_wins else "highest"},
+                           "players": g.num_players, "winner": "lowest" if g.flow.lowest_wins else "highest",
+                           "house": g.spec.house is not None},
                      run={"games": count, "seed": table.seed, "seats": list(table.seats), "rotate": table.rotate,
                           "max_moves": table.max_moves, "stopped": result.stopped, "options": dict(table.options),
                           "worker_deaths": result.deaths,
@@ -200,7 +201,7 @@ def compare_report(games: Sequence[Game], names: Sequence[str], tables: Sequence
     reports = [report_of(g, t, count, r) for g, t, r in zip(games, tables, results)]
     comparison = compare(results[0].records, results[1].records, names=list(names), players=games[0].num_players,
                          counters=[c for c in games[0].counters if c in games[1].counters],
-                         reports=reports)
+                         reports=reports, house=games[0].spec.house is not None)
     screen = err_console if outputs.json_file == "-" else console
     screen.print(render_comparison(comparison))
     if outputs.json_file:

@@ -139,7 +139,11 @@ def _stopped_lines(seats: list[str], save_path: Path | None, log_file: str | Non
 
 
 def _result(game: Game, returns: list[float]) -> str:
-    """`Winner: P2`; partners win together (`Winners: P1+P3`); several players level at the top share."""
+    """`Winner: P2`; partners win together (`Winners: P1+P3`); several players level at the top share.
+    Against the house, each player's own result: `P1 beat the dealer`."""
+    if game.spec.house is not None:
+        from koloda.ui.house import against_house_text
+        return against_house_text(game.spec.house.label, returns)
     best = [p for p in range(len(returns)) if returns[p] == max(returns)]
     if len(best) == len(returns):
         return "A draw: every player shares the win."

@@ -73,12 +73,26 @@ class Checker(Resolver, ControlChecks):
             first_dealer=self._optional(m.first_dealer, {}, PLAYER, "`first dealer`"),
             wild=wild, next_dealer=self._optional(m.next_dealer, {}, PLAYER, "`next dealer`"),
             turn_cap=self._optional(s.turn_cap, {}, INT, "`turn cap` (the most turns a deal may last)"),
-            procedures=dict(self.procedures))
+            procedures=dict(self.procedures),
+            house_score=self._optional(m.house_score, {}, INT, "`match: house score`"))
+        self._house(m)
         if m.next_dealer is not None and not m.rotate:
             self.error("`next dealer:` says who deals next, and `dealer rotates: false` that the dealer stays: "
                        "give one of them", m.next_dealer, "to keep the dealer, write `next dealer: dealer`")
         self._runaways(rules)
         return rules
+
+    def _house(self, m) -> None:
+        """A game against the house names the house (`house:`) and the score players are judged against
+        (`house score:`): one without the other is a mistake, told where it is written."""
+        house = self.spec.house
+        if m.house_score is not None and house is None:
+            self.error("`house score:` judges each player against the house, but the file declares no house",
+                       m.house_score, "declare it at the top level: `house: {label: dealer}`")
+        elif house is not None and m.house_score is None:
+            self.error("a game against the house needs `match: house score:`, the score each player's "
+                       "`match: score` is judged against", house.span,
+                       "for a player's winnings from the house, write `score: p.won` and `house score: 0`")
 
     def _viewer(self) -> Scope:
         """`show:` values are worked out for each player who looks, and `heuristic` for the player whose

@@ -17,8 +17,11 @@ CLASH = "is a word of the language and cannot name a"
 
 def clash(name: str, what: str, span: Span) -> RuleError:
     """The error of a declaration that takes a word of the language as its name."""
-    return RuleError(f"`{name}` {CLASH} {what}", span,
-                     f"give the {what} another name, such as `{name}_{what.split()[-1]}`, and use that name")
+    hint = f"give the {what} another name, such as `{name}_{what.split()[-1]}`, and use that name"
+    if name == "dealer":        # `dealer` is the player who deals; a casino's dealer is the house
+        hint += ("; for a dealer who is no player (a game against the house), declare `house: {label: dealer}` "
+                 "and keep its cards in a zone such as `dealer_cards`")
+    return RuleError(f"`{name}` {CLASH} {what}", span, hint)
 
 
 def echo_lines(doc: MarkedDict, names: set[str]) -> frozenset[tuple[str, int]]:

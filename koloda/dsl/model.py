@@ -21,6 +21,7 @@ from koloda.dsl.loader import MarkedDict, span_of
 from koloda.dsl.options import OptionSpec, option_spec
 from koloda.dsl.to_ast import guarded_binding, parse
 from koloda.dsl.deckspec import DeckSpec, cell_rank, read_deck
+from koloda.dsl.matchspec import HouseSpec, MatchSpec, read_house, read_match
 from koloda.dsl.meldkinds import MeldKind, read_melds
 from koloda.dsl.types import CONSTANTS, enum_of
 
@@ -127,17 +128,6 @@ class EventSpec:
 
 
 @dataclass
-class MatchSpec:
-    ends: ast.Node | None
-    score: ast.Node | None
-    winner: str
-    first_dealer: ast.Node | None   # None: chosen by lot
-    rotate: bool
-    span: Span
-    next_dealer: ast.Node | None = None   # `next dealer:`; None: as `dealer rotates` says
-
-
-@dataclass
 class Spec:
     name: str
     title: str
@@ -182,6 +172,7 @@ class Spec:
     # `values:` written as named tables: name -> rank name -> value (`values` is then the first of them)
     value_tables: dict[str, dict[str, int]] = field(default_factory=dict)
     value_spans: dict[str, Span] = field(default_factory=dict)
+    house: HouseSpec | None = None       # `house:`: a party that is no seat, which every player plays against
 
 
 class _Builder:
@@ -340,11 +331,12 @@ def build(doc: MarkedDict) -> Spec:
                                          for name, raw in (doc.get("phases") or {}).items()],
         deal_ends=b.expr(doc.get("deal ends"), keys.get("deal ends", top)) if "deal ends" in doc else None,
         scoring=b.effects(doc.get("scoring"), keys.get("scoring", top)),
-        match=_match(doc, b), span=top, file=top.file)
+        match=read_match(doc, b.expr), span=top, file=top.file)
     spec.value_tables = value_tables
     if value_tables:
         spec.value_spans = {name: doc["values"].key_spans[name] for name in value_tables}
     spec.sides = doc.get("sides")
+    spec.house = read_house(doc, errors)
     spec.title_label = title_label
     spec.meld_kinds = read_melds(doc, spec.zones, spec.options, errors)
     spec.patterns = _patterns(doc, errors)
@@ -542,21 +534,6 @@ def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> Actio
                       read_help(raw.get("help"), raw.key_spans.get("help", span), f"action `{name}`", b.errors),
                       conditions=tuple((node, text) for node, text in conditions if node is not None),
                       label=read_label(raw.get("label"), span, f"action `{name}`", b.errors))
-
-
-def _match(doc: MarkedDict, b: _Builder) -> MatchSpec:
-    raw = doc.get("match") or {}
-    ks = getattr(raw, "key_spans", {})
-    span = doc.key_spans.get("match", doc.span)
-    first_dealer = raw.get("first dealer", "random")
-    return MatchSpec(
-        ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
-        score=b.expr(raw.get("score"), ks.get("score", span)) if "score" in raw else None,
-        winner=str(raw.get("winner", "highest")),
-        first_dealer=None if first_dealer == "random" else b.expr(first_dealer, ks.get("first dealer", span)),
-        rotate=bool(raw.get("dealer rotates", True)),
-        span=span,
-        next_dealer=b.expr(raw.get("next dealer"), ks.get("next dealer", span)) if "next dealer" in raw else None)
 
 
 def _patterns(doc: MarkedDict, errors: list[RuleError]) -> list[Pattern]:

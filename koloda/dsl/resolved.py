@@ -528,6 +528,7 @@ class Rules:
     wild: Expr | None = None
     next_dealer: Expr | None = None
     turn_cap: Expr | None = None
+    house_score: Expr | None = None      # `match: house score:` (with a `house:`)
     warnings: list[RuleError] = field(default_factory=list)    # what may be a mistake, not an error
     procedures: dict[str, Procedure] = field(default_factory=dict)
 

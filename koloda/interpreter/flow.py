@@ -14,6 +14,7 @@ from typing import Any, Callable
 from koloda.dsl.errors import RuleError
 from koloda.interpreter.codec import ActionCode, ActionCodec
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
+from koloda.interpreter.house import LEVEL, against_house
 from koloda.interpreter.work import MAX_WORK, spend
 from koloda.interpreter.watch import ALL
 from koloda.interpreter.window import END_TURN, Window, note_decision, offer_next, opened
@@ -148,6 +149,8 @@ class Flow:
         self.deal_listeners: list[Callable[[State], None]] = []
         # the rule file's `heuristic` (with `p`), not asked by the flow: kept here to be generated with it
         self.heuristic: Callable[[State, dict], Any] | None = None
+        # `match: house score:`, in a game against the house (each player judged against it), or None
+        self.house_score: Fn | None = None
         self._offsets = [a.offset for a in actions]
         # the open windows of the rule file (`ask … until all pass`), by the index their effect gives
         self.windows: list[Window] = []
@@ -515,6 +518,9 @@ class Flow:
         Partners win together: each player of a winning side gets that side's share."""
         if not s.terminal:
             return [0.0] * s.n
+        if self.house_score is not None:       # a game against the house: each player is judged alone
+            return [LEVEL] * s.n if s.capped else against_house(self.scores(s), self.house_score(s, {}),
+                                                                 self.lowest_wins)
         side = self.side_of
         if s.capped:                 # drawn by the turn cap: every side shares the win
             sides = {side(p) for p in range(s.n)}

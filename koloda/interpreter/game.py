@@ -309,6 +309,7 @@ def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards
                 side_of=layout.side_of, next_dealer=optional(rules.next_dealer), turn_cap=optional(rules.turn_cap),
                 cap_ends_match=rules.spec.cap_ends == "match")
     flow.zone_dirt = w.zone_dirt
+    flow.house_score = optional(rules.house_score)
     flow.windows = c.windows
     return flow
 

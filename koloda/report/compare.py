@@ -56,7 +56,7 @@ def _holm(rows: list[dict[str, Any]]) -> None:
         row["holm"] = True
 
 
-def measures(players: int, counters: Sequence[str]) -> list[tuple[str, Measure, Range]]:
+def measures(players: int, counters: Sequence[str], house: bool = False) -> list[tuple[str, Measure, Range]]:
     """Each measure of the table: its name, its value in a game (None: it has none), its range."""
     def seat_result(p: int) -> Measure:
         return lambda r: r.returns[p]
@@ -69,7 +69,7 @@ def measures(players: int, counters: Sequence[str]) -> list[tuple[str, Measure, 
 
     out: list[tuple[str, Measure, Range]] = [(f"win share P{p + 1}", seat_result(p), SHARE) for p in range(players)]
     out += [(f"mean score P{p + 1}", seat_score(p), ANY) for p in range(players)]
-    out += [("draws", lambda r: float(r.draw), SHARE), ("deals", lambda r: r.deals, ANY),
+    out += [("draws", lambda r: float(r.drawn(house)), SHARE), ("deals", lambda r: r.deals, ANY),
             ("turns", lambda r: r.turns, ANY), ("decisions", lambda r: r.decisions, ANY),
             ("legal moves per decision", lambda r: r.legal_moves / r.decisions if r.decisions else None, ANY),
             ("forced decisions", lambda r: r.forced / r.decisions if r.decisions else None, SHARE),
@@ -81,13 +81,13 @@ def measures(players: int, counters: Sequence[str]) -> list[tuple[str, Measure, 
 
 
 def compare(a: Sequence[GameRecord], b: Sequence[GameRecord], *, names: Sequence[str], players: int,
-            counters: Sequence[str] = (), reports: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+            counters: Sequence[str] = (), reports: Sequence[dict[str, Any]] = (), house: bool = False) -> dict[str, Any]:
     """The comparison of variant B with A (records of the same game numbers and seeds).
     Only games that ended in both variants are paired; `reports`: each variant's own report."""
     by_number = {r.number: r for r in b}
     pairs = [(x, by_number[x.number]) for x in a if x.ended and x.number in by_number and by_number[x.number].ended]
     rows = []
-    for name, value, within in measures(players, counters):
+    for name, value, within in measures(players, counters, house):
         both = [(va, vb) for x, y in pairs if (va := value(x)) is not None and (vb := value(y)) is not None]
         rows.append(paired(name, [float(v) for v, _ in both], [float(v) for _, v in both], within))
     _holm(rows)

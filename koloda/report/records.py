@@ -49,3 +49,8 @@ class GameRecord:
     def draw(self) -> bool:
         """Every seat has the same share of the win."""
         return self.ended and bool(self.returns) and max(self.returns) == min(self.returns)
+
+    def drawn(self, house: bool) -> bool:
+        """A draw: every seat has the same share of the win, or against the house every seat ended level
+        with it (a share of 0.5; the same share for all is every seat won, or every seat lost)."""
+        return self.draw and (not house or self.returns[0] == 0.5)

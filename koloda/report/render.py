@@ -65,7 +65,7 @@ def _table(title: str, *columns: str) -> Table:
 
 def solo(report: dict[str, Any]) -> bool:
     """A one-player game: its one seat is always the best, so its win share and draws say nothing."""
-    return int(report["game"]["players"]) == 1
+    return int(report["game"]["players"]) == 1 and not report["game"].get("house")
 
 
 def seats_table(report: dict[str, Any]) -> Table:
@@ -80,8 +80,11 @@ def seats_table(report: dict[str, Any]) -> Table:
             table.add_row(seat["seat"], mean_text(d), number(d["sd"]), number(d["min"]), number(d["median"]),
                           number(d["p90"]), number(d["max"]))
         return table
-    table = _table("Seats (advantage: points of win share over a fair share of "
-                   f"{percent(1 / max(report['game']['players'], 1))})",
+    if report["game"].get("house"):     # each seat against the house, where an even game is 50%
+        title = f"Seats (win share against the house; advantage: points of it over an even share of {percent(0.5)})"
+    else:
+        title = f"Seats (advantage: points of win share over a fair share of {percent(1 / max(report['game']['players'], 1))})"
+    table = _table(title,
                    "seat", "win share", "advantage",
                    "mean score" + lower, "sd")
     for seat in report["seats"]:

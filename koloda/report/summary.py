@@ -21,14 +21,15 @@ def summarise(records: Sequence[GameRecord], *, game: dict[str, Any], run: dict[
     records = sorted(records, key=lambda r: r.number)
     ended = [r for r in records if r.ended]
     players = int(game["players"])
+    house = bool(game.get("house"))       # each seat is judged against the house, not against the others
     return {
         "format": FORMAT, "intervals": INTERVALS, "game": game, "run": run,
         "games": {"played": len(records), "ended": len(ended),
                   "step_cap": sum(r.status == STEP_CAP for r in records),
                   "rule_errors": sum(r.status == RULE_ERROR for r in records),
                   "turn_cap": sum(r.capped for r in ended)},
-        "draws": share(sum(r.draw for r in ended), len(ended)),
-        "seats": [_seat(ended, p, players) for p in range(players)],
+        "draws": share(sum(r.drawn(house) for r in ended), len(ended)),
+        "seats": [_seat(ended, p, 2 if house else players) for p in range(players)],
         "agents": _agents(ended),
         "length": {"deals": distribution([r.deals for r in ended], within=COUNT),
                    "turns": distribution([r.turns for r in ended], within=COUNT),
@@ -42,11 +43,12 @@ def summarise(records: Sequence[GameRecord], *, game: dict[str, Any], run: dict[
     }
 
 
-def _seat(ended: Sequence[GameRecord], p: int, players: int) -> dict[str, Any]:
+def _seat(ended: Sequence[GameRecord], p: int, parties: int) -> dict[str, Any]:
+    """`parties`: how many the win is shared among (the players; against the house, a player and it)."""
     wins = sum(r.returns[p] for r in ended)
     n = len(ended)
     low, high = wilson(wins, n)
-    fair = 1 / players
+    fair = 1 / parties
     agents = sorted({r.agents[p] for r in ended})
     return {"seat": f"P{p + 1}", "agents": agents, "win_share": share(wins, n),
             # how far this seat's share stands from a fair one, with the share's own interval

@@ -382,8 +382,13 @@ class Writer:
         if rules.match_score is not None:
             lines.append(say.word("match.score", score=self.w(rules.match_score)))
             nodes.append(rules.match_score)
-        key = "match.winner." + m.winner
-        lines.append(say.word(key) if say.has(key) else say.word("match.winner.other", winner=m.winner))
+        if rules.house_score is not None and self.rules.spec.house is not None:     # each player against the house
+            house = label_text(self.rules.spec.house.label, "house", say.language)
+            lines.append(say.word("match.house." + m.winner, house=house, score=self.w(rules.house_score)))
+            nodes.append(rules.house_score)
+        else:
+            key = "match.winner." + m.winner
+            lines.append(say.word(key) if say.has(key) else say.word("match.winner.other", winner=m.winner))
         s.entries.append(self.entry("score", lines + [""], nodes))
         return s
 

@@ -170,6 +170,10 @@ PHRASES: dict[str, str] = {
     "match.one": "The match is one deal.", "match.score": "A player's score: {score}.",
     "match.winner.highest": "The highest score wins.", "match.winner.lowest": "The lowest score wins.",
     "match.winner.other": "The winner: {winner}.",
+    "match.house.highest": "Each player plays against the {house} alone: a score above {score} wins, "
+                           "one level with it is a push, one below it loses.",
+    "match.house.lowest": "Each player plays against the {house} alone: a score below {score} wins, "
+                          "one level with it is a push, one above it loses.",
     "book.counters": "Counted for reports", "counter": "**{name}**: {cond}",
     "book.show": "Shown at the table", "show": "**{name}**: {value}",
     # --diff

@@ -196,6 +196,10 @@ PHRASES: dict[str, str] = {
     "match.one": "Партия — одна сдача.", "match.score": "Счёт игрока: {score}.",
     "match.winner.highest": "Побеждает наибольший счёт.", "match.winner.lowest": "Побеждает наименьший счёт.",
     "match.winner.other": "Победитель: {winner}.",
+    "match.house.highest": "Каждый игрок играет сам за себя против заведения ({house}): счёт больше {score} выигрывает, "
+                           "равный — ничья, меньший проигрывает.",
+    "match.house.lowest": "Каждый игрок играет сам за себя против заведения ({house}): счёт меньше {score} выигрывает, "
+                          "равный — ничья, больший проигрывает.",
     "book.counters": "Подсчёты для отчётов", "counter": "**{name}**: {cond}",
     "book.show": "Показывается за столом", "show": "**{name}**: {value}",
     # --diff

@@ -223,7 +223,9 @@ def render(game: Table, state: State, viewer: int | None, reveal: bool = False, 
         _reveal(game, state, obs)
     out = Text()
     who = "game over" if obs["terminal"] else f"{player_label(obs['current'], viewer)} to move"
-    header = f"{names.title(game, lang)} · deal {obs['deal']} · dealer {player_label(obs['dealer'], viewer)} · {who}"
+    # against the house the seat that deals deals nothing the players should tell apart: the house is the dealer
+    dealer = "" if game.spec.house is not None else f" · dealer {player_label(obs['dealer'], viewer)}"
+    header = f"{names.title(game, lang)} · deal {obs['deal']}{dealer} · {who}"
     out.append(header + "\n", style="bold cyan")
     grids: dict[int, list[dict]] = {}
     melds: dict[tuple, list[dict]] = {}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from koloda.dsl.labels import label_text
+from koloda.interpreter.house import LEVEL, WON
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import State
 from koloda.ui import names
@@ -133,7 +135,11 @@ def result(game: Game, state: State) -> dict[str, Any]:
     """The match's end: the scores and who won (partners together)."""
     returns = state.returns()
     best = [p for p in range(len(returns)) if returns[p] == max(returns)]
-    if len(best) == len(returns):
+    if game.spec.house is not None:      # each player against the house: those who beat it, else the house
+        beat = [f"P{p + 1}" for p, r in enumerate(returns) if r == WON]
+        text = (" and ".join(beat) if beat else "a draw" if all(r == LEVEL for r in returns)
+                else label_text(game.spec.house.label, "house", "en"))
+    elif len(best) == len(returns):
         text = "a draw"
     elif game.num_sides < game.num_players:
         text = " and ".join(sorted({game.owner_label(game.side_of(p), True) for p in best}))
