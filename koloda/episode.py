@@ -111,6 +111,9 @@ class Episode:
         probe, order = self.clone(), []
         while True:
             seat, legal = probe.current_player(), probe.legal_actions()
+            if any(seat == chose for chose, _ in order):
+                # a seat's second turn (a `skip` in `start:` made the round go on): a node of its own
+                return Round(tuple(order))
             order.append((seat, tuple(legal)))
             probe.apply_action(legal[0])
             if probe.state.prefix:
