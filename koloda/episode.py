@@ -108,7 +108,8 @@ class Episode:
         if not phases[native.phase].together:
             return None
         where = (native.deal_number, native.phase)
-        probe, order = self.clone(), []
+        probe = self.clone()
+        order: list[tuple[int, tuple[int, ...]]] = []
         while True:
             seat, legal = probe.current_player(), probe.legal_actions()
             if any(seat == chose for chose, _ in order):
