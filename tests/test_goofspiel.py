@@ -68,7 +68,7 @@ def test_everyone_bids_any_card_of_their_hand_and_bids_are_hidden_until_all_have
     assert "3♣" not in seen and "3♣" in CompactGame(g).wrap(s).observation_string(0), \
         "P2 does not see P1's bid before bidding"
     act(s, "bid AD")
-    assert zone_cards(s, ("shown", 0)) == ["3C"] and zone_cards(s, ("shown", 1)) == ["AD"]
+    assert zone_cards(s, "spent")[-3:] == ["3C", "AD", "AH"], "both bids shown, then the point card"
 
 
 def test_the_highest_bid_takes_the_point_card_s_worth():
