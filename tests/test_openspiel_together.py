@@ -72,3 +72,19 @@ def test_a_whole_match_ends_with_the_engine_s_returns():
                 nodes += 1
         assert nodes == 5, "six rounds, the last one's bids forced"
         assert sorted(state.returns()) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_a_seat_that_does_not_choose_waits_and_a_second_turn_is_a_node_of_its_own(tmp_path):
+    from test_together import rules
+    path = tmp_path / "throws.yaml"
+    rules(tmp_path, skip="skip players[1]")
+    path.write_text(path.read_text(encoding="utf-8").replace("deal_number >= 2", "deal_number >= 1"),
+                    encoding="utf-8")
+    game = kos.load_game(str(path), seeds=10)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(1)
+    assert state.current_player() == SIMULTANEOUS
+    assert state.legal_actions(1) == [0] and state.action_to_string(1, 0) == "wait"
+    state.apply_actions([state.legal_actions(0)[0], 0, state.legal_actions(2)[0]])
+    assert state.current_player() == 0, "P1's second turn (P2 skipped), in turn"
