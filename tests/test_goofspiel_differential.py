@@ -5,7 +5,7 @@ own game give every player the same legal bids at every node, and the same point
 OpenSpiel is not a dependency of koloda; without `pyspiel` this file is skipped. The suite plays a
 sample; for more games:
 
-    PYTHONPATH=. python tests/test_goofspiel_differential.py 1000
+    PYTHONPATH=. python tests/test_goofspiel_differential.py 1000     # 1000 games, 0 mismatches (2026-12-02)
 
 How the two are matched (open_spiel/games/goofspiel): OpenSpiel turns up each point card at a chance
 node (with `points_order=random`), and its action k is the card worth k + 1. koloda's seed decides
