@@ -62,4 +62,8 @@ TWINS: list[Twin] = [
     Twin("cribbage", "cribbage", {"whole_show": True, "crib_four_flush": True, "winner_bonus": 1000}, 2,
          {"players": 2, "winner_bonus_reward": 1000.0}),
     Twin("blackjack", "blackjack", {"naturals": False, "double": False, "split": False}, 1),
+    # OpenSpiel's bids are one simultaneous node a round (a flat joint action in a sequential loop),
+    # koloda's one decision a bidder (tests/test_goofspiel_differential.py)
+    Twin("goofspiel", "goofspiel", {"cards": 13, "points_order": "random"}, 2,
+         {"num_cards": 13, "players": 2, "points_order": "random"}),
 ]

@@ -5,8 +5,10 @@
 
 Small games are where a generic engine's fixed costs show: a new state, its deal, the first
 listings. The rule files are written from the rules OpenSpiel's games play (Kuhn poker,
-examples/kuhn.yaml, at two players; bench/small/goofspiel.yaml, Goofspiel at 13 cards, its simultaneous bids made in turn on both sides: OpenSpiel's
-through its `turn_based_simultaneous_game`, koloda's as sealed choices, docs/language.md §8.7).
+examples/kuhn.yaml, at two players; the shipped Goofspiel at 13 cards, its simultaneous bids
+made in turn on both sides: OpenSpiel's through its `turn_based_simultaneous_game`, koloda's
+engine underneath its `turns: together` phase, docs/language.md §8.7; both are checked against
+OpenSpiel's games by tests/test_kuhn_differential.py and tests/test_goofspiel_differential.py).
 Each round loads every game afresh (outside the clock), plays the same seeds on each side (the
 engines' own deals, `random.Random(seed)` choosing the moves: bench/engines.py, the loops bench.py
 times), the two sides one after the other, in the reverse order every other round. Printed: CPU
@@ -31,12 +33,13 @@ PAIRS = [
     ("kuhn", "kuhn_poker"),
     ("goofspiel", "turn_based_simultaneous_game(game=goofspiel(num_cards=13))"),
 ]
-# the rule files: Kuhn poker is the example tests/test_kuhn_differential.py checks against OpenSpiel's
-FILES = {"kuhn": HERE.parent / "examples" / "kuhn.yaml", "goofspiel": HERE / "small" / "goofspiel.yaml"}
+# the rule files: Kuhn poker is the example tests/test_kuhn_differential.py checks against OpenSpiel's,
+# Goofspiel the shipped game (a name, not a path)
+FILES = {"kuhn": str(HERE.parent / "examples" / "kuhn.yaml"), "goofspiel": "goofspiel"}
 
 
 def koloda_file(name: str) -> str:
-    return str(FILES[name])
+    return FILES[name]
 
 
 def starts(game, n: int, base: int) -> float:

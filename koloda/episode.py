@@ -37,6 +37,15 @@ class Table:
         self.spelling = CompactGame(game)
 
 
+class Round:
+    """The choosers of a `turns: together` phase, in the engine's order, each with the tokens they may play."""
+    __slots__ = ("order", "legal")
+
+    def __init__(self, order: tuple[tuple[int, tuple[int, ...]], ...]):
+        self.order = order
+        self.legal = dict(order)
+
+
 class Episode:
     """A match under way, with the cap above. Cloning shares the compiled game and copies only
     lists of ints and references to immutable records."""
@@ -83,6 +92,49 @@ class Episode:
         """A whole engine move at once (a koloda bot's), between moves: one step."""
         self.state.apply_native(action)
         self.steps += 1
+
+    # ------------------------------------------------------------ choices made together
+    def together_round(self) -> "Round | None":
+        """At the first decision of a `turns: together` phase (docs/language.md §8.7): the players who
+        choose in it, in the order the engine takes them, and the tokens each may play. None elsewhere.
+
+        The engine plays such a phase in turn, and the checker has made sure nobody can learn of an
+        earlier choice, so the later players' moves are listed on a copy where the earlier ones
+        have made some choice (their first)."""
+        native = self.native
+        if self.is_terminal() or self.state.prefix or native.turns != 0 or native.asked is not None:
+            return None
+        phases = self.game.spec.phases
+        if not phases[native.phase].together:
+            return None
+        where = (native.deal_number, native.phase)
+        probe = self.clone()
+        order: list[tuple[int, tuple[int, ...]]] = []
+        while True:
+            seat, legal = probe.current_player(), probe.legal_actions()
+            if any(seat == chose for chose, _ in order):
+                # a seat's second turn (a `skip` in `start:` made the round go on): a node of its own
+                return Round(tuple(order))
+            order.append((seat, tuple(legal)))
+            probe.apply_action(legal[0])
+            if probe.state.prefix:
+                raise ValueError(f"a move of phase `{phases[native.phase].name}` (`turns: together`) takes more "
+                                 "than one token: a choice made together is one token")
+            after = probe.native
+            if probe.is_terminal() or (after.deal_number, after.phase) != where or after.turns != len(order):
+                return Round(tuple(order))
+
+    def play_together(self, round: "Round", tokens: dict[int, int]) -> list[int]:
+        """Each chooser's token of the round, in the engine's order. Returns the tokens as played."""
+        played = []
+        for seat, _ in round.order:
+            token = tokens[seat]
+            if self.current_player() != seat or token not in self.legal_actions():
+                raise ValueError(f"P{seat + 1} cannot play token {token} here: in a `turns: together` phase a "
+                                 "player's moves must not depend on another's choice of the same round")
+            self.apply_action(token)
+            played.append(token)
+        return played
 
     def returns(self) -> list[float]:
         if self.truncated():

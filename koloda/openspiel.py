@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pyspiel
 
 from koloda import dealing
 from koloda.api import load
-from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table
+from koloda.episode import DEFAULT_MAX_STEPS, Episode, Round, Table
 from koloda.interpreter.game import Game
 from koloda.interpreter.state import TERMINAL
 
@@ -65,10 +65,12 @@ def options_text(options: dict[str, str]) -> str:
     return ";".join(f"{k}:{v}" for k, v in options.items())
 
 
-def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low: int, high: int) -> pyspiel.GameType:
+def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low: int, high: int,
+               together: bool = False) -> pyspiel.GameType:
+    """`together`: the rule file has a `turns: together` phase, whose rounds are simultaneous nodes."""
     return pyspiel.GameType(
         short_name=short_name, long_name=long_name,
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if together else pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         # the returns always add up to the number of players of a side (sides are equal)
@@ -152,7 +154,9 @@ class KolodaGame(pyspiel.Game):
         kept = dict(params or {})
         if "options" in kept:       # the same options, in a form the game's string can hold
             kept["options"] = options_text(parse_options(str(kept["options"])))
-        game_type = game_type or _GENERIC
+        self.together = any(phase.together for phase in game.spec.phases)
+        if game_type is None:
+            game_type = _GENERIC_TOGETHER if self.together else _GENERIC
         super().__init__(_general_sum(game_type) if house else game_type, info, kept)
 
     def new_initial_state(self) -> "KolodaState":
@@ -173,18 +177,35 @@ class _Match:
     OpenSpiel clones a Python state by deep-copying its attributes, and serializes it by pickling
     them: a copy shares the game (and the compiled rules) and copies the match; a pickle is the
     game's name and parameters and the match as plain data (koloda's state JSON)."""
-    __slots__ = ("game", "episode", "digits", "deal")
+    __slots__ = ("game", "episode", "digits", "deal", "round")
 
     def __init__(self, game: KolodaGame, episode: Episode | None, digits: tuple[int, ...] = (),
                  deal: dealing.Deal | None = None):
         self.game = game
+        # at a simultaneous node: its choosers and their tokens (worked out once; None: not asked yet)
+        self.round: Round | None | Literal[False] = False if game.together else None
         # with chance "cards", while a shuffle is dealt: the match before the move that shuffles
         self.episode = episode
         self.digits = digits        # the seed's digits drawn so far (chance_base)
         self.deal = deal            # chance "cards": the chance node the match is at (None: none)
 
     def copy(self) -> "_Match":
-        return _Match(self.game, None if self.episode is None else self.episode.clone(), self.digits, self.deal)
+        other = _Match(self.game, None if self.episode is None else self.episode.clone(), self.digits, self.deal)
+        other.round = self.round        # a Round is never changed in place: shared
+        return other
+
+    def together(self) -> Round | None:
+        """The `turns: together` round the match is at the start of, if any (episode.py)."""
+        if self.round is False:
+            self.round = None
+            if self.episode is not None and self.deal is None:
+                self.round = self.episode.together_round()
+        return self.round
+
+    def moved(self) -> None:
+        """The match has changed: whether it is at a simultaneous node is asked again."""
+        if self.game.together:
+            self.round = False
 
     def __deepcopy__(self, memo: dict) -> "_Match":
         return self.copy()       # a Deal is never changed in place: shared
@@ -243,18 +264,43 @@ class KolodaState(pyspiel.State):
         match = self._match
         if match.episode is None or match.deal is not None:
             return pyspiel.PlayerId.CHANCE
+        if match.round is not None and match.together() is not None:
+            return pyspiel.PlayerId.SIMULTANEOUS
         return match.episode.current_player()       # koloda's TERMINAL is OpenSpiel's
 
     def _legal_actions(self, player: int) -> list[int]:
         episode = self._match.episode
         assert episode is not None
+        together = self._match.together() if self._match.round is not None else None
+        if together is not None:
+            # a seat that does not choose in this round (skipped) has one move, `wait`, token 0
+            return list(together.legal.get(player, (0,)))
         return episode.legal_actions()
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        """A simultaneous node: every seat's token at once, played in the engine's order."""
+        match = self._match
+        together = match.together()
+        episode = match.episode
+        assert together is not None and episode is not None
+        tokens = {seat: int(actions[seat]) for seat, _ in together.order}
+        if self._koloda_game.chance == "cards":
+            last = together.order[-1][0]
+            for seat, _ in together.order:
+                if seat == last:
+                    self._took(match, dealing.play(episode, tokens[seat]))
+                else:
+                    episode.play_together(Round(((seat, together.legal[seat]),)), {seat: tokens[seat]})
+        else:
+            episode.play_together(together, tokens)
+        match.moved()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         deal = self._match.deal
         return self._koloda_game.outcomes if deal is None else deal.outcomes()
 
     def _apply_action(self, action: int) -> None:
+        self._match.moved()
         match = self._match
         if self._koloda_game.chance == "cards":
             if match.deal is not None:
@@ -281,6 +327,9 @@ class KolodaState(pyspiel.State):
             return self._match.deal.outcome_text(action)
         if player == pyspiel.PlayerId.CHANCE or self.episode is None:
             return f"seed digit {action}" if self._koloda_game.digits else f"seed {action}"
+        together = self._match.together() if self._match.round is not None else None
+        if together is not None and player not in together.legal:
+            return "wait"
         return self.episode.action_to_string(action)
 
     def is_terminal(self) -> bool:
@@ -338,6 +387,8 @@ assert TERMINAL == pyspiel.PlayerId.TERMINAL     # current_player passes koloda'
 
 _REGISTERED: dict[str, str] = {}      # the games `register` made: short name -> rule file
 _GENERIC = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS)
+# the type a rule file with a `turns: together` phase is given when loaded as "koloda"
+_GENERIC_TOGETHER = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS, together=True)
 pyspiel.register_game(_GENERIC, KolodaGame)
 
 
@@ -359,7 +410,8 @@ def register(rules: str) -> str:
             raise ValueError(f"{spec.name}'s option `{name}` has the name of a parameter of every koloda game: "
                              f"load it as pyspiel.load_game(\"koloda\", {{\"rules\": ..., \"options\": \"{name}=...\"}})")
         parameters[name] = option.default
-    game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players)
+    game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players,
+                           together=any(phase.together for phase in spec.phases))
 
     class Registered(KolodaGame):
         def __init__(self, params: dict[str, Any] | None = None):

@@ -17,6 +17,10 @@ draws the table as the agent to move sees it (`reveal=True`: every card); `"huma
 The tensor's Box is bounded where the layout bounds it (CompactGame.observation_tensor_bounds).
 `illegal="lose"` ends the match at an illegal token, its agent given `illegal_reward` (-1) and
 the others 0, as PettingZoo's TerminateIllegalWrapper does; by default it is an error.
+
+`parallel_env(...)` is the same game as a ParallelEnv: every step takes one action of each agent
+who chooses now — all the choosers of a `turns: together` phase at once (docs/language.md §8.7),
+or the one agent to move elsewhere; the others' actions are ignored, their action masks all 0.
 """
 from __future__ import annotations
 
@@ -26,13 +30,13 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from koloda.api import load
-from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table
+from koloda.episode import DEFAULT_MAX_STEPS, Episode, Round, Table
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "raw_env", "parallel_env"]
 
 
 def env(rules: str, players: int | None = None, render_mode: str | None = None, **kwargs: Any) -> AECEnv:
@@ -156,6 +160,97 @@ class raw_env(AECEnv):
             sys.stdout.write(text + "\n")
             return None
         return text
+
+    def close(self) -> None:
+        pass
+
+
+class parallel_env(ParallelEnv):
+    """The game with PettingZoo's parallel API: the choices of a `turns: together` phase are one step."""
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "koloda_v0"}
+
+    def __init__(self, rules: str, players: int | None = None, render_mode: str | None = None,
+                 max_moves: int = DEFAULT_MAX_STEPS, reveal: bool = False, **options: Any):
+        self.aec = raw_env(rules, players, render_mode, max_moves, reveal, **options)
+        self.metadata = {**self.metadata, "name": str(self.aec.metadata["name"])}
+        self.render_mode = render_mode
+        self.possible_agents = self.aec.possible_agents[:]
+        self.agents: list[str] = []
+        # who chooses at the match's step (`steps`): worked out once a step
+        self._now: tuple[int, dict[int, list[int]], Round | None] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.aec.action_space(agent)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        self.aec.reset(seed, options)
+        self.agents = self.possible_agents[:]
+        self._now = None
+        return self._observations(), {a: {} for a in self.agents}
+
+    def _choosers(self) -> tuple[dict[int, list[int]], Round | None]:
+        """Who chooses now, each with their legal tokens, and the `turns: together` round if it is one."""
+        episode = self.aec._match()
+        if self._now is not None and self._now[0] == episode.steps:
+            return self._now[1], self._now[2]
+        together = None
+        if episode.is_terminal():
+            choosers: dict[int, list[int]] = {}
+        else:
+            together = episode.together_round()
+            choosers = {seat: list(legal) for seat, legal in together.order} if together is not None \
+                else {episode.current_player(): episode.legal_actions()}
+        self._now = (episode.steps, choosers, together)
+        return choosers, together
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        episode = self.aec._match()
+        choosers, _ = self._choosers()
+        out: dict[str, dict[str, np.ndarray]] = {}
+        for agent in self.agents:
+            seat = self.possible_agents.index(agent)
+            mask = np.zeros(self.aec._action_space.n, dtype=np.int8)
+            mask[choosers.get(seat, [])] = 1
+            out[agent] = {"observation": np.asarray(episode.observation_tensor(seat), dtype=np.float32),
+                          "action_mask": mask}
+        return out
+
+    def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
+        episode = self.aec._match()
+        if not self.agents:
+            raise RuntimeError("the match is over: call reset()")
+        choosers, together = self._choosers()
+        tokens = {}
+        for seat, legal in choosers.items():
+            agent = self.possible_agents[seat]
+            token = actions.get(agent)
+            if token is None or int(token) not in legal:
+                raise ValueError(f"{agent} cannot play token {token} now: it is not legal "
+                                 f"(the observation's action_mask shows the legal tokens)")
+            tokens[seat] = int(token)
+        if together is not None:
+            episode.play_together(together, tokens)
+        else:
+            (token,) = tokens.values()
+            episode.apply_action(token)
+        rewards = dict.fromkeys(self.agents, 0.0)
+        ended = episode.is_terminal()
+        if ended:
+            rewards = dict(zip(self.possible_agents, episode.returns()))
+        cut = ended and episode.truncated()
+        terminations = dict.fromkeys(self.agents, ended and not cut)
+        truncations = dict.fromkeys(self.agents, cut)
+        observations = self._observations()
+        infos: dict[str, dict] = {a: {} for a in self.agents}
+        if ended:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.aec.render()
 
     def close(self) -> None:
         pass

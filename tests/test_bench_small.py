@@ -1,5 +1,5 @@
-"""bench/small_games.py and its Goofspiel: the game plays to the end by their rules, and the
-script prints koloda's row (and OpenSpiel's beside it where pyspiel is installed)."""
+"""bench/small_games.py and the shipped Goofspiel it plays: the game plays to the end by its rules,
+and the script prints koloda's row (and OpenSpiel's beside it where pyspiel is installed)."""
 from __future__ import annotations
 
 import random
@@ -8,7 +8,7 @@ import pytest
 
 import koloda
 from helpers import act, conservation
-from tests.benchscripts import BENCH, bench_script
+from tests.benchscripts import bench_script
 
 
 def _playout(game, seed: int):
@@ -25,7 +25,7 @@ def _playout(game, seed: int):
 
 
 def test_goofspiel_gives_each_prize_to_the_higher_bid_or_to_nobody():
-    game = koloda.load(str(BENCH / "small" / "goofspiel.yaml"))
+    game = koloda.load("goofspiel")
     for seed in range(50):
         state = _playout(game, seed)
         assert sum(state.scores()) <= 91          # 1 + 2 + … + 13, less the prizes of ties

@@ -74,6 +74,10 @@ CONFIGS: list[tuple[str, int | None, dict, str]] = [
     ("funken", None, {"hand": 5}, RANDOM),
     ("funken", None, {"limit": 20}, RANDOM),
     # Gin Rummy's random hands are mostly void: options of the play are tried on one hand
+    ("goofspiel", None, {"cards": 2}, RANDOM),
+    ("goofspiel", 3, {"cards": 6}, RANDOM),
+    ("goofspiel", None, {"points_order": "descending"}, RANDOM),
+    ("goofspiel", 3, {"points_order": "ascending"}, RANDOM),
     ("gin-rummy", None, {"knock": 0, "single_hand": True}, RANDOM),
     ("gin-rummy", None, {"oklahoma": True, "single_hand": True}, RANDOM),
     ("gin-rummy", None, {"gin_bonus": 0, "goal": 30}, RANDOM),

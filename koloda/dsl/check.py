@@ -13,6 +13,7 @@ from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
 from koloda.dsl.check_effects import ControlChecks
+from koloda.dsl.check_together import check_together
 from koloda.dsl.clashes import clash, without_echoes
 from koloda.dsl.decklist import static_ranks
 from koloda.dsl.errors import RuleError, Span, did_you_mean
@@ -80,6 +81,7 @@ class Checker(Resolver, ControlChecks):
             self.error("`next dealer:` says who deals next, and `dealer rotates: false` that the dealer stays: "
                        "give one of them", m.next_dealer, "to keep the dealer, write `next dealer: dealer`")
         self._runaways(rules)
+        check_together(s, rules, lambda message, where, hint: self.error(message, where, hint))
         return rules
 
     def _house(self, m) -> None:
@@ -265,7 +267,7 @@ class Checker(Resolver, ControlChecks):
         self.steps = None
         steps = {step: tuple(name for name, _ in listed) for step, listed in phase.steps.items()}
         when = self._optional(phase.when, {}, BOOL, f"the `if:` of phase `{phase.name}`")
-        return R.Phase(phase.name, first, phase.once, ends, start, after_turn, actions, steps, when)
+        return R.Phase(phase.name, first, phase.once, ends, start, after_turn, actions, steps, when, phase.together)
 
     # ------------------------------------------------------------ effects
     def effects(self, effects: tuple[ast.Node, ...], scope: Scope) -> tuple[R.Effect, ...]:

@@ -117,6 +117,7 @@ class PhaseSpec:
     when: ast.Node | None = None       # `if:`: asked when the phase would begin; false: it is not played
     playout: int | None = None         # bots' random playouts play at most this many moves of the phase
     show_moves: bool = False           # the table lists the phase's moves so far (an auction)
+    together: bool = False             # `turns: together`: one turn each, chosen at the same time (§8.7)
 
 
 @dataclass
@@ -490,9 +491,8 @@ def _phase(name: str, raw: MarkedDict, span: Span, b: _Builder) -> PhaseSpec:
     else:
         steps["main"] = [(a, actions[a].span) for a in actions]
     return PhaseSpec(
-        name=name,
-        first=b.expr(raw.get("first"), ks.get("first", span)) if "first" in raw else None,
-        once=raw.get("turns") == "once",
+        name=name, first=b.expr(raw.get("first"), ks.get("first", span)) if "first" in raw else None,
+        once=raw.get("turns") in ("once", "together"),
         ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
         start=b.effects(raw.get("start"), ks.get("start", span)),
         after_turn=b.effects(raw.get("after turn"), ks.get("after turn", span)),
@@ -501,7 +501,7 @@ def _phase(name: str, raw: MarkedDict, span: Span, b: _Builder) -> PhaseSpec:
         label=read_label(raw.get("label"), span, f"phase `{name}`", b.errors),
         when=b.expr(raw.get("if"), ks.get("if", span)) if "if" in raw else None,
         playout=int(raw["playout"]) if isinstance(raw.get("playout"), int) else None,
-        show_moves=raw.get("show moves") is True)
+        show_moves=raw.get("show moves") is True, together=raw.get("turns") == "together")
 
 
 def _action(name: str, raw: MarkedDict | None, span: Span, b: _Builder) -> ActionSpec:

@@ -497,6 +497,7 @@ class Phase:
     actions: dict[str, Action]
     steps: dict[str, tuple[str, ...]]      # step -> the actions offered in it, in order
     when: Expr | None = None               # `if:` asked when the phase would begin
+    together: bool = False                 # `turns: together`: the choices are made at the same time
 
 
 @dataclass(frozen=True, slots=True, eq=False)

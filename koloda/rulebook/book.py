@@ -307,7 +307,7 @@ class Writer:
                 lines.append(say.word(key, cond=self.w(cond), player=self.w(cond)))
                 nodes.append(cond)
         if phase.once:
-            lines.append(say.word("phase.once"))
+            lines.append(say.word("phase.together" if phase.together else "phase.once"))
         for effects, key in ((phase.start, "phase.start"), (phase.after_turn, "phase.after")):
             if effects:
                 lines += ["", say.word(key), ""] + bullets(self.fx(effects))

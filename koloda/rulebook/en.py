@@ -154,6 +154,7 @@ PHRASES: dict[str, str] = {
     "book.procs": "Procedures", "book.proc": "**{name}**{params}:",
     "book.setup": "Before the first deal", "book.deal": "The deal", "book.phases": "Play",
     "book.phase": "Phase “{name}”", "phase.when": "Played only if {cond}.", "phase.once": "One turn each.",
+    "phase.together": "One turn each, all at the same time: nobody sees a choice until everyone has chosen.",
     "phase.first": "First to play: {player}.", "phase.ends": "The phase ends when {cond}.",
     "phase.start": "When the phase begins:", "phase.after": "After each turn:",
     "book.step": "Step “{name}”: {actions}", "action": "**{name}**", "action.choose": "choose {over}",

@@ -180,6 +180,7 @@ PHRASES: dict[str, str] = {
     "book.procs": "Процедуры", "book.proc": "**{name}**{params}:",
     "book.setup": "Перед первой сдачей", "book.deal": "Сдача", "book.phases": "Игра",
     "book.phase": "Фаза «{name}»", "phase.when": "Играется, только если {cond}.", "phase.once": "Каждый ходит один раз.",
+    "phase.together": "Каждый ходит один раз, все одновременно: чужой выбор не виден, пока не выбрали все.",
     "phase.first": "Первым ходит: {player}.", "phase.ends": "Фаза кончается, когда {cond}.",
     "phase.start": "В начале фазы:", "phase.after": "После каждого хода:",
     "book.step": "Шаг «{name}»: {actions}", "action": "**{name}**", "action.choose": "выбор: {over}",
