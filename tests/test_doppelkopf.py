@@ -72,10 +72,10 @@ def split(kontra: int) -> tuple[list[str], list[str]]:
     return [n for i, n in enumerate(REST) if i in picked], [n for i, n in enumerate(REST) if i not in picked]
 
 
-def last_trick(kontra: int, kontra_tricks: int = 5, reserve: str | None = None, **vars):
+def last_trick(kontra: int, kontra_tricks: int = 5, reserve: str | None = None, hands=HANDS, **vars):
     """Eleven tricks played (Kontra holding `kontra` points), the last to come: P1 leads the ♣J,
     which takes it (Karlchen, one extra point to Re in a normal game), the three others play nines."""
-    s = dealt(deals=1)
+    s = dealt(hands, deals=1)
     if reserve:
         act(s, reserve)
     else:
@@ -265,6 +265,30 @@ def test_a_queens_solo_has_only_the_queens_as_trumps_and_pays_three_times():
     assert plays(s) == ["play JC"]                   # P2's ♣J is a club too: it must follow
     # the soloist takes the last trick with the ♣J (no Karlchen in a solo) and holds 121: won 1, three times
     assert scores(last_trick(119, reserve="queens_solo")) == [3, -1, -1, -1]
+
+
+def test_a_silent_marriage_is_played_alone_and_scored_as_a_solo():
+    s = last_trick(119, hands=WEDDING)                # P1 holds both club queens and says healthy
+    assert [get_var(s, ("re", p)) for p in range(4)] == [True, False, False, False]
+    assert scores(s) == [3, -1, -1, -1]               # won 1, three times; no Karlchen outside a normal game
+
+
+def test_a_jacks_solo_has_only_the_jacks_as_trumps():
+    s = dealt()
+    act(s, "jacks_solo")
+    act(s, "play QC")                                 # a plain club now
+    assert plays(s) == ["play QC"]                    # P2's ♣J is a trump, its ♣Q a club
+
+
+def test_a_fleshless_solo_has_no_trumps_and_ranks_a_10_k_q_j_9():
+    s = dealt()
+    act(s, "fleshless")
+    act(s, "play JC")
+    assert plays(s) == ["play JC", "play QC"]         # the jack and queen follow as clubs
+    act(s, "play QC")
+    act(s, "play 9C")
+    act(s, "play 9S")
+    assert s.current_player() == 1 and get_var(s, ("tricks", 1)) == 1     # the queen over the jack
 
 
 def test_the_match_lasts_option_deals_deals():
