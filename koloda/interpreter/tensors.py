@@ -239,7 +239,9 @@ class Observer:
             action, b = self.game.codec.decode(native)
             cards = tuple(c for p in action.params if p.type in (CARD, PLAN)
                           for c in ((b[p.var],) if p.type == CARD else b[p.var].cards))
-            others = tuple((k, float(b[p.var])) for k, p in enumerate(action.params) if p.type not in (CARD, PLAN))
+            # a word parameter's value is its word's place in the list
+            others = tuple((k, float(enum_words(p.type).index(b[p.var]) if is_enum(p.type) else b[p.var]))
+                           for k, p in enumerate(action.params) if p.type not in (CARD, PLAN))
             found = remember(self._decoded, native, (action.index, cards, others), 1 << 14)
         index, cards, others = found
         x[at + mover] = 1.0
