@@ -114,9 +114,9 @@ def _compiled(game: Any, write: Callable[[Generator], str]) -> Run:
 
 
 def expression(game: Any, node: R.Expr, names: list[str]) -> Run:
-    """An expression as the flow's conditions are generated: the closure given is asked only if it fails."""
+    """An expression as the flow's conditions are generated: its checked function is asked only if it fails."""
     def write(gen: Generator) -> str:
-        return gen.condition(node, gen.c.expr(node), tuple(names))      # gen.c: its calls are counted
+        return gen.condition(node, tuple(names))
     return _compiled(game, write)
 
 

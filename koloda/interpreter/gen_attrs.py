@@ -21,6 +21,7 @@ class AttrGen:
     c: Any
     m: Module
     fn: Function
+    checked: bool
 
     def gen(self, n: R.Expr, scope: Scope) -> Frag:
         raise NotImplementedError

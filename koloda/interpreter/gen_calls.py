@@ -55,22 +55,33 @@ class CallGen(AttrGen):
         if template is None:
             raise NotGenerated
         args = [self.gen(a, scope) for a in n.args]
+        if self.checked and name == "abs":        # its function of plain values says what failed
+            return Frag(f"{self.runtime(name)}({args[0].text}, {self.at(n)})", deps_of(args), False, True)
+        if self.checked and name in ("next", "prev"):
+            return Frag(f"{self.runtime(name)}({args[0].text}, {1 if name == 'next' else -1}, s.direction, s.n, "
+                        f"{self.at(n)})", deps_of(args), False, True)
         return Frag(template.format(*(a.text for a in args)), deps_of(args), False, True)
 
     def call_value(self, n: R.BuiltinCall, scope: Scope) -> Frag:
         card = self.gen(n.args[0], scope)
         if len(n.args) == 1:
-            values = self.c.cards.values
+            values, table = self.c.cards.values, "value"
         else:
             written = n.args[1]
             assert isinstance(written, R.Const), "the checker lets only a table written out through"
-            values = self.c.cards.tables[str(written.value)]
+            values, table = self.c.cards.tables[str(written.value)], str(written.value)
+        if self.checked:
+            return Frag(f"{self.runtime('value')}({self.m.const(values, 'value')}, {card.text}, "
+                        f"{self.m.literal(table)}, {self.at(n)})", card.deps, False, True)
         template = ENTRIES["value"].template
         assert template is not None
         return Frag(template.format(card.text, table=self.m.const(values, "value")), card.deps, False, True)
 
     def call_top(self, n: R.BuiltinCall, scope: Scope) -> Frag:
         zone, count = self.gen(n.args[0], scope), self.gen(n.args[1], scope)
+        if self.checked:          # the count first, as the rules have always worked it out
+            return Frag(f"_ck_top_after({self.fn.state('_Z')}, {count.text}, {zone.text}, {self.at(n)})",
+                        zone.deps | count.deps, False, True)
         return Frag(f"{self.runtime('top')}({self.fn.state('_Z')}[{zone.text}], {count.text}, {self.at(n)})",
                     zone.deps | count.deps, False, True)
 
@@ -80,6 +91,9 @@ class CallGen(AttrGen):
             args = [self.gen(a, scope) for a in n.args]
             return Frag(f"{name}({', '.join(a.text for a in args)})", deps_of(args))
         items = self.sequence(n.args[0], scope)
+        if self.checked and name in ("sum", "max", "min"):
+            check = "_ck_total" if name == "sum" else "_ck_extreme"
+            return Frag(f"{check}({items.text}, {name!r}, {self.at(n)})", items.deps, False, True)
         template = ENTRIES[name].template
         assert template is not None
         return Frag(template.format(items.text), items.deps, items.safe and name in ("count", "any", "all"), True)
@@ -133,6 +147,8 @@ class CallGen(AttrGen):
         cards = self.c.cards
         deps = trick.deps | trump.deps
         zone = f"{self.fn.state('_Z')}[{trick.text}]"
+        if self.checked:          # an empty trick is found before the trump is worked out
+            zone = f"_ck_trick({zone}, {name!r}, {self.at(n)})"
         if len(n.args) == 2:
             tables = ", ".join(self.m.const(t, k) for t, k in ((cards.suits, "suit"), (cards.ranks, "rank"),
                                                               (cards.order, "order")))
@@ -209,6 +225,11 @@ class CallGen(AttrGen):
         keep = rest[0].text if rest else "0"
         enough = rest[1].text if len(rest) > 1 else "None"
         parts = ([plan] if plan is not None else []) + [cards] + rest
+        if self.checked:          # the cards to keep first, then the others in order
+            k = f"_ck_keeping({keep}, {n.name!r}, {self.at(n)})"
+            head = f"{reach}, s, {k}, {plan.text}" if plan is not None else f"{reach}, {k}"
+            return Frag(f"_ck_best{'_after' if after else ''}({head}, {cards.text}, {enough}, {self.at(n)})",
+                        deps_of(parts), False, True)
         head = f"{reach}, s, {plan.text}" if plan is not None else reach
         return Frag(f"{self.runtime(n.name)}({head}, {cards.text}, {keep}, {enough}, {self.at(n)})",
                     deps_of(parts), False, True)

@@ -130,15 +130,19 @@ class EffectGen(ExprGen):
             self.fn.emit(line, indent)
         self.fn.clear_cells()
         text = f.text
-        if not f.safe:
+        if not f.safe and self.checked:
             t = self.fn.temp()
-            closure = self.m.const(self.c.expr(n, TOP), "k")
-            pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in sorted(self.c._free_locals(n))
-                              if k in scope)
+            self.fn.emit(f"{t} = {text}", indent)
+            text = t
+        elif not f.safe:        # if it fails, its checked function works it out again (and says what failed)
+            t = self.fn.temp()
+            names = [k for k in sorted(self.c._free_locals(n)) if k in scope]
+            recover = self.m.const(self.recovery(lambda gen: gen.asked(n, names)), "checked")
+            pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in names)
             self.fn.emit("try:", indent)
             self.fn.emit(f"{t} = {text}", indent + 1)
             self.fn.emit("except Exception:", indent)
-            self.fn.emit(f"{t} = {closure}(s, {{{pairs}}})", indent + 1)
+            self.fn.emit(f"{t} = {recover}(s, {{{pairs}}})", indent + 1)
             text = t
         elif not atom(text):
             t = self.fn.temp()
@@ -147,6 +151,9 @@ class EffectGen(ExprGen):
         if zone_items:
             return f"{self.fn.state('_Z')}[{text}]"
         return text
+
+    def recovery(self, write: Callable[[Any], str]) -> Any:
+        raise NotImplementedError       # (generate.py: the checked function `write` writes, made when first asked)
 
     def fail(self, message: str, span: Any) -> str:
         return f"raise _RRE({self.m.literal(message)}, {self.m.const(span, 'span')})"

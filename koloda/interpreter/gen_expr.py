@@ -51,6 +51,8 @@ class ExprGen(CallGen):
         self.hoisting = False
         self.share = False              # in a listing: costly parts another action's `if:` may ask too are kept
         self.memo = False               # in a function's body during a listing: costly parts kept per listing
+        # checked (gen_checks.py): each part that can fail tests its operands and raises the rules' located error
+        self.checked = False
         self._inside_cell = False
         self._root = False              # in an expression worked out once (not in a cell): costly parts shared
         self._in_iterable = 0
@@ -105,7 +107,7 @@ class ExprGen(CallGen):
 
     def sequence(self, n: R.Expr, scope: Scope) -> Frag:
         """The items of a list- or zone-valued expression."""
-        if isinstance(n, R.StateValue) and n.name == "players":
+        if isinstance(n, R.StateValue) and n.name == "players" and not self.checked:
             return Frag("range(s.n)", NOTHING, True)
         f = self.gen(n, scope)
         if n.type == ZONE:
@@ -234,7 +236,11 @@ class ExprGen(CallGen):
                 layout.grid_base if isinstance(n, R.OwnedGrid) else layout.zone_base)[n.name]
         nsides = layout.num_sides if n.per_side and not n.by_side else 0
         owner = self.gen(n.owner, scope)
-        index = f"({base} + {owner.text} % {nsides})" if nsides else f"({base} + {owner.text})"
+        text = owner.text
+        if self.checked and not owner.nonnull:
+            who = "side" if n.by_side else "player"
+            text = f"_ck_owner({text}, {self.m.literal(n.name)}, {self.m.literal(who)}, {self.at(n)})"
+        index = f"({base} + {text} % {nsides})" if nsides else f"({base} + {text})"
         return Frag(index, owner.deps, owner.safe and owner.nonnull, True)
 
     def _OwnedZone(self, n: R.OwnedZone, scope: Scope) -> Frag:
@@ -255,7 +261,10 @@ class ExprGen(CallGen):
             return self.gen(fn.body, inner)
         args = [self.gen(a, scope) for a in n.args]
         name = self.function(fn)
-        return Frag(f"{name}({', '.join(['s'] + [a.text for a in args])})", deps_of(args))
+        texts = ["s"] + [a.text for a in args]
+        if self.checked and self.c.expansion.fans_out(fn.name):     # its calls counted at the caller's place
+            texts.append(self.at(n))
+        return Frag(f"{name}({', '.join(texts)})", deps_of(args))
 
     def function(self, fn: R.Function) -> str:
         """A rule file's function as a generated function of its own (once per kind of caller)."""
@@ -265,11 +274,15 @@ class ExprGen(CallGen):
             return name
         name = self._functions[key] = self.m.name("f")
         params = [self.m.local(p) for p in fn.params]
+        counted = self.c.expansion.fans_out(fn.name)
         saved = (self.fn, self.hoisting, self.memo, self._inside_cell, self._root, self._in_iterable, self._depth)
-        self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=True)
+        self.fn = Function(self.m, name, ", ".join(["s"] + params + (["at"] if self.checked and counted else [])),
+                           pure=True)
         self.hoisting, self.memo, self._inside_cell, self._root = False, self.listing, False, False
         self._in_iterable = self._depth = 0
-        if self.c.expansion.fans_out(fn.name):      # its calls are counted, as the closures count them (work.py)
+        if counted and self.checked:
+            self.fn.emit(f"_ck_call(s, {self.m.literal(f'calling `{fn.name}`')}, at)", 1)
+        elif counted:      # its calls are counted, as the closures count them (work.py)
             self.fn.emit("s.work -= 1", 1)
             self.fn.emit("if s.work < 0:", 1)
             self.fn.emit("_fail()", 2)
@@ -288,6 +301,7 @@ class ExprGen(CallGen):
                       ) -> tuple[str, Frag | None, Frag | None, frozenset[str], bool]:
         """`for v in items if cond` as text, with the element's and the condition's frags (`items`: the
         iterable's text, made already)."""
+        made = items is not None        # (a stream of melds, or of lists joined: gone through as it is)
         if items is None:
             self._in_iterable += 1
             try:
@@ -314,7 +328,9 @@ class ExprGen(CallGen):
         # which cannot fail and changes nothing)
         before = "".join(f"for {name} in [{text}] " for name, text in hoisted)
         listed = items.text
-        if not (isinstance(iterable, R.StateValue) and iterable.name in ("players", "others")):
+        if self.checked:          # every list gone through is counted, at the place of the list
+            listed = f"_counted_at(s, {listed if made else f'list({listed})'}, {self.at(iterable)})"
+        elif not (isinstance(iterable, R.StateValue) and iterable.name in ("players", "others")):
             listed = f"_counted(s, {listed})"     # the run's work (work.py)
         return f"{before}for {local} in {listed}", test, value, deps, safe
 
@@ -342,6 +358,9 @@ class ExprGen(CallGen):
                 return Frag(f"len([1 {loop} if {cond}])", deps, False, True)
             if n.cond is None:      # each item counts, and the element is never worked out
                 items = self.sequence(n.iterable, scope)
+                if self.checked:
+                    return Frag(f"len(_counted_at(s, list({items.text}), {self.at(n.iterable)}))", items.deps,
+                                False, True)
                 return Frag(f"len({items.text})", items.deps, items.safe, True)
             loop, test, _, deps, safe = self.comprehension(n.var, n.iterable, n.cond, None, scope)
             assert test is not None
@@ -349,16 +368,18 @@ class ExprGen(CallGen):
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
-        if n.func == "product":
-            return Frag(f"{self.runtime('product')}([{value.text} {loop}{where}], 'product', {self.at(n)})", deps,
+        if n.func == "product" or (self.checked and n.func == "sum"):
+            return Frag(f"{self.runtime(n.func)}([{value.text} {loop}{where}], {n.func!r}, {self.at(n)})", deps,
                         False, True)
+        if self.checked and n.func in ("max", "min"):
+            return Frag(f"_ck_extreme([{value.text} {loop}{where}], {n.func!r}, {self.at(n)})", deps, False, True)
         return Frag(f"{n.func}([{value.text} {loop}{where}])", deps, False, True)
 
     def decide(self, n: R.Aggregate, scope: Scope) -> Frag:
         """`any`/`all` over a comprehension stops at the first value that decides it, as the closure does
         (compile.py `_decide`); melds are listed for it a group at a time by the closures' stream."""
         items = None
-        if any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
+        if self.checked or any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
             items = self.stream(n, scope)
         elif isinstance(n.iterable, R.StateValue) and n.iterable.name == "players" \
                 and self.c.layout.num_players <= UNROLLED_PLAYERS:
@@ -428,6 +449,12 @@ class ExprGen(CallGen):
         return Frag(f"[{', '.join(i.text for i in items)}]", deps_of(items), all(i.safe for i in items), True)
 
     def _Range(self, n: R.Range, scope: Scope) -> Frag:
+        if self.checked:          # the step first (tested above 0), then the bounds
+            by = self.gen(n.step, scope) if n.step is not None else None
+            by_text = "1" if by is None else f"_ck_range_step({by.text}, {self.at(n)})"
+            low, high = self.gen(n.low, scope), self.gen(n.high, scope)
+            return Frag(f"_ck_numbers(s, {by_text}, {low.text}, {high.text}, {self.at(n)})",
+                        low.deps | high.deps | (by.deps if by is not None else NOTHING), False, True)
         low, high = self.gen(n.low, scope), self.gen(n.high, scope)
         if n.step is not None:          # checked above 0
             step = self.gen(n.step, scope)
@@ -437,6 +464,8 @@ class ExprGen(CallGen):
 
     def _Index(self, n: R.Index, scope: Scope) -> Frag:
         items, index = self.gen(n.obj, scope), self.gen(n.index, scope)
+        if self.checked:
+            return Frag(f"_ck_index({items.text}, {index.text}, {self.at(n)})", items.deps | index.deps)
         return Frag(f"{items.text}[{index.text}]", items.deps | index.deps)
 
     # ------------------------------------------------------------ operators
@@ -444,12 +473,15 @@ class ExprGen(CallGen):
         if n.op not in _ARITH:
             raise NotGenerated
         left, right = self.gen(n.left, scope), self.gen(n.right, scope)
+        if self.checked:
+            return Frag(f"_ck_arith({left.text}, {right.text}, {n.op!r}, {self.at(n)})", left.deps | right.deps,
+                        False, True)
         if n.op == "*":         # the sign that squares: bounded, as the closures bound it
             return Frag(f"_times({left.text}, {right.text})", left.deps | right.deps, False, True)
         return Frag(f"({left.text} {n.op} {right.text})", left.deps | right.deps, False, True)
 
     def _Compare(self, n: R.Compare, scope: Scope) -> Frag:
-        if asks_reach(n):
+        if asks_reach(n) and not self.checked:      # (checked, the call and the comparison as written)
             return self.reach_test(n, scope)
         if n.op not in _COMPARE:
             raise NotGenerated
@@ -459,6 +491,10 @@ class ExprGen(CallGen):
             if right.text == "None" and not isinstance(n.left, (R.Const, R.Option)):
                 return Frag(f"({left.text} is {'' if n.op == '==' else 'not '}None)", deps, left.safe, True, True)
             return Frag(f"({left.text} {n.op} {right.text})", deps, left.safe and right.safe, True, True)
+        if self.checked:
+            order = f"{self.m.const(self.c.cards.order, 'order')}, " if n.left.type == RANK else ""
+            return Frag(f"_ck_{'rank_' if order else ''}compare({order}{left.text}, {right.text}, {n.op!r}, "
+                        f"{self.at(n)})", deps, False, True, True)
         if n.left.type == RANK:
             order = self.m.const(self.c.cards.order, "order")
             return Frag(f"({order}[{left.text}] {n.op} {order}[{right.text}])", deps, False, True, True)
@@ -510,6 +546,8 @@ class ExprGen(CallGen):
 
     def _Neg(self, n: R.Neg, scope: Scope) -> Frag:
         operand = self.gen(n.operand, scope)
+        if self.checked:
+            return Frag(f"_ck_negated({operand.text}, {self.at(n)})", operand.deps, False, True)
         return Frag(f"(-{operand.text})", operand.deps, False, True)
 
     def _IfElse(self, n: R.IfElse, scope: Scope) -> Frag:

@@ -45,6 +45,7 @@ from koloda.interpreter.codecache import compiled
 from koloda.interpreter.compile import _chain
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
+from koloda.interpreter.gen_checks import CHECKS, Checked
 from koloda.interpreter.gen_control import ControlGen
 from koloda.interpreter.gen_expr import _logic
 from koloda.interpreter.gen_frag import Frag, costly, truth
@@ -57,7 +58,7 @@ def _located(exc: Exception, span: Any) -> RuleRuntimeError:
     return RuleRuntimeError(f"this effect failed: {exc}", span)
 
 
-NAMESPACE: dict[str, Any] = {**RUNTIME, "_RuleError": RuleError, "_FAILURES": PYTHON_FAILURES,
+NAMESPACE: dict[str, Any] = {**RUNTIME, **CHECKS, "_RuleError": RuleError, "_FAILURES": PYTHON_FAILURES,
                              "_RRE": RuleRuntimeError, "_located": _located, "_perf": time.perf_counter,
                              "_Slow": SlowListing, "__builtins__": __builtins__}
 
@@ -91,7 +92,7 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str
         done = gen.flow(flow, rules)
         for k, node in enumerate(values):
             if fns is not None:
-                done.installs.append((_keyed(fns, k), gen.asked(node, fns[k])))
+                done.installs.append((_keyed(fns, k), gen.asked(node)))
         source = gen.m.source()
         # one name per text (options and players change it), so that tracebacks and profiles show its lines
         filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
@@ -124,7 +125,7 @@ def expressions(compiler: Any, watch: Watch, nodes: Sequence[R.Expr], label: str
         return closures
     try:
         gen = Generator(compiler, Module(NAMESPACE), watch)
-        names = [gen.asked(n, k) for n, k in zip(nodes, closures)]
+        names = [gen.asked(n) for n in nodes]
         source = gen.m.source()
         filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
         code = compiled(source, filename)
@@ -134,6 +135,22 @@ def expressions(compiler: Any, watch: Watch, nodes: Sequence[R.Expr], label: str
         return closures
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return [namespace[name] for name in names]
+
+
+THIS_FAILED = "this failed"         # what a Python failure in a condition the flow asks is
+
+
+def checked_function(compiler: Any, watch: Watch, write: Callable[["Generator"], str]) -> Callable:
+    """The function `write` writes with a generator in the checked mode, compiled in a module of its own."""
+    gen = Generator(compiler, Module(NAMESPACE), watch)
+    gen.checked = True
+    name = write(gen)
+    source = gen.m.source()
+    filename = f"<koloda checked {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
+    namespace = gen.m.namespace
+    exec(compiled(source, filename), namespace)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return namespace[name]
 
 
 class Generator(ControlGen):
@@ -147,11 +164,11 @@ class Generator(ControlGen):
         add = done.installs.append
         for phase, ph in zip(flow.phases, rules.phases):
             if ph.first is not None and phase.first is not None:
-                add((_setter(phase, "first"), self.condition(ph.first, phase.first)))
+                add((_setter(phase, "first"), self.condition(ph.first, failed=THIS_FAILED)))
             if ph.ends is not None and phase.ends is not None:
-                add((_setter(phase, "ends"), self.condition(ph.ends, phase.ends)))
+                add((_setter(phase, "ends"), self.condition(ph.ends, failed=THIS_FAILED)))
             if ph.when is not None and phase.when is not None:
-                add((_setter(phase, "when"), self.condition(ph.when, phase.when)))
+                add((_setter(phase, "when"), self.condition(ph.when, failed=THIS_FAILED)))
             add((_setter(phase, "start"), self.effects_function(ph.start)))
             add((_setter(phase, "after_turn"), self.effects_function(ph.after_turn)))
             for step, actions in phase.steps.items():
@@ -164,7 +181,7 @@ class Generator(ControlGen):
             else:           # run with the parameters the codec decodes
                 add((_setter(action, "run"), self.effects_function(ra.effects, [p.var for p in ra.params])))
         for event, re in zip(flow.events, rules.events):
-            add((_setter(event, "when"), self.condition(re.when, event.when)))
+            add((_setter(event, "when"), self.condition(re.when, failed=THIS_FAILED)))
             add((_setter(event, "run"), self.effects_function(re.effects)))
         for attr, nodes in (("setup", rules.setup), ("deal", rules.deal), ("scoring", rules.scoring)):
             add((_setter(flow, attr), self.effects_function(nodes)))
@@ -172,25 +189,27 @@ class Generator(ControlGen):
                                    ("first_dealer", rules.first_dealer, ()), ("score", rules.match_score, ("p",)),
                                    ("heuristic", rules.heuristic, ("p", "viewer")),
                                    ("next_dealer", rules.next_dealer, ()), ("turn_cap", rules.turn_cap, ())):
-            closure = getattr(flow, attr)
-            if node is not None and closure is not None:
-                add((_setter(flow, attr), self.condition(node, closure, params)))
+            if node is not None and getattr(flow, attr) is not None:      # (the heuristic is asked apart)
+                failed = None if attr == "heuristic" else THIS_FAILED
+                add((_setter(flow, attr), self.condition(node, params, failed=failed)))
         starts = flow.var_starts.starts
         for k, ((base, owners, closure), node) in enumerate(zip(starts, rules.var_starts.values())):
             if node is not None and closure is not None:
-                add((_start(starts, k), self.condition(node, closure)))
+                add((_start(starts, k), self.condition(node, failed=THIS_FAILED)))
         for window in list(flow.windows):       # (those the effects opened: each knows its effect)
             opener = window.source
             if window.closes is not None and isinstance(opener, R.AskWindow) and opener.closes is not None:
-                add((_setter(window, "closes"), self.condition(opener.closes, window.closes)))
+                add((_setter(window, "closes"), self.condition(opener.closes)))
         return done
 
     # ------------------------------------------------------------ conditions
-    def condition(self, node: R.Expr, closure: Callable, params: tuple[str, ...] = (), watched: bool = True) -> str:
-        """A function (s, b) giving the value of an expression, or its closure's (and its error) if it fails.
-        A watched condition (watch.py) is asked only while the bits of its parts are set, and a part
-        found false clears its bit. The flow's parameters are never none; those of an expression asked
-        outside it (not `watched`) may be."""
+    def condition(self, node: R.Expr, params: tuple[str, ...] = (), watched: bool = True,
+                  failed: str | None = None) -> str:
+        """A function (s, b) giving the value of an expression; if it fails, its checked function's
+        (generated then, see `recovery`), which raises the located error. A watched condition (watch.py)
+        is asked only while the bits of its parts are set, and a part found false clears its bit. The
+        flow's parameters are never none; those of an expression asked outside it (not `watched`) may be.
+        `failed`: what a Python failure in it is (`this failed: …` at its place), or None to let it pass."""
         name = self.m.name("cond")
         self.fn = Function(self.m, name, "s, b", pure=True)
         self.listing, self.hoisting, self.memo = False, True, False
@@ -218,16 +237,31 @@ class Generator(ControlGen):
                     if bit:
                         self.fn.emit(f"s.dirty &= {~bit}", 3)
                     self.fn.emit("return _t0", 3)
-        self.fn.emit("except Exception:", 1)
-        self.fn.emit(f"return {self.m.const(closure, 'k')}(s, b)", 2)
+        if self.checked:
+            self.fn.emit("except _RuleError:", 1)
+            self.fn.emit("raise", 2)
+            if failed is not None:
+                self.fn.emit("except _FAILURES as _e:", 1)
+                self.fn.emit(f"raise _ck_failed({self.m.literal(failed)}, _e, {self.at(node)}) from None", 2)
+        else:
+            self.fn.emit("except Exception:", 1)
+            recover = self.recovery(lambda gen: gen.condition(node, params, watched, failed))
+            self.fn.emit(f"return {self.m.const(recover, 'checked')}(s, b)", 2)
         if parts is not None:
             self.fn.emit("return _t0", 1)
         self.m.add(self.fn.text())
         return name
 
-    def asked(self, node: R.Expr, closure: Callable) -> str:
-        """An expression asked outside the flow: a function (s, b) reading its local names from `b`."""
-        return self.condition(node, closure, tuple(sorted(self.c._free_locals(node))), watched=False)
+    def asked(self, node: R.Expr, params: Sequence[str] | None = None) -> str:
+        """An expression asked outside the flow: a function (s, b) reading its local names (`params`, else
+        all it reads) from `b`. A Python failure in it passes as it is."""
+        names = tuple(sorted(self.c._free_locals(node))) if params is None else tuple(params)
+        return self.condition(node, names, watched=False)
+
+    def recovery(self, write: Callable[["Generator"], str]) -> Checked:
+        """The checked function `write` writes (in a module of its own), generated when first asked."""
+        compiler, watch = self.c, self.watch
+        return Checked(lambda: checked_function(compiler, watch, write))
 
     def root(self, node: R.Expr, scope: dict[str, Frag]) -> Frag:
         """An expression worked out once per call: only its costly parts are kept in cells."""
