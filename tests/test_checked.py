@@ -85,3 +85,49 @@ def test_a_condition_of_the_flow_fails_at_its_place(tmp_path):
     with pytest.raises(koloda.RuleError, match="`>` with none") as info:
         koloda.load(str(path))          # the first deal at load asks it
     assert (info.value.span.line, info.value.span.col) == (12, 15)
+
+
+LISTING = """\
+game: listing
+players: 2
+deck: standard52
+zones:
+  stock: {visible: nobody}
+  hand: {each: player}
+vars:
+  m: {type: int}
+  k: {start: 0}
+deal: [gather into stock, shuffle stock, deal 3 to each hand]
+phases:
+  main:
+    actions:
+      play: {with: "c in my hand", if: "GUARD", do: "k += 1"}
+      wait: {do: "k += 1"}
+match: {ends: "true"}
+"""
+
+
+@pytest.mark.parametrize("guard,message", [
+    ("m > 2", "`>` with none"),                   # the part before the parameters fails again in the guard
+    ("value(c) > m", "`>` with none"),
+    ("[1, 2][m] == 1", "the `if:` of action `play` failed: '<=' not supported"),
+])
+def test_a_listing_that_fails_is_listed_again_checked(tmp_path, guard, message):
+    path = tmp_path / "g.yaml"
+    path.write_text(LISTING.replace("GUARD", guard), encoding="utf-8")
+    game = koloda.load(str(path))
+    s = game.new_initial_state(0)
+    phase = game.flow.phases[0]
+    (recover,) = phase.checked.values()
+    with pytest.raises(RuleRuntimeError, match=re.escape(message)):
+        s.legal_actions()
+    assert recover.fn is not None
+
+
+def test_a_listing_that_works_makes_nothing_checked(tmp_path):
+    path = tmp_path / "g.yaml"
+    path.write_text(LISTING.replace("GUARD", "value(c) > k"), encoding="utf-8")
+    game = koloda.load(str(path))
+    s = game.new_initial_state(0)
+    assert len(s.legal_actions()) == 4
+    assert all(recover.fn is None for recover in game.flow.phases[0].checked.values())

@@ -88,6 +88,8 @@ class Phase:
     first_step: str
     # step -> a generated function (s, found, deadline) listing its legal moves (generate.py), where there is one
     listings: dict[str, Callable[[Any, list, float], None]] = field(default_factory=dict)
+    # step -> the same listing checked (generate.py), asked when the listing fails: it says what failed
+    checked: dict[str, Callable[[Any, list, float], None]] = field(default_factory=dict)
     when: Fn | None = None      # `if:`: asked when the phase would begin; false: the phase is passed over
 
 
@@ -278,7 +280,15 @@ class Flow:
                     listed = False                # (outside this handler: theirs is the only error shown)
             if not listed:
                 s.work = MAX_WORK                 # (from the start: the same work, the same place)
-                found = self._listed(s, phase.steps[s.step])
+                checked = phase.checked.get(s.step)
+                if checked is None:
+                    found = self._listed(s, phase.steps[s.step])
+                else:
+                    found = []
+                    try:
+                        checked(s, found, deadline)
+                    except SlowListing as slow:
+                        raise self._too_long(phase.steps[s.step][slow.index]) from None
         finally:
             # after the listing no stamp is the state's: what was kept for it is never used on a changed state
             s.listing = -stamp

@@ -174,6 +174,7 @@ class Generator(ControlGen):
             for step, actions in phase.steps.items():
                 pairs = [(ph.actions[a.name], a) for a in actions]
                 add((_keyed(phase.listings, step), self.step_listing(pairs)))
+                phase.checked[step] = self.recovery(_listing(pairs))
         for action, ra in zip(flow.actions, [a for ph in rules.phases for a in ph.actions.values()]):
             if all(p.type != PLAN for p in ra.params):      # a plan is decoded from the state: by the codec
                 digits = [(p.var, p.type, pc.radix, pc.low, pc.step) for p, pc in zip(ra.params, action.params)]
@@ -282,7 +283,7 @@ class Generator(ControlGen):
         self.loops: list[_Loop] = []
         for i, (ra, action) in enumerate(actions):
             self.fn.emit(f"# action {self.m.literal(ra.name)}", 1)
-            self.action(i, ra, action)
+            (self.checked_action if self.checked else self.action)(i, ra, action)
         for loop in reversed(self.loops):       # from the end, so that the places of earlier lines hold
             self.answer_any(loop)
         self.m.add(self.fn.text())
@@ -396,6 +397,73 @@ class Generator(ControlGen):
         emit(f"if {truth(guard.text)}:", indent)
         emit(found, indent + 1)
 
+    def checked_action(self, i: int, ra: R.Action, action: Action) -> None:
+        """One action's moves listed as the rules list them, each failure raising its located error: the
+        part of the guard before the parameters asked first (a failure in it is met again in the guard),
+        each parameter's values spent from the budget, none passed over, copies listed once, a value
+        outside the action's ids refused, and a Python failure anywhere the `if:`'s failure."""
+        emit, at = self.fn.emit, self.m.const(action.span, "span")
+        emit("try:", 1)
+        indent = 2
+        scope: dict[str, Frag] = {}
+        parts = _chain(ra.guard, R.And) if ra.guard is not None and ra.params else []
+        k = 0
+        while k < len(parts) and not self.c._free_locals(parts[k]):
+            k += 1
+        if k:
+            emit("try:", indent)
+            emit(f"_lead = {' and '.join(self.root(part, {}).text for part in parts[:k])}", indent + 1)
+            emit("except (_RuleError,) + _FAILURES:", indent)
+            emit("_lead = True", indent + 1)
+            emit("if _lead:", indent)
+            indent += 1
+        code: str | None = None
+        what = self.m.literal(f"listing the moves of `{action.name}`")
+        for k, (rp, param) in enumerate(zip(ra.params, action.params)):
+            if k == 0:          # worked out once
+                self._inside_cell = self._root = True
+            try:
+                domain = self.sequence(rp.domain, scope)
+            finally:
+                self._inside_cell = self._root = False
+            local = self.m.local(rp.var)
+            emit(f"_w{k} = _ck_listed(s, {domain.text}, {what}, {at})", indent)
+            emit(f"_seen{k} = set()", indent)
+            emit(f"for {local} in _w{k}:", indent)
+            indent += 1
+            emit(f"if {local} is None:", indent)
+            emit("continue", indent + 1)
+            if k == 0:
+                emit("if _perf() > deadline:", indent)
+                emit(f"raise _Slow({i})", indent + 1)
+            key = local if param.kind is None else \
+                f"({self.m.const(param.kind, 'kind')}[{local}], {self.fn.state('_L')}[{local}], " \
+                f"{self.fn.state('_F')}[{local}])"
+            emit(f"_key = {key}", indent)
+            emit(f"if _key in _seen{k}:", indent)
+            emit("continue", indent + 1)
+            emit(f"_seen{k}.add(_key)", indent)
+            emit(f"_d{k} = _ck_digit({local}, {param.low}, {param.step}, {param.radix}, {self.m.literal(rp.var)}, "
+                 f"{self.m.literal(action.name)}, {at})", indent)
+            if code is None:
+                code = f"_d{k}"
+            else:
+                emit(f"_c{k} = {code} * {param.radix} + _d{k}", indent)
+                code = f"_c{k}"
+            scope[rp.var] = Frag(local, frozenset({local}), True, True)
+        found = f"found.append({action.offset}{'' if code is None else f' + {code}'})"
+        if ra.guard is None:
+            emit(found, indent)
+        else:
+            guard = self.root(ra.guard, scope) if not ra.params else self.gen(ra.guard, scope)
+            emit(f"if {truth(guard.text)}:", indent)
+            emit(found, indent + 1)
+        emit("except _RuleError:", 1)
+        emit("raise", 2)
+        emit("except _FAILURES as _e:", 1)
+        emit(f"raise _ck_failed({self.m.literal(f'the `if:` of action `{action.name}` failed')}, _e, {at}) from None",
+             2)
+
     def _copied(self, kind: Sequence[int]) -> tuple[bool, ...]:
         """For each card id, whether another card of the deck is of its kind (a copy of it)."""
         found = self._copies.get(id(kind))
@@ -462,6 +530,11 @@ class _Loop:
     first: str
     rest: str | None
     found: str
+
+
+def _listing(pairs: list[tuple[R.Action, Action]]) -> Callable[[Generator], str]:
+    """What writes one step's listing (its actions, each with what the flow made of it)."""
+    return lambda gen: gen.step_listing(pairs)
 
 
 def _setter(obj: Any, attr: str) -> Callable[[Any], None]:
