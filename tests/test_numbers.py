@@ -13,6 +13,7 @@ import pytest
 import koloda
 from koloda.compact import CompactGame
 from koloda.dsl.errors import RuleErrors
+from koloda.interpreter import generate
 from koloda.interpreter.game import compile_expression
 
 GAME = Path(__file__).parent / "games" / "auction.yaml"
@@ -76,12 +77,11 @@ def test_numbers_far_past_the_deck_are_spelled_in_their_own_block(tmp_path):
     assert cg.native(tokens[:2] + (tokens[2] + 1,)) == native + 1          # 4322
 
 
-def test_the_generated_code_and_the_closures_agree(monkeypatch):
+def test_fast_and_checked_code_agree(monkeypatch):
     generated = load()
-    monkeypatch.setenv("KOLODA_GENERATE", "0")
+    monkeypatch.setattr(generate, "ALL_CHECKED", True)        # the flow written checked throughout
     closures = load()
-    monkeypatch.delenv("KOLODA_GENERATE")
-    assert generated.generated is not None and closures.generated is None
+    monkeypatch.setattr(generate, "ALL_CHECKED", False)
     for game_seed in (0, 1):
         seen = []
         for game in (generated, closures):

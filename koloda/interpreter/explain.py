@@ -97,7 +97,7 @@ class Explainer:
         """The items of a list or a zone."""
         f = self._seqs.get(n)
         if f is None:
-            f = self._seqs[n] = self.compiler.sequence(n)
+            f = self._seqs[n] = _items(expressions(self.compiler, Watch(), [n], "explained")[0], n.type == ZONE)
         try:
             return list(f(s, dict(b)))
         except FAILURES:
@@ -410,3 +410,7 @@ def _quoted(n: R.Expr) -> str:
         text = text[:QUOTE_WIDTH - 1] + "…"
     return f"`{text}`"
 
+
+def _items(f: Fn, zone: bool) -> Fn:
+    """The items of a list, or of a zone (its cards) when `f` gives a zone."""
+    return (lambda s, b: s.zones[f(s, b)]) if zone else f

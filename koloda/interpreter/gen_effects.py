@@ -15,9 +15,8 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, INT, ZONE, is_list
-from koloda.interpreter.env import TOP
 from koloda.interpreter.gen_expr import ExprGen
-from koloda.interpreter.gen_frag import Frag, NotGenerated, Scope, atom, is_none
+from koloda.interpreter.gen_frag import Frag, NotGenerated, Scope, UnknownNode, atom, is_none
 from koloda.interpreter.gen_source import Function
 from koloda.interpreter.window import END_TURN
 
@@ -27,7 +26,6 @@ MAX_BLOCKS = 16      # `try` and `for` inside one another in one function (Pytho
 
 class EffectGen(ExprGen):
     _blocks = 0          # `try` and `for` blocks around the statement being written
-    effect_fallbacks = 0         # effects left to their closures (of `fallbacks`, which counts expressions too)
     def effects_function(self, nodes: tuple[R.Effect, ...], names: list[str] | None = None) -> str:
         """A function (s, b) that runs a list of effects, the values of its local `names` (an action's
         parameters, as the codec decodes them: never none) read from `b`."""
@@ -105,12 +103,7 @@ class EffectGen(ExprGen):
                 raise NotGenerated
             method(e, scope, visible, indent + 1)
         except NotGenerated:
-            del self.fn.lines[mark:]
-            closure = self.c.effect(e, TOP)
-            self.fallbacks += 1
-            self.effect_fallbacks += 1
-            pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in sorted(visible) if k in scope)
-            emit(f"{self.m.const(closure, 'k')}(s, {{{pairs}}})", indent + 1)
+            raise UnknownNode(f"the generator has no method for {type(e).__name__} at {e.span}") from None
         finally:
             self._blocks -= 1
         emit("except _RuleError:", indent)

@@ -20,11 +20,10 @@ from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, RANK, ZONE
 from koloda.interpreter import builtin_runtime as rt
 from koloda.interpreter.compile import _chain, _locals_in, _simple
-from koloda.interpreter.env import Env
 from koloda.interpreter.meld_calls import asks_reach
 from koloda.interpreter.gen_calls import CallGen
-from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, atom, costly, deps_of, is_literal,
-                                         trivial)
+from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, UnknownNode, atom, costly, deps_of,
+                                         is_literal, trivial)
 from koloda.interpreter.gen_source import Function, Module
 
 MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is a function of its own
@@ -62,7 +61,6 @@ class ExprGen(CallGen):
         # per comprehension being generated, innermost last: its local, and the parts of its condition and
         # element that do not read it, worked out once before its loop ((name, text) pairs)
         self._loops: list[tuple[str, list[tuple[str, str]]]] = []
-        self.fallbacks = 0              # nodes left to the closures (for tests and the debug view)
 
     # ------------------------------------------------------------ entry points
     def gen(self, n: R.Expr, scope: Scope) -> Frag:
@@ -165,18 +163,9 @@ class ExprGen(CallGen):
                     body.safe and all(a.safe for a in args), body.nonnull, body.boolean)
 
     def fallback(self, n: R.Expr, scope: Scope) -> Frag:
-        """The closure of a node, called with the local names it reads."""
-        closure = self.c.expr(n, Env(hoisting=self.listing))
-        self.fallbacks += 1
-        names = sorted(self.c._free_locals(n))
-        deps: frozenset[str] = NOTHING
-        pairs = []
-        for name in names:
-            f = scope.get(name)
-            if f is not None:
-                pairs.append(f"{self.m.literal(name)}: {f.text}")
-                deps |= f.deps
-        return Frag(f"{self.m.const(closure, 'k')}(s, {{{', '.join(pairs)}}})", deps)
+        """A node no method writes: the engine cannot run it (tests/test_architecture.py keeps this from
+        happening to a class the checker makes)."""
+        raise UnknownNode(f"the generator has no method for {type(n).__name__} at {n.span}")
 
     # ------------------------------------------------------------ names
     def _Const(self, n: R.Const, scope: Scope) -> Frag:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import SUIT, ZONE, is_list
-from koloda.interpreter.env import TOP
 from koloda.interpreter.gen_effects import EffectGen
 from koloda.interpreter.gen_frag import Scope, is_none
 from koloda.interpreter.knowledge import RANK_FACT, SUIT_FACT
 from koloda.interpreter.watch import ALL
 from koloda.interpreter.window import Window
+
+
+def _closed_later(s: object, b: dict) -> bool:
+    raise AssertionError("the condition that closes a window is generated with the flow")
 
 
 class TalkGen(EffectGen):
@@ -87,10 +90,10 @@ class TalkGen(EffectGen):
                      f"{self.window(e)})", indent)
 
     def window(self, e: R.AskWindow) -> int:
-        """The index the flow knows this effect's window by: the one its closure opened, or (the effect
-        generated on its own, never compiled) one opened here as the closure would."""
+        """The index the flow knows this effect's window by, opened here the first time the effect is written
+        (the condition that closes it is generated with the flow's, Generator.flow)."""
         for k, w in enumerate(self.c.windows):
             if w.source is e:
                 return k
-        self.c.windows.append(Window(e.passing, self.c.expr(e.closes, TOP) if e.closes is not None else None, e))
+        self.c.windows.append(Window(e.passing, _closed_later if e.closes is not None else None, e))
         return len(self.c.windows) - 1

@@ -70,45 +70,37 @@ class Generated:
     namespace: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0                # generating, compiling and installing
     compile_seconds: float = 0.0        # of which Python's compile(), or reading its result from the cache
-    fallbacks: int = 0                  # nodes left to the closures
-    effect_fallbacks: int = 0           # of which effects (none: every effect has its method)
     installs: list[tuple[Callable[[Any], None], str]] = field(default_factory=list)
 
 
-def enabled() -> bool:
-    return os.environ.get("KOLODA_GENERATE", "1") != "0"
+# True: the whole flow is written checked, as its recovery is (tests compare a game played so with its fast play)
+ALL_CHECKED = False
 
 
 def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str,
-             values: Sequence[R.Expr] = (), fns: list[Callable] | None = None) -> Generated | None:
-    """Put generated functions in the flow in place of its closures, and in `fns` in place of the
-    closures of `values` (expressions asked outside the flow: `count:`, `show:`, a move text's fields).
-    None: generation failed, and the flow and `fns` keep their closures."""
-    if not enabled():
-        return None
+             values: Sequence[R.Expr] = (), fns: list[Callable] | None = None) -> Generated:
+    """Put the generated functions in the flow's frame (game._flow), and in `fns` those of `values`
+    (expressions asked outside the flow: `count:`, `show:`, a move text's fields)."""
     started = time.perf_counter()
-    try:
-        gen = Generator(compiler, Module(NAMESPACE), watch)
-        done = gen.flow(flow, rules)
-        for k, node in enumerate(values):
-            if fns is not None:
-                done.installs.append((_keyed(fns, k), gen.asked(node)))
-        source = gen.m.source()
-        # one name per text (options and players change it), so that tracebacks and profiles show its lines
-        filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
-        compiling = time.perf_counter()
-        code = compiled(source, filename)
-        done.compile_seconds = time.perf_counter() - compiling
-        namespace = gen.m.namespace
-        exec(code, namespace)
-    except Exception:       # whatever it is, the closures play the game as they did before there was a generator
-        return None
+    gen = Generator(compiler, Module(NAMESPACE), watch)
+    gen.checked = ALL_CHECKED
+    done = gen.flow(flow, rules)
+    for k, node in enumerate(values):
+        if fns is not None:
+            done.installs.append((_keyed(fns, k), gen.asked(node)))
+    source = gen.m.source()
+    # one name per text (options and players change it), so that tracebacks and profiles show its lines
+    filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
+    compiling = time.perf_counter()
+    code = compiled(source, filename)
+    done.compile_seconds = time.perf_counter() - compiling
+    namespace = gen.m.namespace
+    exec(code, namespace)
     for install, name in done.installs:
         install(namespace[name])
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     done.installs.clear()
     done.source, done.namespace = source, namespace
-    done.fallbacks, done.effect_fallbacks = gen.fallbacks, gen.effect_fallbacks
     done.seconds = time.perf_counter() - started
     if os.environ.get("KOLODA_SHOW_SOURCE", "") not in ("", "0"):
         print(f"# generated for {label} in {done.seconds * 1000:.1f} ms\n{source}", file=sys.stderr)
@@ -117,24 +109,31 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str
 
 def expressions(compiler: Any, watch: Watch, nodes: Sequence[R.Expr], label: str) -> list[Callable]:
     """Generated functions (s, b) for expressions asked apart from a game's module (one expression of
-    a tool or a test, what a refusal explains), in one module, each
-    reading its local names from the bindings `b`. Each is its closure where generation fails, and
-    asks its closure again (for the located error) where its generated code fails."""
-    closures = [compiler.expr(n) for n in nodes]
-    if not enabled() or not closures:
-        return closures
-    try:
-        gen = Generator(compiler, Module(NAMESPACE), watch)
-        names = [gen.asked(n) for n in nodes]
-        source = gen.m.source()
-        filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
-        code = compiled(source, filename)
-        namespace = gen.m.namespace
-        exec(code, namespace)
-    except Exception:       # the closures work them out, as they did before there was a generator
-        return closures
+    a tool or a test, what a refusal explains), in one module, each reading its local names from the
+    bindings `b`; where one fails, its checked function works it out again (for the located error)."""
+    if not nodes:
+        return []
+    gen = Generator(compiler, Module(NAMESPACE), watch)
+    names = [gen.asked(n) for n in nodes]
+    source = gen.m.source()
+    filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
+    namespace = gen.m.namespace
+    exec(compiled(source, filename), namespace)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return [namespace[name] for name in names]
+
+
+def effects(compiler: Any, watch: Watch, nodes: tuple[R.Effect, ...], names: Sequence[str], label: str) -> Callable:
+    """A list of effects run apart from a game's module (a tool or a test): a function (s, b), the values of
+    its local `names` read from `b`."""
+    gen = Generator(compiler, Module(NAMESPACE), watch)
+    name = gen.effects_function(nodes, list(names))
+    source = gen.m.source()
+    filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
+    namespace = gen.m.namespace
+    exec(compiled(source, filename), namespace)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return namespace[name]
 
 
 THIS_FAILED = "this failed"         # what a Python failure in a condition the flow asks is
