@@ -30,7 +30,7 @@ def generated(game, node):
 
 def checked(game, node):
     """The same expression's checked function."""
-    names = sorted(game.compiler._free_locals(node))
+    names = sorted(game.compiler.free_locals(node))
     return checked_function(game.compiler, game.watch, lambda gen: gen.asked(node, names))
 
 

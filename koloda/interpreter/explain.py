@@ -22,11 +22,10 @@ from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS
 from koloda.dsl.errors import RuleError, spanned_text
 from koloda.dsl.types import BOOL, CARD, GRID, PLAN, ZONE, elem, is_list
-from koloda.interpreter.compile import Compiler
-from koloda.interpreter.env import Fn
 from koloda.interpreter.errors import PYTHON_FAILURES
 from koloda.interpreter.generate import expressions
 from koloda.interpreter.layout import Layout
+from koloda.interpreter.loaded import Fn, LoadedRules
 from koloda.interpreter.view import View
 from koloda.interpreter.watch import Watch
 
@@ -70,7 +69,7 @@ class Look:
 class Explainer:
     """Works out and quotes parts of one game's rules; the compiled parts are kept."""
 
-    def __init__(self, compiler: Compiler, rules: R.Rules, view: View, layout: Layout):
+    def __init__(self, compiler: LoadedRules, rules: R.Rules, view: View, layout: Layout):
         self.compiler = compiler
         self.functions = rules.functions
         self.view = view

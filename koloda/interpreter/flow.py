@@ -1,7 +1,7 @@
 """The flow of play: match -> deals -> phases -> turns -> steps.
 
 This is the only place that moves the turn around; actions, events and
-scoring are compiled effects from the rule file.
+scoring are the rule file's effects as generated functions (generate.py).
 """
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ class Event:
 class VarStarts:
     """The variables' values at the start of a match, in file order: a start that reads a variable sees the
     starts before it (none after it). Per variable: its place in the list, how many own it, and its start
-    (None: none), a closure or its generated function (generate.py)."""
+    (None: none), its generated function (generate.py)."""
 
     def __init__(self, size: int, starts: list[tuple[int, int, Fn | None]]):
         self.size = size

@@ -19,12 +19,11 @@ from koloda.interpreter.arrange import opening_orders
 from koloda.interpreter.cards import CardTable, build_deck, joined, rank_name
 from koloda.interpreter.cardtext import Given, givens, named_decks, orders_from, parse_deck, parse_hands
 from koloda.interpreter.codec import ActionCode, ActionCodec
-from koloda.interpreter.compile import Compiler
-from koloda.interpreter.env import Fn
 from koloda.interpreter.errors import PositionError
 from koloda.interpreter.flow import Action, Event, Flow, Param, Phase, VarStarts
 from koloda.interpreter.generate import expressions, generate
 from koloda.interpreter.layout import Grid, Layout
+from koloda.interpreter.loaded import Fn, LoadedRules
 from koloda.interpreter.melds import MeldRules, Plan
 from koloda.interpreter.patterns import PatternRules
 from koloda.interpreter.state import State
@@ -57,7 +56,7 @@ class Game:
         self.patterns = PatternRules(spec.patterns, self.cards) if spec.patterns else None
         self.codec = ActionCodec(rules, self.layout, self.cards, self.melds, options)
         self.num_distinct_actions = self.codec.num_distinct_actions
-        self.compiler = compiler = Compiler(self.layout, self.cards, options, rules, self.melds, self.patterns,
+        self.compiler = compiler = LoadedRules(self.layout, self.cards, options, rules, self.melds, self.patterns,
                                             self.deck_of_card)
         self.watch = watch(rules, self.layout)
         if self.melds is not None:
@@ -90,7 +89,7 @@ class Game:
         The checker made sure `wild:` reads the card alone, so it needs no state."""
         if self.rules.wild is None:
             return {c for c in range(self.cards.size) if self.cards.ranks[c] == 0}
-        c = Compiler(self.layout, self.cards, self.options, self.rules, card_deck=self.deck_of_card)
+        c = LoadedRules(self.layout, self.cards, self.options, self.rules, card_deck=self.deck_of_card)
         test = expressions(c, Watch(), [self.rules.wild], f"{self.name} wild")[0]
         return {c for c in range(self.cards.size) if test(None, {"c": c})}
 
@@ -240,7 +239,7 @@ def _unset(*args: Any) -> Any:
     raise AssertionError("a part of the flow the generator did not write")
 
 
-def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards: CardTable, w: Watch) -> Flow:
+def _flow(c: LoadedRules, rules: R.Rules, codec: ActionCodec, layout: Layout, cards: CardTable, w: Watch) -> Flow:
     """The flow's frame: its phases, actions and events, each part the rules give waiting for its generated
     function (generate.py puts them all in)."""
     # Cards that are copies of each other make the same move: the first id of each card's name.

@@ -1,9 +1,9 @@
 """Built-in calls of the resolved tree -> Python expression text (part of gen_expr.py).
 
 A built-in is written inline where its entry (builtin_entries.py) has a template, else as a call of its
-entry's function of plain values (the function the closure of builtins.py wraps), bound in the module's
-namespace with the game's tables it reads. A call that can fail passes its span, so that the function
-raises the located error the closure raises.
+entry's function of plain values, bound in the module's namespace with the game's tables it reads. A
+call that can fail passes its span, so that the function raises the located error; checked code calls
+the function where fast code has a template, and tests the order of its arguments (gen_checks.py).
 """
 from __future__ import annotations
 
@@ -51,9 +51,10 @@ class CallGen(AttrGen):
         if special is not None:
             frag: Frag = special(n, scope)
             return frag
-        template = ENTRIES[name].template
-        if template is None:
+        entry = ENTRIES.get(name)
+        if entry is None or entry.template is None:
             raise NotGenerated
+        template = entry.template
         args = [self.gen(a, scope) for a in n.args]
         if self.checked and name == "abs":        # its function of plain values says what failed
             return Frag(f"{self.runtime(name)}({args[0].text}, {self.at(n)})", deps_of(args), False, True)
@@ -237,7 +238,7 @@ class CallGen(AttrGen):
     call_best_points_after = call_best_points
 
     def stream_items(self, n: R.Expr, scope: Scope, card: Frag | None) -> Frag:
-        """The items of a list for `any`/`all`, as compile.py `stream` makes them: the melds of `melds_in` a
+        """The items of a list for `any`/`all`: the melds of `melds_in` a
         group at a time (with a card that cannot fail, only the groups that may hold it), a list joined with
         `+` one part after the other."""
         if isinstance(n, R.BuiltinCall) and n.name == "melds_in":

@@ -1,13 +1,13 @@
 """Effects of the resolved tree -> Python statements (see generate.py).
 
 One `_do_<Class>` method per effect class, each writing the statements that
-do what the closure of effects.py does, in the same order. As there, every
-effect is wrapped so that a Python failure becomes "this effect failed" at
-its place in the file. An expression that can fail is worked out inside a
-`try`; if it fails, its closure works it out again and raises the located
-error (the state has not changed in between: expressions only read it).
-The local names of the rules are Python locals here, one namespace for the
-whole list, as the closures' dict of bindings is.
+do what the effect means, with its own checks and messages. Every effect is
+wrapped so that a Python failure becomes "this effect failed" at its place in
+the file. An expression that can fail is worked out inside a `try`; if it
+fails, its checked function (generate.py `recovery`) works it out again and
+raises the located error (the state has not changed in between: expressions
+only read it). The local names of the rules are Python locals here, one
+namespace for the whole list.
 """
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ class EffectGen(ExprGen):
         emit(f"raise _located(_e, {self.m.const(e.span, 'span')}) from None", indent + 1)
 
     def value(self, n: R.Expr, scope: Scope, indent: int, zone_items: bool = False) -> str:
-        """An expression worked out now, as an atom to use; the closure tells what failed, if it fails.
+        """An expression worked out now, as an atom to use; its checked function tells what failed, if it fails.
         Parts of it that read no local name are worked out once for it (its cells are made just before)."""
         self.hoisting, self._inside_cell, self._root = True, True, True
         try:
@@ -129,7 +129,7 @@ class EffectGen(ExprGen):
             text = t
         elif not f.safe:        # if it fails, its checked function works it out again (and says what failed)
             t = self.fn.temp()
-            names = [k for k in sorted(self.c._free_locals(n)) if k in scope]
+            names = [k for k in sorted(self.c.free_locals(n)) if k in scope]
             recover = self.m.const(self.recovery(lambda gen: gen.asked(n, names)), "checked")
             pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in names)
             self.fn.emit("try:", indent)
@@ -202,7 +202,7 @@ class EffectGen(ExprGen):
         emit = self.fn.emit
         V = self.fn.state("_V")
         dirt = self.c.var_dirt.get(e.target.name, 0)
-        # a whole number set is bounded, as the closures bound it (work.py)
+        # a whole number set is bounded (work.py)
         bounded = e.value.type == INT or e.op != "="
         what, span = self.m.literal(f"`{e.target.name} {e.op}`"), self.m.const(e.span, "span")
         if e.op == "=":
@@ -220,7 +220,7 @@ class EffectGen(ExprGen):
             emit(f"s.dirty |= {dirt}", indent)
 
     def index(self, target: R.VarRef | R.OwnedVar, scope: Scope, indent: int) -> str:
-        """Where the variable sits (an owner that is none fails as the closure's does)."""
+        """Where the variable sits (an owner that is none fails with the rules' message)."""
         layout = self.c.layout
         base = layout.var_base[target.name]
         if isinstance(target, R.VarRef):

@@ -1,16 +1,18 @@
 """Expressions of the resolved tree -> Python expression text (see generate.py).
 
-One `_<Class>` method per resolved expression class, like compile.py (its parts:
-gen_attrs.py for attributes, gen_calls.py for built-in calls). Each returns a
-Frag: the text, and what the text reads. Every class and built-in has its
-method (tests/test_architecture.py); a node a method declines (NotGenerated)
-would be left to the closures: its text calls the closure compile.py makes for
-it, with the local names it reads in a dict.
+One `_<Class>` method per resolved expression class (its parts: gen_attrs.py
+for attributes, gen_calls.py for built-in calls). Each returns a Frag: the
+text, and what the text reads. Every class and built-in has its method
+(tests/test_architecture.py); a node no method writes cannot run (UnknownNode).
 
-The contract with the closures: generated text gives the same value, and
-fails wherever the closure fails (the message may differ, since the caller
-then asks the closure). It may fail where the closure does not only at the
-cost of speed. Values are worked out in the same order as the closures do.
+Each method writes in two modes. Fast (the code play runs) checks nothing it
+need not: `a + b` is Python's `+`. Checked (`self.checked`, the code asked when
+fast code fails) tests the operands of each part that can fail and raises the
+rules' located error (gen_checks.py). The contract between them: both give the
+same value, and fast code fails wherever checked code fails (with another
+message: the caller then asks the checked code). Fast code may fail where
+checked code does not only at the cost of speed. Values are worked out in the
+same order in both.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, RANK, ZONE
 from koloda.interpreter import builtin_runtime as rt
-from koloda.interpreter.compile import _chain, _locals_in, _simple
+from koloda.interpreter.loaded import chain, locals_in, simple
 from koloda.interpreter.meld_calls import asks_reach
 from koloda.interpreter.gen_calls import CallGen
 from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, UnknownNode, atom, costly, deps_of,
@@ -86,7 +88,7 @@ class ExprGen(CallGen):
                 # a part that cannot fail and costs little is worked out before it is needed; others when first needed
                 eager = frag.safe and not self.heavy(n)
                 return Frag(self.fn.cell(frag.text, eager), NOTHING, frag.safe, frag.nonnull)
-            if self.memo and isinstance(n, _COSTLY) and not self.c._free_locals(n):
+            if self.memo and isinstance(n, _COSTLY) and not self.c.free_locals(n):
                 try:
                     frag = method(n, scope)
                 except NotGenerated:
@@ -123,15 +125,15 @@ class ExprGen(CallGen):
         return False
 
     def inlines(self, n: R.UserCall) -> bool:
-        """Whether a call is inlined, as compile.py decides (then its arguments are worked out where used)."""
-        if not all(_simple(a) for a in n.args) or not self.c.expansion.inlines(n.name):
+        """Whether a call is inlined (then its arguments are worked out where used)."""
+        if not all(simple(a) for a in n.args) or not self.c.expansion.inlines(n.name):
             return False
-        used = set().union(*(_locals_in(a) for a in n.args)) if n.args else set()
+        used = set().union(*(locals_in(a) for a in n.args)) if n.args else set()
         return not used & self.c.binders(n.name)
 
     def varies(self, n: R.Node, scope: Scope) -> bool:
         """Whether a node reads a local name (so that it cannot be worked out once)."""
-        for name in self.c._free_locals(n):
+        for name in self.c.free_locals(n):
             f = scope.get(name)
             if f is None or f.deps:
                 return True
@@ -141,7 +143,7 @@ class ExprGen(CallGen):
         """A node nested too deep for one Python expression (Python's parser bounds how deep brackets go), as
         a generated function of its own, called with the local names it reads (worked out before the call:
         they are names, or the cheap arguments of an inlined function)."""
-        names = sorted(self.c._free_locals(n))
+        names = sorted(self.c.free_locals(n))
         if any(name not in scope for name in names):
             return self.fallback(n, scope)
         name = self.m.name("d")
@@ -165,9 +167,16 @@ class ExprGen(CallGen):
     def fallback(self, n: R.Expr, scope: Scope) -> Frag:
         """A node no method writes: the engine cannot run it (tests/test_architecture.py keeps this from
         happening to a class the checker makes)."""
+        if isinstance(n, R.BuiltinCall):
+            raise UnknownNode(f"the engine has no implementation of the built-in function `{n.name}`")
+        if isinstance(n, R.Attribute):
+            raise UnknownNode(f"the generator has no method for the {type(n).__name__} attribute `{n.name}`")
         raise UnknownNode(f"the generator has no method for {type(n).__name__} at {n.span}")
 
     # ------------------------------------------------------------ names
+    def _Invalid(self, n: R.Invalid, scope: Scope) -> Frag:
+        raise UnknownNode(f"an expression the checker rejected reached the generator at {n.span}")
+
     def _Const(self, n: R.Const, scope: Scope) -> Frag:
         return Frag(self.m.literal(n.value), NOTHING, True, n.value is not None)
 
@@ -219,7 +228,7 @@ class ExprGen(CallGen):
         return Frag(f"{self.fn.state('_V')}[{self.c.layout.var_base[n.name]}]", NOTHING, True)
 
     def owner_index(self, n: R.Owned, scope: Scope) -> Frag:
-        """Where a player's or side's own zone, grid or variable sits: base + owner (see compile.py)."""
+        """Where a player's or side's own zone, grid or variable sits: base + owner (a player reaches their side's things through the side)."""
         layout = self.c.layout
         base = (layout.var_base if isinstance(n, R.OwnedVar) else
                 layout.grid_base if isinstance(n, R.OwnedGrid) else layout.zone_base)[n.name]
@@ -245,7 +254,7 @@ class ExprGen(CallGen):
     # ------------------------------------------------------------ attributes
     def _UserCall(self, n: R.UserCall, scope: Scope) -> Frag:
         fn = self.c.rules.functions[n.name]
-        if self.inlines(n):        # as the closures do: the body reads the arguments where it uses them
+        if self.inlines(n):        # the body reads the arguments where it uses them
             inner = {p: self.gen(a, scope) for p, a in zip(fn.params, n.args)}
             return self.gen(fn.body, inner)
         args = [self.gen(a, scope) for a in n.args]
@@ -271,7 +280,7 @@ class ExprGen(CallGen):
         self._in_iterable = self._depth = 0
         if counted and self.checked:
             self.fn.emit(f"_ck_call(s, {self.m.literal(f'calling `{fn.name}`')}, at)", 1)
-        elif counted:      # its calls are counted, as the closures count them (work.py)
+        elif counted:      # its calls are counted (work.py)
             self.fn.emit("s.work -= 1", 1)
             self.fn.emit("if s.work < 0:", 1)
             self.fn.emit("_fail()", 2)
@@ -365,8 +374,8 @@ class ExprGen(CallGen):
         return Frag(f"{n.func}([{value.text} {loop}{where}])", deps, False, True)
 
     def decide(self, n: R.Aggregate, scope: Scope) -> Frag:
-        """`any`/`all` over a comprehension stops at the first value that decides it, as the closure does
-        (compile.py `_decide`); melds are listed for it a group at a time by the closures' stream."""
+        """`any`/`all` over a comprehension stops at the first value that decides it; melds are listed for
+        it a group at a time (`stream`)."""
         items = None
         if self.checked or any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
             items = self.stream(n, scope)
@@ -379,8 +388,7 @@ class ExprGen(CallGen):
         return Frag(f"{n.func}({value.text} {loop}{where})", deps, safe, True, True)
 
     def stream(self, n: R.Aggregate, scope: Scope) -> Frag:
-        """The items of `any`/`all` over a list with melds in it, as the closures make them (compile.py
-        `stream`): the melds a group at a time, and for `any(c in m.cards and …)` only the groups that
+        """The items of `any`/`all` over a list with melds in it (all lists, checked): the melds a group at a time, and for `any(c in m.cards and …)` only the groups that
         hold `c` (where working `c` out cannot fail: else every group, which gives the same answer)."""
         item = self.c.held_card_item(n)
         card = None
@@ -465,7 +473,7 @@ class ExprGen(CallGen):
         if self.checked:
             return Frag(f"_ck_arith({left.text}, {right.text}, {n.op!r}, {self.at(n)})", left.deps | right.deps,
                         False, True)
-        if n.op == "*":         # the sign that squares: bounded, as the closures bound it
+        if n.op == "*":         # the sign that squares: bounded
             return Frag(f"_times({left.text}, {right.text})", left.deps | right.deps, False, True)
         return Frag(f"({left.text} {n.op} {right.text})", left.deps | right.deps, False, True)
 
@@ -493,7 +501,7 @@ class ExprGen(CallGen):
         item = self.gen(n.item, scope)
         if isinstance(n.container, R.PlanAttr) and n.container.name == "cards":
             plan = self.gen(n.container.obj, scope)
-            # `c in m.cards`: the plan's own cards, not a copy (as compile.py reads it; none fails alike)
+            # `c in m.cards`: the plan's own cards, not a copy (none fails as `in` of none does)
             read = f"{plan.text}.cards" if plan.nonnull else f"_plan_cards({plan.text})"
             cards = self.loop_invariant(read, plan.deps) if plan.safe else read
             return Frag(f"({item.text} {'not in' if n.negated else 'in'} {cards})",
@@ -513,12 +521,12 @@ class ExprGen(CallGen):
         return Frag(f"({item.text} {'not in' if n.negated else 'in'} {container.text})", deps, False, True, True)
 
     def _And(self, n: R.And, scope: Scope) -> Frag:
-        parts = [self.gen(x, scope) for x in _chain(n, R.And)]
+        parts = [self.gen(x, scope) for x in chain(n, R.And)]
         return _logic(parts, "and")
 
     def _Or(self, n: R.Or, scope: Scope) -> Frag:
         if n.type == BOOL:
-            return _logic([self.gen(x, scope) for x in _chain(n, R.Or)], "or")
+            return _logic([self.gen(x, scope) for x in chain(n, R.Or)], "or")
         left, right = self.gen(n.left, scope), self.gen(n.right, scope)
         t = self.fn.temp()
         if self._in_iterable:          # no `:=` in a comprehension's iterable: the left side bound by a loop of one
@@ -549,7 +557,7 @@ class ExprGen(CallGen):
 
 
 def _logic(parts: list[Frag], op: str) -> Frag:
-    """`a and b` gives what Python's `and` gives (as the closure does); three or more give true or false.
+    """`a and b` gives what Python's `and` gives; three or more give true or false.
     Parts known from the options fold away: `false and x` is false without x, `true and x` is x."""
     many = len(parts) > 2
     stop, go = ("False", "True") if op == "and" else ("True", "False")

@@ -1,10 +1,9 @@
 """Effects of the resolved tree -> Python statements: what the table is told, and the table itself.
 
 `say`, `reveal`, `tell`, `score:` with parts, `turn X face up/down`, `reverse direction` and the open
-window's `ask … until all pass`: each `_do_<Class>` does what its closure in effects.py / control.py
-does, in the same order and with the same messages (the longer ones through small functions of
-gen_runtime.py). The generator's own rules (a failing expression worked out again by its closure,
-every effect wrapped) are those of gen_effects.py.
+window's `ask … until all pass`: each `_do_<Class>` writes what the effect does, with its messages
+(the longer ones through small functions of gen_runtime.py). The generator's own rules (a failing
+expression worked out again checked, every effect wrapped) are those of gen_effects.py.
 """
 from __future__ import annotations
 
@@ -80,7 +79,7 @@ class TalkGen(EffectGen):
 
     def _do_ReverseDirection(self, e: R.ReverseDirection, scope: Scope, visible: set[str], indent: int) -> None:
         self.fn.emit("s.direction = -s.direction", indent)
-        self.fn.emit(f"s.dirty = {ALL}", indent)      # rare: every condition asked again (as the closure does)
+        self.fn.emit(f"s.dirty = {ALL}", indent)      # rare: every condition asked again
 
     def _do_AskWindow(self, e: R.AskWindow, scope: Scope, visible: set[str], indent: int) -> None:
         players = self.value(e.players, scope, indent)

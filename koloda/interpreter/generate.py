@@ -1,8 +1,8 @@
 """The flow's hot paths as generated Python source, compiled once per load.
 
-compile.py turns the checked tree into closures; this module writes the parts
-that play runs again and again as one Python module instead, and puts its
-functions in the flow in place of the closures:
+The rules run as generated Python only. This module writes one Python module
+per load from the checked tree and puts its functions in the flow's frame
+(game._flow):
 
 - per step of a phase, the listing of its legal moves: every action's
   parameters as nested loops, its `if:` inline, parts that read no parameter
@@ -17,15 +17,15 @@ functions in the flow in place of the closures:
   expression of a tool or a test (game.compile_expression) and the parts a
   refusal explains (explain.py).
 
-The closures stay: what the generator does not handle is left to them
-(gen_expr.py), and they tell what failed, with its place in the file,
-whenever generated code fails. A listing that fails is listed again by the
-closures; a condition is worked out again by its closure; in effects each
-expression that can fail is worked out again by its closure (gen_effects.py).
-Generation that fails in any way leaves the closures in place.
+That code is fast: it checks nothing it need not. Whenever a function of it
+fails, the same node's checked function is generated (once, when first asked:
+`recovery`, gen_checks.py) from the same generator methods in the checked mode,
+and asked instead: it gives the value, or the error the rules give at its place
+in the file. A listing that fails is listed again checked, from the start; a
+condition is worked out again checked; in effects each expression that can
+fail is (gen_effects.py), since effects before it have changed the state.
 
-`KOLODA_SHOW_SOURCE=1` prints the generated module to stderr at each load;
-`KOLODA_GENERATE=0` keeps the closures (to compare, or to profile them).
+`KOLODA_SHOW_SOURCE=1` prints the generated module to stderr at each load.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError
 from koloda.dsl.types import CARD, PLAN, ZONE
 from koloda.interpreter.codecache import compiled
-from koloda.interpreter.compile import _chain
+from koloda.interpreter.loaded import chain
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
 from koloda.interpreter.gen_checks import CHECKS, Checked
@@ -193,8 +193,8 @@ class Generator(ControlGen):
                 failed = None if attr == "heuristic" else THIS_FAILED
                 add((_setter(flow, attr), self.condition(node, params, failed=failed)))
         starts = flow.var_starts.starts
-        for k, ((base, owners, closure), node) in enumerate(zip(starts, rules.var_starts.values())):
-            if node is not None and closure is not None:
+        for k, node in enumerate(rules.var_starts.values()):
+            if node is not None:
                 add((_start(starts, k), self.condition(node, failed=THIS_FAILED)))
         for window in list(flow.windows):       # (those the effects opened: each knows its effect)
             opener = window.source
@@ -255,7 +255,7 @@ class Generator(ControlGen):
     def asked(self, node: R.Expr, params: Sequence[str] | None = None) -> str:
         """An expression asked outside the flow: a function (s, b) reading its local names (`params`, else
         all it reads) from `b`. A Python failure in it passes as it is."""
-        names = tuple(sorted(self.c._free_locals(node))) if params is None else tuple(params)
+        names = tuple(sorted(self.c.free_locals(node))) if params is None else tuple(params)
         return self.condition(node, names, watched=False)
 
     def recovery(self, write: Callable[["Generator"], str]) -> Checked:
@@ -274,7 +274,7 @@ class Generator(ControlGen):
     # ------------------------------------------------------------ legal moves
     def step_listing(self, actions: list[tuple[R.Action, Action]]) -> str:
         """A function (s, found, deadline) adding the legal action ids of one step to `found`, in the
-        order the closures find them (flow.Flow._enumerate)."""
+        order of the actions, then of each parameter's values."""
         name = self.m.name("list")
         self.fn = Function(self.m, name, "s, found, deadline", pure=True)
         self.listing, self.hoisting, self.memo = True, True, False
@@ -318,7 +318,7 @@ class Generator(ControlGen):
                     low, high = self.gen(rp.domain.low, scope), self.gen(rp.domain.high, scope)
                     domain = Frag(f"_range(s, {low.text}, {high.text})", low.deps | high.deps)
                     listed = domain.text
-                else:       # the values of each parameter are the listing's work (work.py), as the closures count it
+                else:       # the values of each parameter are the listing's work (work.py)
                     domain = self.sequence(rp.domain, scope)
                     if in_zone:         # a zone is a list: its length spent here, without a call
                         emit(f"_w{k} = {domain.text}", indent)
@@ -389,7 +389,7 @@ class Generator(ControlGen):
             return
         guard = self.root(ra.guard, scope) if not ra.params else self.gen(ra.guard, scope)
         if len(ra.params) == 1 and code == local and unique:       # one zone's cards, each once
-            parts = _chain(ra.guard, R.And)
+            parts = chain(ra.guard, R.And)
             first = self.gen(parts[0], scope).text
             rest = _logic([self.gen(part, scope) for part in parts[1:]], "and").text if len(parts) > 1 else None
             self.loops.append(_Loop(len(self.fn.lines), indent, local, listed, first, rest, found))
@@ -405,9 +405,9 @@ class Generator(ControlGen):
         emit("try:", 1)
         indent = 2
         scope: dict[str, Frag] = {}
-        parts = _chain(ra.guard, R.And) if ra.guard is not None and ra.params else []
+        parts = chain(ra.guard, R.And) if ra.guard is not None and ra.params else []
         k = 0
-        while k < len(parts) and not self.c._free_locals(parts[k]):
+        while k < len(parts) and not self.c.free_locals(parts[k]):
             k += 1
         if k:
             emit("try:", indent)
@@ -497,19 +497,18 @@ class Generator(ControlGen):
             if isinstance(x, R.UserCall):
                 if not self.inlines(x) or self.heavy_each(self.c.rules.functions[x.name].body):
                     return True
-            elif costly(x) and self.c._free_locals(x):
+            elif costly(x) and self.c.free_locals(x):
                 return True
         return False
 
     def lead(self, ra: R.Action) -> tuple[str | None, bool]:
-        """The part of a guard before anything that reads the parameters, as the flow asks it
-        (Compiler.action_guard): when it is false, the action is not listed at all. And whether
-        that part is the whole guard."""
+        """The part of a guard before anything that reads the parameters: when it is false, the action
+        is not listed at all. And whether that part is the whole guard."""
         if not ra.params or ra.guard is None:
             return None, False
-        parts = _chain(ra.guard, R.And)
+        parts = chain(ra.guard, R.And)
         k = 0
-        while k < len(parts) and not self.c._free_locals(parts[k]):
+        while k < len(parts) and not self.c.free_locals(parts[k]):
             k += 1
         if k == 0:
             return None, False
@@ -541,7 +540,7 @@ def _setter(obj: Any, attr: str) -> Callable[[Any], None]:
 
 
 def _start(starts: list, k: int) -> Callable[[Any], None]:
-    """Puts a variable's generated start in place of its closure (flow.VarStarts)."""
+    """Puts a variable's generated start in its place (flow.VarStarts)."""
     def put(value: Any) -> None:
         base, owners, _ = starts[k]
         starts[k] = (base, owners, value)
