@@ -236,9 +236,9 @@ def test_an_unknown_resolved_node_fails_loudly_at_load():
 
     game = koloda.load("pony")
     with pytest.raises(UnknownNode, match="no method for Newcomer"):
-        expressions(game.compiler, game.watch, [Newcomer(NOWHERE, "int")], "test")
+        expressions(game.loaded, game.watch, [Newcomer(NOWHERE, "int")], "test")
     with pytest.raises(UnknownNode, match="rejected"):
-        expressions(game.compiler, game.watch, [R.Invalid(NOWHERE, "int")], "test")
+        expressions(game.loaded, game.watch, [R.Invalid(NOWHERE, "int")], "test")
 
 
 def test_an_unknown_attribute_fails_loudly_at_load():
@@ -250,4 +250,4 @@ def test_an_unknown_attribute_fails_loudly_at_load():
                            "ZoneAttr attribute `colour`"),
                           (R.BuiltinCall(NOWHERE, "int", "shout", ()), "built-in function `shout`")):
         with pytest.raises(UnknownNode, match=message):
-            expressions(game.compiler, game.watch, [node], "test")
+            expressions(game.loaded, game.watch, [node], "test")

@@ -281,7 +281,7 @@ def bindings(game, case: dict) -> dict:
 def compile_effects(game, items, scope: dict, in_action: bool, names: list[str] = ()):
     """Check effects written as in a rule file (text, or `if:`/`for:` mappings) and generate them as an action's
     `do:` is, the values of `names` read from the bindings."""
-    return effects(game.compiler, game.watch, resolve_effects(game, items, scope, in_action), names, "case")
+    return effects(game.loaded, game.watch, resolve_effects(game, items, scope, in_action), names, "case")
 
 
 def resolve_effects(game, items, scope: dict, in_action: bool):
@@ -400,7 +400,7 @@ def check_help(game, s, b: dict, case: dict, scope: dict):
         assert_error(checker.errors, case)
         return
     assert not checker.errors, "; ".join(e.message for e in checker.errors)
-    explainer = Explainer(game.compiler, game.rules, game.view, game.layout)
+    explainer = Explainer(game.loaded, game.rules, game.view, game.layout)
     said = filled(text.text(case.get("language", "en")), values,
                   lambda node: explainer.render(explainer.value(node, s, b), node.type))
     assert said == case["result"]

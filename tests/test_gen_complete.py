@@ -25,13 +25,13 @@ _ATTRIBUTES = [(R.CardAttr, CARD, signatures.CARD_ATTRS), (R.ZoneAttr, ZONE, sig
 
 def generated(game, node):
     """The fast function of an expression, reading its local names from the bindings."""
-    return expressions(game.compiler, game.watch, [node], "test")[0]
+    return expressions(game.loaded, game.watch, [node], "test")[0]
 
 
 def checked(game, node):
     """The same expression's checked function."""
-    names = sorted(game.compiler.free_locals(node))
-    return checked_function(game.compiler, game.watch, lambda gen: gen.asked(node, names))
+    names = sorted(game.loaded.free_locals(node))
+    return checked_function(game.loaded, game.watch, lambda gen: gen.asked(node, names))
 
 
 def recovered(run) -> bool:
@@ -68,7 +68,7 @@ def test_a_zone_on_the_table_is_its_makers():
     """`z.owner` and `z.side` of a meld on the table: whoever made it, in fast and checked code alike."""
     game = koloda.load("canasta")
     s = game.new_initial_state()
-    layout = game.compiler.layout
+    layout = game.loaded.layout
     zone = next(iter(layout.zone_slot))          # the first meld slot's zone, a meld made there by P2
     s.slot_kind[layout.zone_slot[zone]] = 0
     s.slot_owner[layout.zone_slot[zone]] = 1

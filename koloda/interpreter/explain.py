@@ -69,8 +69,8 @@ class Look:
 class Explainer:
     """Works out and quotes parts of one game's rules; the compiled parts are kept."""
 
-    def __init__(self, compiler: LoadedRules, rules: R.Rules, view: View, layout: Layout):
-        self.compiler = compiler
+    def __init__(self, loaded: LoadedRules, rules: R.Rules, view: View, layout: Layout):
+        self.loaded = loaded
         self.functions = rules.functions
         self.view = view
         self.layout = layout
@@ -86,7 +86,7 @@ class Explainer:
     def value(self, n: R.Expr, s: Any, b: dict) -> Any:
         f = self._fns.get(n)
         if f is None:
-            f = self._fns[n] = expressions(self.compiler, Watch(), [n], "explained")[0]
+            f = self._fns[n] = expressions(self.loaded, Watch(), [n], "explained")[0]
         try:
             return f(s, dict(b))
         except FAILURES:
@@ -96,7 +96,7 @@ class Explainer:
         """The items of a list or a zone."""
         f = self._seqs.get(n)
         if f is None:
-            f = self._seqs[n] = _items(expressions(self.compiler, Watch(), [n], "explained")[0], n.type == ZONE)
+            f = self._seqs[n] = _items(expressions(self.loaded, Watch(), [n], "explained")[0], n.type == ZONE)
         try:
             return list(f(s, dict(b)))
         except FAILURES:

@@ -56,19 +56,19 @@ class Game:
         self.patterns = PatternRules(spec.patterns, self.cards) if spec.patterns else None
         self.codec = ActionCodec(rules, self.layout, self.cards, self.melds, options)
         self.num_distinct_actions = self.codec.num_distinct_actions
-        self.compiler = compiler = LoadedRules(self.layout, self.cards, options, rules, self.melds, self.patterns,
+        self.loaded = loaded = LoadedRules(self.layout, self.cards, options, rules, self.melds, self.patterns,
                                             self.deck_of_card)
         self.watch = watch(rules, self.layout)
         if self.melds is not None:
             self.melds.table_bit = self.watch.table_bit
-        compiler.var_dirt = self.watch.var_dirt
-        self.flow = _flow(compiler, rules, self.codec, self.layout, self.cards, self.watch)
+        loaded.var_dirt = self.watch.var_dirt
+        self.flow = _flow(loaded, rules, self.codec, self.layout, self.cards, self.watch)
         # `count:`, `show:` and the move texts' fields, generated in the flow's module
         texts = _text_nodes(rules)
         nodes = list(rules.counters.values()) + list(rules.show.values()) \
             + [node for fields in texts.values() for node in fields.values()]
         values: list[Fn] = [_unset] * len(nodes)
-        self.generated = generate(self.flow, compiler, rules, self.watch, spec.name, nodes, values)
+        self.generated = generate(self.flow, loaded, rules, self.watch, spec.name, nodes, values)
         self.heuristic = self.flow.heuristic
         # each phase's `playout:` (for the searching bots), by phase index
         playout = {ph.name: ph.playout for ph in spec.phases}
@@ -293,4 +293,4 @@ def compile_expression(game: Game, text: str, scope: dict[str, str] | None = Non
     resolved = checker.expr(node, dict(scope or {}))
     if checker.errors:
         raise RuleErrors(checker.errors)
-    return expressions(game.compiler, game.watch, [resolved], f"{game.name} expression")[0], resolved.type
+    return expressions(game.loaded, game.watch, [resolved], f"{game.name} expression")[0], resolved.type

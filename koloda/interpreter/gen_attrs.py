@@ -16,7 +16,7 @@ from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
 
 class AttrGen:
-    """Provided by ExprGen: the compiler, the module and function written into, and the expressions."""
+    """Provided by ExprGen: the loaded rules (`c`), the module and function written into, and the expressions."""
     c: Any
     m: Module
     fn: Function

@@ -16,8 +16,8 @@ from koloda.interpreter.gen_talk import TalkGen
 
 
 class ControlGen(TalkGen):
-    def __init__(self, compiler: Any, module: Module):
-        super().__init__(compiler, module)
+    def __init__(self, loaded: Any, module: Module):
+        super().__init__(loaded, module)
         self._procedures: dict[str, str] = {}
 
     def spend_one(self, what: str, span: Any, indent: int) -> None:

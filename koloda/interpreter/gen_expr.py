@@ -44,8 +44,8 @@ class ExprGen(CallGen):
     hoisting: the function evaluates on one state throughout (a listing, a condition), so a part
     that reads no local name is worked out once per call (in a cell), where it would be repeated."""
 
-    def __init__(self, compiler: Any, module: Module):
-        self.c = compiler
+    def __init__(self, loaded: Any, module: Module):
+        self.c = loaded
         self.m = module
         self.fn: Function = Function(module, "_unused", "s", True)
         self.listing = False

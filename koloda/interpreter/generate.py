@@ -77,12 +77,12 @@ class Generated:
 ALL_CHECKED = False
 
 
-def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str,
+def generate(flow: Flow, loaded: Any, rules: R.Rules, watch: Watch, label: str,
              values: Sequence[R.Expr] = (), fns: list[Callable] | None = None) -> Generated:
     """Put the generated functions in the flow's frame (game._flow), and in `fns` those of `values`
     (expressions asked outside the flow: `count:`, `show:`, a move text's fields)."""
     started = time.perf_counter()
-    gen = Generator(compiler, Module(NAMESPACE), watch)
+    gen = Generator(loaded, Module(NAMESPACE), watch)
     gen.checked = ALL_CHECKED
     done = gen.flow(flow, rules)
     for k, node in enumerate(values):
@@ -107,13 +107,13 @@ def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str
     return done
 
 
-def expressions(compiler: Any, watch: Watch, nodes: Sequence[R.Expr], label: str) -> list[Callable]:
+def expressions(loaded: Any, watch: Watch, nodes: Sequence[R.Expr], label: str) -> list[Callable]:
     """Generated functions (s, b) for expressions asked apart from a game's module (one expression of
     a tool or a test, what a refusal explains), in one module, each reading its local names from the
     bindings `b`; where one fails, its checked function works it out again (for the located error)."""
     if not nodes:
         return []
-    gen = Generator(compiler, Module(NAMESPACE), watch)
+    gen = Generator(loaded, Module(NAMESPACE), watch)
     names = [gen.asked(n) for n in nodes]
     source = gen.m.source()
     filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
@@ -123,10 +123,10 @@ def expressions(compiler: Any, watch: Watch, nodes: Sequence[R.Expr], label: str
     return [namespace[name] for name in names]
 
 
-def effects(compiler: Any, watch: Watch, nodes: tuple[R.Effect, ...], names: Sequence[str], label: str) -> Callable:
+def effects(loaded: Any, watch: Watch, nodes: tuple[R.Effect, ...], names: Sequence[str], label: str) -> Callable:
     """A list of effects run apart from a game's module (a tool or a test): a function (s, b), the values of
     its local `names` read from `b`."""
-    gen = Generator(compiler, Module(NAMESPACE), watch)
+    gen = Generator(loaded, Module(NAMESPACE), watch)
     name = gen.effects_function(nodes, list(names))
     source = gen.m.source()
     filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
@@ -139,9 +139,9 @@ def effects(compiler: Any, watch: Watch, nodes: tuple[R.Effect, ...], names: Seq
 THIS_FAILED = "this failed"         # what a Python failure in a condition the flow asks is
 
 
-def checked_function(compiler: Any, watch: Watch, write: Callable[["Generator"], str]) -> Callable:
+def checked_function(loaded: Any, watch: Watch, write: Callable[["Generator"], str]) -> Callable:
     """The function `write` writes with a generator in the checked mode, compiled in a module of its own."""
-    gen = Generator(compiler, Module(NAMESPACE), watch)
+    gen = Generator(loaded, Module(NAMESPACE), watch)
     gen.checked = True
     name = write(gen)
     source = gen.m.source()
@@ -153,8 +153,8 @@ def checked_function(compiler: Any, watch: Watch, write: Callable[["Generator"],
 
 
 class Generator(ControlGen):
-    def __init__(self, compiler: Any, module: Module, watch: Watch):
-        super().__init__(compiler, module)
+    def __init__(self, loaded: Any, module: Module, watch: Watch):
+        super().__init__(loaded, module)
         self.watch = watch
         self._copies: dict[int, tuple[bool, ...]] = {}
 
@@ -260,8 +260,8 @@ class Generator(ControlGen):
 
     def recovery(self, write: Callable[["Generator"], str]) -> Checked:
         """The checked function `write` writes (in a module of its own), generated when first asked."""
-        compiler, watch = self.c, self.watch
-        return Checked(lambda: checked_function(compiler, watch, write))
+        loaded, watch = self.c, self.watch
+        return Checked(lambda: checked_function(loaded, watch, write))
 
     def root(self, node: R.Expr, scope: dict[str, Frag]) -> Frag:
         """An expression worked out once per call: only its costly parts are kept in cells."""
