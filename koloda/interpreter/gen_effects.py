@@ -25,6 +25,8 @@ MAX_BLOCKS = 16      # `try` and `for` inside one another in one function (Pytho
 
 
 class EffectGen(ExprGen):
+    # the checked function `write` writes, made when first asked (generate.py Generator.recovery)
+    recovery: Callable[[Callable[[Any], str]], Any]
     _blocks = 0          # `try` and `for` blocks around the statement being written
     def effects_function(self, nodes: tuple[R.Effect, ...], names: list[str] | None = None) -> str:
         """A function (s, b) that runs a list of effects, the values of its local `names` (an action's
@@ -144,9 +146,6 @@ class EffectGen(ExprGen):
         if zone_items:
             return f"{self.fn.state('_Z')}[{text}]"
         return text
-
-    def recovery(self, write: Callable[[Any], str]) -> Any:
-        raise NotImplementedError       # (generate.py: the checked function `write` writes, made when first asked)
 
     def fail(self, message: str, span: Any) -> str:
         return f"raise _RRE({self.m.literal(message)}, {self.m.const(span, 'span')})"
