@@ -54,7 +54,7 @@ def test_every_attribute_is_generated(game_name, cls, owner, table):
 
 
 @pytest.mark.parametrize("game_name", _GAMES)
-def test_every_name_of_the_state_of_play_is_generated_with_the_closures_value(game_name):
+def test_every_name_of_the_state_of_play_is_generated_with_its_checked_value(game_name):
     game = koloda.load(game_name)
     s = game.new_initial_state()
     for name, result in signatures.STATE_NAMES.items():
