@@ -1,4 +1,4 @@
-"""Several `for` clauses in one comprehension: the generated source and the closures agree, and the
+"""Several `for` clauses in one comprehension: fast and checked generated code agree, and the
 generated form is really made (compliance cases in tests/compliance/nested_for.yaml cover the values)."""
 from __future__ import annotations
 
