@@ -14,9 +14,9 @@ import koloda
 from koloda.dsl import builtins as signatures
 from koloda.dsl import reference
 from koloda.dsl import resolved as R
-from koloda.interpreter import builtins as implementations
-from koloda.interpreter.compile import Compiler, UnknownNode
-from koloda.interpreter.effects import EffectCompiler
+from koloda.interpreter import builtin_entries
+from koloda.interpreter.gen_frag import UnknownNode
+from koloda.interpreter.generate import expressions
 from koloda.interpreter.gen_expr import ExprGen
 
 PACKAGE = Path(koloda.__file__).parent
@@ -180,7 +180,8 @@ def test_no_module_is_too_long():
                                   "PLAYER_ATTRS", "SIDE_ATTRS", "LIST_ATTRS"])
 def test_every_built_in_has_a_signature_an_implementation_and_a_line_of_reference(kind):
     declared = getattr(signatures, kind)
-    implemented = getattr(implementations, "STATE_VALUES" if kind == "STATE_NAMES" else kind)
+    implemented = (builtin_entries.ENTRIES if kind == "FUNCTIONS" else builtin_entries.NAMES if kind == "STATE_NAMES"
+                   else builtin_entries.ATTRIBUTES[kind[:-len("_ATTRS")].lower()])
     assert set(declared) == set(implemented)
     documented = getattr(reference, kind)          # what an editor shows on hover
     assert set(declared) == set(documented) and all(documented.values())
@@ -191,15 +192,8 @@ def _leaves(cls):      # the classes of resolved.py that nothing derives from
     return [cls] if not subs else [leaf for s in subs for leaf in _leaves(s)]
 
 
-def test_every_resolved_class_has_a_compile_method():
-    leaves = _leaves
-    expressions = [c for c in leaves(R.Expr) if c is not R.Invalid]
-    assert all(hasattr(Compiler, "_" + c.__name__) for c in expressions)
-    assert all(hasattr(EffectCompiler, "_do_" + c.__name__) for c in leaves(R.Effect))
-
-
 def test_every_expression_class_and_built_in_function_has_a_generator_method():
-    # what has none is left to the closures, which are to go (issue 33)
+    # what has none cannot run (the generator is the only executor)
     expressions = [c for c in _leaves(R.Expr) if c is not R.Invalid]
     assert expressions and [c.__name__ for c in expressions if not hasattr(ExprGen, "_" + c.__name__)] == []
     # a built-in function is written from its entry's template, or by a method naming it (`call_<name>`)
@@ -216,7 +210,7 @@ def leaf_classes(cls):
 
 
 def test_the_generator_names_its_methods_after_resolved_classes():
-    # a misspelt method would never be called: its nodes would quietly be left to the closures
+    # a misspelt method would never be called: its nodes would fail to load
     from koloda.interpreter.generate import Generator
     expressions = [m[1:] for cls in ExprGen.__mro__ for m in vars(cls) if m.startswith("_") and m[1:2].isupper()]
     effects = [m[4:] for cls in Generator.__mro__ for m in vars(cls) if m.startswith("_do_")]
@@ -226,7 +220,7 @@ def test_the_generator_names_its_methods_after_resolved_classes():
 
 
 def test_every_effect_class_has_a_generator_method():
-    # the generator is complete for effects: none is left to its closure (an expression may still be)
+    # the generator is complete for effects
     from koloda.interpreter.generate import Generator
     missing = [c.__name__ for c in leaf_classes(R.Effect) if not hasattr(Generator, "_do_" + c.__name__)]
     assert missing == []
@@ -242,18 +236,18 @@ def test_an_unknown_resolved_node_fails_loudly_at_load():
 
     game = koloda.load("pony")
     with pytest.raises(UnknownNode, match="no method for Newcomer"):
-        game.compiler.expr(Newcomer(NOWHERE, "int"))
+        expressions(game.loaded, game.watch, [Newcomer(NOWHERE, "int")], "test")
     with pytest.raises(UnknownNode, match="rejected"):
-        game.compiler.expr(R.Invalid(NOWHERE, "int"))
+        expressions(game.loaded, game.watch, [R.Invalid(NOWHERE, "int")], "test")
 
 
 def test_an_unknown_attribute_fails_loudly_at_load():
     from koloda.dsl.errors import NOWHERE
     game = koloda.load("pony")
     card = R.Local(NOWHERE, "card", "c")
-    with pytest.raises(UnknownNode, match="CardAttr attribute `owner`"):
-        game.compiler.expr(R.CardAttr(NOWHERE, "player", card, "owner"))
-    with pytest.raises(UnknownNode, match="ZoneAttr attribute `colour`"):
-        game.compiler.expr(R.ZoneAttr(NOWHERE, "side", R.ZoneRef(NOWHERE, "zone", "pile"), "colour"))
-    with pytest.raises(UnknownNode, match="built-in function `shout`"):
-        game.compiler.expr(R.BuiltinCall(NOWHERE, "int", "shout", ()))
+    for node, message in ((R.CardAttr(NOWHERE, "player", card, "owner"), "CardAttr attribute `owner`"),
+                          (R.ZoneAttr(NOWHERE, "side", R.ZoneRef(NOWHERE, "zone", "pile"), "colour"),
+                           "ZoneAttr attribute `colour`"),
+                          (R.BuiltinCall(NOWHERE, "int", "shout", ()), "built-in function `shout`")):
+        with pytest.raises(UnknownNode, match=message):
+            expressions(game.loaded, game.watch, [node], "test")

@@ -81,7 +81,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-import generated_path
 import koloda
 from koloda.dsl import model
 from koloda.dsl.check import Checker
@@ -95,6 +94,7 @@ from koloda.dsl.types import COLORS, RANK_CONSTANTS, elem, is_list, rank_code
 from koloda.interpreter.cards import rank_name
 from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.game import compile_expression
+from koloda.interpreter.generate import effects
 
 HERE = Path(__file__).parent / "compliance"
 FILES = sorted(HERE.glob("*.yaml"))
@@ -286,9 +286,10 @@ def bindings(game, case: dict) -> dict:
 
 
 # ------------------------------------------------------------------ effects
-def compile_effects(game, items, scope: dict, in_action: bool):
-    """Check and compile effects written as in a rule file (text, or `if:`/`for:` mappings)."""
-    return game.compiler.effects(resolve_effects(game, items, scope, in_action))
+def compile_effects(game, items, scope: dict, in_action: bool, names: list[str] = ()):
+    """Check effects written as in a rule file (text, or `if:`/`for:` mappings) and generate them as an action's
+    `do:` is, the values of `names` read from the bindings."""
+    return effects(game.loaded, game.watch, resolve_effects(game, items, scope, in_action), names, "case")
 
 
 def resolve_effects(game, items, scope: dict, in_action: bool):
@@ -411,7 +412,7 @@ def check_help(game, s, b: dict, case: dict, scope: dict):
         assert_error(checker.errors, case)
         return
     assert not checker.errors, "; ".join(e.message for e in checker.errors)
-    explainer = Explainer(game.compiler, game.rules, game.view, game.layout)
+    explainer = Explainer(game.loaded, game.rules, game.view, game.layout)
     said = filled(text.text(case.get("language", "en")), values,
                   lambda node: explainer.render(explainer.value(node, s, b), node.type))
     assert said == case["result"]
@@ -474,7 +475,7 @@ def test_case(path, index, rule_dir):
         assert render(game, f(s, b), t) == written(case["result"], t)
         return
 
-    run = compile_effects(game, case["effect"], scope, case.get("in_action", True))
+    run = compile_effects(game, case["effect"], scope, case.get("in_action", True), [n for n in scope if n in b])
     s.actor = s.current
     if case.get("error") == "runtime":
         with pytest.raises(RuleRuntimeError) as info:
@@ -495,78 +496,3 @@ def test_every_topic_is_there():
 def test_every_checker_category_is_exercised():
     categories = {c.get("error") for p in FILES for c in read(p)["cases"]}
     assert {"syntax", "name", "type", "arity", "deal", "error", "runtime"} <= categories
-
-
-# ------------------------------------------------------------------ the same cases, generated
-# Play runs generated code (koloda/interpreter/generate.py); the cases above run the closures. Each
-# expression and effect case runs here through the generator too, and says which path ran
-# (tests/generated_path.py): fully generated, or left in part to the closures (FALLBACK), or generated
-# but failed and worked out again by a closure (RECOVERED: what a case expecting a runtime error gives,
-# since the closure raises the located error). A case not listed here must run generated (or, expecting
-# a runtime error, recover); a listed one must take the path listed, so that a case the generator comes
-# to handle is taken off the list, and the count of cases covered only goes up.
-LEFT_TO_CLOSURES: dict[str, str] = {
-}
-
-
-def generated_params():
-    out = []
-    for param in case_params():
-        path, index = param.values
-        case = read(path)["cases"][index]
-        if ("expr" in case or "effect" in case) and case.get("error") in (None, "runtime"):
-            out.append(pytest.param(path, index, id=param.id, marks=param.marks))
-    return out
-
-
-def case_key(path: Path, index: int) -> str:
-    return f"{path.stem}[{index}]"
-
-
-@pytest.mark.parametrize("path,index", generated_params())
-def test_case_generated(path, index, rule_dir, request):
-    data = read(path)
-    given, case = data["given"] or {}, data["cases"][index]
-    game = game_for(path, rule_dir)
-    scope = case.get("scope") or {}
-    s = make_state(game, given, case)
-    b = bindings(game, case)
-    names = [name for name in scope if name in b]
-    runtime = case.get("error") == "runtime"
-    if "expr" in case:
-        node = resolve_expression(game, str(case["expr"]), scope)
-        run = generated_path.expression(game, node, names)
-        if runtime:
-            with pytest.raises(RuleRuntimeError) as info:
-                run(s, b)
-            assert_error([info.value], case)
-        else:
-            assert render(game, run(s, b), node.type) == written(case["result"], node.type)
-    else:
-        run = generated_path.effects(game, resolve_effects(game, case["effect"], scope, case.get("in_action", True)),
-                                     names)
-        s.actor = s.current
-        if runtime:
-            with pytest.raises(RuleRuntimeError) as info:
-                run(s, b)
-            assert_error([info.value], case)
-        else:
-            run(s, b)
-            check_then(game, s, case["then"])
-    key, path_taken = case_key(path, index), run.path()
-    request.node.user_properties.append(("path", path_taken))     # per case, in `pytest --junitxml`
-    if key in LEFT_TO_CLOSURES:
-        assert path_taken == generated_path.FALLBACK and run.left == LEFT_TO_CLOSURES[key], \
-            f"{key} ran {path_taken}, leaving {run.left!r} to the closures: change its entry in LEFT_TO_CLOSURES"
-    else:
-        assert path_taken in ((generated_path.GENERATED, generated_path.RECOVERED) if runtime
-                              else (generated_path.GENERATED,)), f"{key} ran {path_taken}, leaving {run.left!r}"
-
-
-def test_the_cases_left_to_the_closures_are_cases():
-    # an entry for a case that moved or went would hide a case newly left to the closures
-    keys = {case_key(*param.values) for param in generated_params()}
-    assert set(LEFT_TO_CLOSURES) <= keys, sorted(set(LEFT_TO_CLOSURES) - keys)
-    # the figure only goes down as the generator learns: a case newly left to the closures is a regression
-    assert len(LEFT_TO_CLOSURES) <= 0, "fewer cases should be left to the closures, not more"
-    assert len(keys) - len(LEFT_TO_CLOSURES) >= 631

@@ -1,9 +1,9 @@
-"""Generated source (koloda/interpreter/generate.py): the same play as the closures, no rule text as code.
+"""Generated source (koloda/interpreter/generate.py): fast code plays as checked code does, no rule text as code.
 
-Each game is played twice, once by the generated code and once by the closures
-alone (KOLODA_GENERATE=0), and the two must agree on every legal move, text,
-score and error (message and place). Names and strings from a hostile file
-must end up as mangled names and string literals only.
+Each game is played twice, once by its fast generated code and once by the same flow written checked
+throughout (generate.ALL_CHECKED: every operator testing its operands, as a failing fast function's
+recovery is written), and the two must agree on every legal move, text, score and error (message and
+place). Names and strings from a hostile file must end up as mangled names and string literals only.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import re
 import pytest
 
 import koloda
-from koloda.interpreter import codecache
+from koloda.interpreter import codecache, generate
 from koloda.interpreter.gen_source import unsafe_names
 from koloda.interpreter.watch import ALL
 
@@ -45,18 +45,18 @@ def play(game, seed: int, moves: int) -> list:
 
 
 def both(monkeypatch, name: str, seed: int = 1, moves: int = 150, **kw) -> tuple[list, list]:
-    generated = koloda.load(name, **kw)
-    assert generated.generated is not None, "the source was generated"
-    monkeypatch.setenv("KOLODA_GENERATE", "0")
-    closures = koloda.load(name, **kw)
-    monkeypatch.delenv("KOLODA_GENERATE")
-    assert closures.generated is None
-    return play(generated, seed, moves), play(closures, seed, moves)
+    """A seeded playout by the fast code, and by the checked."""
+    fast = koloda.load(name, **kw)
+    monkeypatch.setattr(generate, "ALL_CHECKED", True)
+    checked = koloda.load(name, **kw)
+    monkeypatch.setattr(generate, "ALL_CHECKED", False)
+    assert "_ck_" in checked.generated.source and "_ck_" not in fast.generated.source
+    return play(fast, seed, moves), play(checked, seed, moves)
 
 
 # ------------------------------------------------------------------ the shipped games
 @pytest.mark.parametrize("name", koloda.shipped_games())
-def test_generated_code_plays_as_the_closures_do(monkeypatch, name):
+def test_fast_code_plays_as_checked_code_does(monkeypatch, name):
     fast, slow = both(monkeypatch, name)
     assert fast == slow
 
@@ -94,7 +94,7 @@ def test_a_plan_that_may_be_none_has_its_attributes_read_in_place():
 @pytest.mark.parametrize("name", ["peklo", "pony"])
 def test_trick_and_shedding_games_are_generated_whole(name):
     done = koloda.load(name).generated
-    assert done is not None and done.fallbacks == 0
+    assert "_ck_" not in done.source         # nothing checked in the fast module
 
 
 def test_the_check_of_names_finds_what_escapes():
@@ -210,7 +210,7 @@ FAILURES = [
 
 
 @pytest.mark.parametrize("case", FAILURES, ids=lambda c: next(iter(c.values())))
-def test_a_failure_is_told_as_the_closures_tell_it(tmp_path, monkeypatch, case):
+def test_a_failure_is_told_as_checked_code_tells_it(tmp_path, monkeypatch, case):
     parts = dict(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal="10")
     parts.update(case)
     path = tmp_path / "failing.yaml"
@@ -403,7 +403,7 @@ phases:
 match: {{ends: "deal_number >= 2"}}
 """, encoding="utf-8")
     done = koloda.load(str(path)).generated
-    assert done is not None and done.fallbacks == 0 and done.source.count("def _deep") >= 2
+    assert done.source.count("def _deep") >= 2
     fast, slow = both(monkeypatch, str(path), moves=50)
     assert fast == slow and fast[-1][0] is True
 
@@ -458,24 +458,16 @@ def test_a_plans_cards_are_read_once_before_a_loop_that_does_not_change_the_plan
     # `m` is the loop's own: its cards are taken item by item
     assert "(v_d in _plan_cards(v_m))" in source
     # `any` and `all` over melds are generated, with the melds made a group at a time (for `any(e in m.cards
-    # and …)`, only the groups that may hold `e`), by the functions the closures' stream calls
+    # and …)`, only the groups that may hold `e`)
     assert "any(" in source and "all(" in source
     assert re.search(r"for v_m in _counted\(s, _holding\d+\(_melds\d+, .*, v_e\)\)", source)
     assert re.search(r"for v_m in _counted\(s, _each_meld\d+\(", source)
-    assert "_k" not in source.split("def _list")[1].split("def ")[0]       # no closure in the listing
     for seed in (1, 2, 3):
         fast, slow = both(monkeypatch, str(path), seed=seed, moves=300)
         assert fast == slow
 
 
-@pytest.mark.parametrize("name", koloda.shipped_games())
-def test_every_effect_of_a_shipped_game_is_generated(name):
-    # (with its options' defaults) no effect is left to its closure: what is left are expressions
-    done = koloda.load(name).generated
-    assert done is not None and done.effect_fallbacks == 0
-
-
-# ------------------------------------------------------------------ effects' own checks and budget, as the closures give them
+# ------------------------------------------------------------------ effects' own checks and budget, fast and checked
 LOOPS = """\
 game: loops
 players: 2
@@ -517,12 +509,11 @@ EFFECT_FAILURES = [
 
 
 @pytest.mark.parametrize("case", EFFECT_FAILURES, ids=lambda c: c["effect"][:60])
-def test_an_effects_own_failure_is_told_as_its_closure_tells_it(tmp_path, monkeypatch, case):
+def test_an_effects_own_failure_is_told_as_checked_code_tells_it(tmp_path, monkeypatch, case):
     parts = dict(procedures="")
     parts.update(case)
     path = tmp_path / "loops.yaml"
     path.write_text(LOOPS.format(**parts), encoding="utf-8")
-    assert koloda.load(str(path)).generated.effect_fallbacks == 0
     fast, slow = both(monkeypatch, str(path), seed=5, moves=400)
     assert fast == slow
     assert fast[-1][0] == "RuleRuntimeError", fast[-1]

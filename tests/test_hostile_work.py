@@ -138,6 +138,8 @@ def test_a_long_chain_of_procedures_is_refused_where_it_starts(tmp_path, n):
 PLAY = """\
 import random, sys
 import koloda
+from koloda.interpreter import generate
+generate.ALL_CHECKED = sys.argv[2] == "checked"
 try:
     game = koloda.load(sys.argv[1])
     for seed in range(2):
@@ -155,11 +157,12 @@ print("played")
 """
 
 
-def play(tmp_path: Path, text: str, generate: str) -> subprocess.CompletedProcess:
-    """Two seeded random games of the file, by the generated code or the closures alone."""
+def play(tmp_path: Path, text: str, code: str) -> subprocess.CompletedProcess:
+    """Two seeded random games of the file, by its fast generated code or (`code` "checked") by the flow
+    written checked throughout (generate.ALL_CHECKED), as a failing fast function's recovery is."""
     write(tmp_path, text)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), KOLODA_GENERATE=generate)
-    return subprocess.run([sys.executable, "-c", PLAY, "g.yaml"], cwd=tmp_path, env=env, capture_output=True,
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-c", PLAY, "g.yaml", code], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=HANG)
 
 
@@ -211,11 +214,11 @@ RUNAWAYS = {
 }
 
 
-@pytest.mark.parametrize("generate", ["1", "0"], ids=["generated", "closures"])
+@pytest.mark.parametrize("code", ["fast", "checked"])
 @pytest.mark.parametrize("case", list(RUNAWAYS))
-def test_a_runaway_stops_with_a_located_error(tmp_path, case, generate):
+def test_a_runaway_stops_with_a_located_error(tmp_path, case, code):
     parts, message, line = RUNAWAYS[case]
-    done = play(tmp_path, game_text(**parts), generate)
+    done = play(tmp_path, game_text(**parts), code)
     assert_located(done, message, line)
 
 
@@ -223,13 +226,13 @@ def test_the_work_of_each_action_is_its_own(tmp_path):
     # each action may take much of the budget; the actions of a game together take far more than one budget
     do = repeats(900, 1000)
     text = game_text(do=do).replace('deal_number >= 2', 'deal_number >= 4')
-    for generate in ("1", "0"):
-        done = play(tmp_path, text, generate)
+    for code in ("fast", "checked"):
+        done = play(tmp_path, text, code)
         assert done.returncode == 0 and "played" in done.stdout, done.stdout + done.stderr
 
 
 def test_combinations_of_more_items_than_the_list_has_are_none(tmp_path):
-    done = play(tmp_path, game_text(guard="count(combinations(my hand, 999999999)) == 0"), "0")
+    done = play(tmp_path, game_text(guard="count(combinations(my hand, 999999999)) == 0"), "checked")
     assert done.returncode == 0 and "played" in done.stdout, done.stdout + done.stderr
 
 

@@ -237,7 +237,7 @@ def test_meld_case(path, index, rule_dir):
         match_texts(game, m.layoffs(s, hand), case["layoffs"])
     if "swaps" in case:
         match_texts(game, m.swaps(s, hand), case["swaps"])
-    reach = game.compiler.reach
+    reach = game.loaded.reach
     keep = case.get("keep", 0)
     if "best" in case:
         assert reach.best_points(hand, keep) == case["best"]

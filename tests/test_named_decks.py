@@ -118,7 +118,7 @@ def test_a_hands_file_card_comes_from_the_deck_dealt_there(tmp_path):
     assert decks["7C"] == decks["8C"] == decks["9C"] == "main"
 
 
-def test_generated_source_and_closures_agree_on_deck_names(tmp_path, monkeypatch):
+def test_fast_and_checked_code_agree_on_deck_names(tmp_path, monkeypatch):
     from test_generated import both
     path = tmp_path / "two.yaml"
     path.write_text(textwrap.dedent(TWO_DECKS), encoding="utf-8")

@@ -13,6 +13,7 @@ import pytest
 import koloda
 from koloda.compact import CompactGame
 from koloda.dsl.errors import RuleErrors
+from koloda.interpreter import generate
 from koloda.interpreter.game import compile_expression
 
 GAME = Path(__file__).parent / "games" / "auction.yaml"
@@ -76,15 +77,14 @@ def test_numbers_far_past_the_deck_are_spelled_in_their_own_block(tmp_path):
     assert cg.native(tokens[:2] + (tokens[2] + 1,)) == native + 1          # 4322
 
 
-def test_the_generated_code_and_the_closures_agree(monkeypatch):
+def test_fast_and_checked_code_agree(monkeypatch):
     generated = load()
-    monkeypatch.setenv("KOLODA_GENERATE", "0")
-    closures = load()
-    monkeypatch.delenv("KOLODA_GENERATE")
-    assert generated.generated is not None and closures.generated is None
+    monkeypatch.setattr(generate, "ALL_CHECKED", True)        # the flow written checked throughout
+    checked = load()
+    monkeypatch.setattr(generate, "ALL_CHECKED", False)
     for game_seed in (0, 1):
         seen = []
-        for game in (generated, closures):
+        for game in (generated, checked):
             rng, s, moves = random.Random(game_seed), game.new_initial_state(seed=game_seed), []
             while not s.is_terminal():
                 legal = s.legal_actions()
@@ -228,7 +228,7 @@ def test_a_number_past_its_ids_at_play_says_where_and_how_without_an_internal_er
     assert error.__context__ is None and error.__cause__ is None
 
 
-def test_listed_numbers_play_the_same_in_the_generated_code_and_the_closures(tmp_path, monkeypatch):
+def test_listed_numbers_play_the_same_in_fast_and_checked_code(tmp_path, monkeypatch):
     from test_generated import both
     path = tmp_path / "listed.yaml"
     path.write_text(LISTED.replace("DOMAIN", "[18, 20, 22, 23, 24, 27, 30, 33, 35, option.top]"), encoding="utf-8")

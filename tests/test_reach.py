@@ -20,7 +20,7 @@ def _names(plays) -> set[tuple]:
 
 @pytest.mark.parametrize("name", ["kunkin", "kunkin-big"])
 def test_a_part_lists_the_plays_it_would_list_alone(name):
-    reach = koloda.load(name).compiler.reach
+    reach = koloda.load(name).loaded.reach
     n = reach.rules.n
     rng = random.Random(3)
     for _ in range(150):
@@ -38,7 +38,7 @@ def test_a_part_lists_the_plays_it_would_list_alone(name):
 def test_a_joker_takes_the_place_of_a_card_the_part_lost():
     """5♥ 6♥ 7♥ and a joker: without 6♥ the joker stands for it (5♥ 🃏 7♥, 18 points in Kun-kin)."""
     game = koloda.load("kunkin")
-    reach = game.compiler.reach
+    reach = game.loaded.reach
     ids = {name: game.cards.parse(name)[0] for name in ("5H", "6H", "7H", "JK", "KS")}
     whole = mask_of(ids.values())
     part = whole & ~(1 << ids["6H"])
@@ -49,7 +49,7 @@ def test_a_joker_takes_the_place_of_a_card_the_part_lost():
 
 def test_yes_or_no_gives_the_verdict_of_the_number():
     game = koloda.load("kunkin")
-    reach = game.compiler.reach
+    reach = game.loaded.reach
     rng = random.Random(11)
     n = reach.rules.n
     asked = reached = 0

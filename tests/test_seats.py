@@ -11,6 +11,7 @@ import pytest
 import koloda
 from koloda.api import load_spec
 from koloda.dsl.errors import RuleErrors
+from koloda.interpreter import generate
 from koloda.interpreter.state import State
 
 GAME = Path(__file__).parent / "games" / "round_table.yaml"
@@ -158,7 +159,7 @@ def test_the_turn_cap_can_end_the_deal_instead(tmp_path):
     assert sum(s.scores()) == 6, "every deal was scored"
 
 
-def test_generated_code_and_closures_agree(monkeypatch):
+def test_fast_and_checked_code_agree(monkeypatch):
     def trace(game):
         s = game.new_initial_state(seed=7)
         rng = random.Random(7)
@@ -168,10 +169,8 @@ def test_generated_code_and_closures_agree(monkeypatch):
             s.apply_action(rng.choice(s.legal_actions()))
         return out, s.returns()
     fast = load()
-    assert fast.generated is not None
-    monkeypatch.setenv("KOLODA_GENERATE", "0")
+    monkeypatch.setattr(generate, "ALL_CHECKED", True)        # the flow written checked throughout
     slow = load()
-    assert slow.generated is None
     assert trace(fast) == trace(slow)
 
 

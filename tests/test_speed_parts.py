@@ -55,7 +55,7 @@ def test_a_long_history_survives_json_and_clones():
 def test_meld_caches_stay_bounded():
     game = koloda.load("splin-29g")
     melds = game.melds
-    reach = game.compiler.reach
+    reach = game.loaded.reach
     assert melds is not None and reach is not None
     for seed in range(3):
         _play(game.new_initial_state(seed=seed), 10_000, seed=seed)
@@ -66,7 +66,7 @@ def test_meld_caches_stay_bounded():
         assert len(cache) <= reach.cached
     # the opening search's caches, in a game that asks it (Splin 29.г has no opening minimum)
     kunkin = koloda.load("kunkin")
-    plays = kunkin.compiler.reach.plays           # type: ignore[union-attr]
+    plays = kunkin.loaded.reach.plays           # type: ignore[union-attr]
     for seed in range(3):
         _play(kunkin.new_initial_state(seed=seed), 3_000, seed=seed)
     assert 0 < len(plays._hands) <= RECENT_PARTS

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import koloda
+from koloda.interpreter import generate
 from koloda.interpreter.refusal import why_refused
 from tests.helpers import act, get_var, legal, setup, zone_cards
 
@@ -66,7 +67,7 @@ def test_tens_high_ranks_the_ten_over_the_king_and_the_jack_is_ordinary():
     assert get_var(s, ("tricks", 0)) == 1 and s.current == 0     # the ten of clubs (P1) over the king
 
 
-def test_generated_code_and_closures_agree(monkeypatch):
+def test_fast_and_checked_code_agree(monkeypatch):
     def trace(game):
         s = game.new_initial_state(seed=5)
         rng = random.Random(5)
@@ -76,9 +77,8 @@ def test_generated_code_and_closures_agree(monkeypatch):
             s.apply_action(rng.choice(s.legal_actions()))
         return out, s.returns()
     fast = koloda.load(str(GAME), players=4)
-    monkeypatch.setenv("KOLODA_GENERATE", "0")
+    monkeypatch.setattr(generate, "ALL_CHECKED", True)        # the flow written checked throughout
     slow = koloda.load(str(GAME), players=4)
-    assert fast.generated is not None and slow.generated is None
     assert trace(fast) == trace(slow)
 
 

@@ -45,7 +45,7 @@ def test_the_compact_view_spells_words_and_reads_them_back():
     assert [cs.action_to_string(t) for t in cs.legal_actions()] == ["grand for 40", "grand for 80", "pass"]
 
 
-def test_word_parameters_play_the_same_in_the_generated_code_and_the_closures(monkeypatch):
+def test_word_parameters_play_the_same_fast_and_checked(monkeypatch):
     from test_generated import both
     for seed in (1, 2, 3):
         fast, slow = both(monkeypatch, str(GAME), seed=seed, moves=20, players=3)

@@ -5,7 +5,7 @@ koloda/dsl/reference.py); this is the interpreter's side, read by what needs the
 each keeping its own list of names:
 
 - `runtime`: the function of plain values that works the built-in out. Generated code calls it
-  (gen_calls.py), and the closure of builtins.py wraps it, so what a built-in means is written once.
+  (gen_calls.py; checked code in place of the template too), so what a built-in means is written once.
   It takes the state first (`s`) only when it reads or spends from it (`reads`).
 - `template`: the text generated code writes in place of the call, where it is cheaper inline
   (`{0}`, `{1}`: the arguments' text; `{table}`: the table of values read; `s.direction`, `s.n`: the

@@ -1,8 +1,7 @@
 """The built-ins' semantics as functions of plain values, for those no other module owns.
 
-Generated code calls them (with the call's span, `at`, so a failure raises the located error the
-closure raises), and the closures of builtins.py wrap the same functions: what a built-in means is
-written once. The meld functions live in meld_calls.py, the tricks' in trick_order.py, the choices in
+Generated code calls them (with the call's span, `at`, so a failure raises the located error): what
+a built-in means is written once. The meld functions live in meld_calls.py, the tricks' in trick_order.py, the choices in
 choices.py. builtin_entries.py says which function is which built-in's.
 """
 from __future__ import annotations

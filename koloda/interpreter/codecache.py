@@ -1,7 +1,7 @@
 """Compiled generated code, kept on disk so that the next load of the same game skips Python's compile().
 
 Writing the source takes a few milliseconds and is done at every load (the
-module's namespace holds objects of this load: closures, tables, places in
+module's namespace holds objects of this load: functions, tables, places in
 the file); compiling it takes several times longer, and its result depends
 on nothing but the source and the Python that compiles it. So the cache is
 keyed by a hash of exactly those: the generated source (which follows from

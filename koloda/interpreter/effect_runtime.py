@@ -1,5 +1,5 @@
 """What an effect does once its expressions are worked out, as functions of plain values that
-generated code calls (gen_runtime.RUNTIME) and the closures call too, so that each is written once."""
+generated code calls (gen_runtime.RUNTIME), fast and checked alike, so that each is written once."""
 from __future__ import annotations
 
 from typing import Any

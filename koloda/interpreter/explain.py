@@ -22,11 +22,10 @@ from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS
 from koloda.dsl.errors import RuleError, spanned_text
 from koloda.dsl.types import BOOL, CARD, GRID, PLAN, ZONE, elem, is_list
-from koloda.interpreter.compile import Compiler
-from koloda.interpreter.env import Fn
 from koloda.interpreter.errors import PYTHON_FAILURES
 from koloda.interpreter.generate import expressions
 from koloda.interpreter.layout import Layout
+from koloda.interpreter.loaded import Fn, LoadedRules
 from koloda.interpreter.view import View
 from koloda.interpreter.watch import Watch
 
@@ -70,8 +69,8 @@ class Look:
 class Explainer:
     """Works out and quotes parts of one game's rules; the compiled parts are kept."""
 
-    def __init__(self, compiler: Compiler, rules: R.Rules, view: View, layout: Layout):
-        self.compiler = compiler
+    def __init__(self, loaded: LoadedRules, rules: R.Rules, view: View, layout: Layout):
+        self.loaded = loaded
         self.functions = rules.functions
         self.view = view
         self.layout = layout
@@ -87,7 +86,7 @@ class Explainer:
     def value(self, n: R.Expr, s: Any, b: dict) -> Any:
         f = self._fns.get(n)
         if f is None:
-            f = self._fns[n] = expressions(self.compiler, Watch(), [n], "explained")[0]
+            f = self._fns[n] = expressions(self.loaded, Watch(), [n], "explained")[0]
         try:
             return f(s, dict(b))
         except FAILURES:
@@ -97,7 +96,7 @@ class Explainer:
         """The items of a list or a zone."""
         f = self._seqs.get(n)
         if f is None:
-            f = self._seqs[n] = self.compiler.sequence(n)
+            f = self._seqs[n] = _items(expressions(self.loaded, Watch(), [n], "explained")[0], n.type == ZONE)
         try:
             return list(f(s, dict(b)))
         except FAILURES:
@@ -410,3 +409,7 @@ def _quoted(n: R.Expr) -> str:
         text = text[:QUOTE_WIDTH - 1] + "…"
     return f"`{text}`"
 
+
+def _items(f: Fn, zone: bool) -> Fn:
+    """The items of a list, or of a zone (its cards) when `f` gives a zone."""
+    return (lambda s, b: s.zones[f(s, b)]) if zone else f

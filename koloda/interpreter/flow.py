@@ -1,7 +1,7 @@
 """The flow of play: match -> deals -> phases -> turns -> steps.
 
 This is the only place that moves the turn around; actions, events and
-scoring are compiled effects from the rule file.
+scoring are the rule file's effects as generated functions (generate.py).
 """
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from koloda.dsl.errors import RuleError
 from koloda.interpreter.codec import ActionCode, ActionCodec
-from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
+from koloda.interpreter.errors import RuleRuntimeError
 from koloda.interpreter.house import LEVEL, against_house
-from koloda.interpreter.work import MAX_WORK, spend
+from koloda.interpreter.work import MAX_WORK
+
 from koloda.interpreter.watch import ALL
 from koloda.interpreter.window import END_TURN, Window, note_decision, offer_next, opened
 
@@ -44,7 +44,6 @@ class SlowListing(Exception):
 class Param:
     var: str
     type: str
-    domain: Fn
     radix: int
     # Cards that are copies of each other, lying in one zone the same way up, make the same move:
     # only the first is offered (two decks give one `discard 7♣`, not two).
@@ -56,12 +55,10 @@ class Param:
 
 @dataclass
 class Action:
-    """A declared action (its ids) with its compiled parameters, guard and effects."""
+    """A declared action (its ids) with its parameters and effects (its `if:` is asked in its step's listing)."""
     code: ActionCode
     params: list[Param]
-    guard: Fn | None
     run: Fn
-    lead: Fn | None = None     # the part of the guard that reads no parameter (Compiler.leading_guard)
     # generated (generate.py): runs the effects given the id less the offset, decoding the parameters itself
     run_code: Callable[[Any, int], None] | None = None
 
@@ -88,8 +85,10 @@ class Phase:
     after_turn: Fn
     steps: dict[str, list[Action]]
     first_step: str
-    # step -> a generated function (s, found, deadline) listing its legal moves (generate.py), where there is one
+    # step -> the generated function (s, found, deadline) listing its legal moves (generate.py)
     listings: dict[str, Callable[[Any, list, float], None]] = field(default_factory=dict)
+    # step -> the same listing checked (generate.py), asked when the listing fails: it says what failed
+    checked: dict[str, Callable[[Any, list, float], None]] = field(default_factory=dict)
     when: Fn | None = None      # `if:`: asked when the phase would begin; false: the phase is passed over
 
 
@@ -105,7 +104,7 @@ class Event:
 class VarStarts:
     """The variables' values at the start of a match, in file order: a start that reads a variable sees the
     starts before it (none after it). Per variable: its place in the list, how many own it, and its start
-    (None: none), a closure or its generated function (generate.py)."""
+    (None: none), its generated function (generate.py)."""
 
     def __init__(self, size: int, starts: list[tuple[int, int, Fn | None]]):
         self.size = size
@@ -271,18 +270,20 @@ class Flow:
         work, s.work = s.work, MAX_WORK
         try:
             self._deadline = deadline = _perf() + DECISION_SECONDS
-            fast = phase.listings.get(s.step)
-            listed = fast is not None
-            if fast is not None:
-                try:
-                    fast(s, found, deadline)
-                except SlowListing as slow:
-                    raise self._too_long(phase.steps[s.step][slow.index]) from None
-                except Exception:                 # the closures tell what failed, and where
-                    listed = False                # (outside this handler: theirs is the only error shown)
+            listed = True
+            try:
+                phase.listings[s.step](s, found, deadline)
+            except SlowListing as slow:
+                raise self._too_long(phase.steps[s.step][slow.index]) from None
+            except Exception:                 # the checked listing tells what failed, and where
+                listed = False                # (outside this handler: its error is the only one shown)
             if not listed:
                 s.work = MAX_WORK                 # (from the start: the same work, the same place)
-                found = self._listed(s, phase.steps[s.step])
+                found = []
+                try:
+                    phase.checked[s.step](s, found, deadline)
+                except SlowListing as slow:
+                    raise self._too_long(phase.steps[s.step][slow.index]) from None
         finally:
             # after the listing no stamp is the state's: what was kept for it is never used on a changed state
             s.listing = -stamp
@@ -293,71 +294,10 @@ class Flow:
         found.sort()
         return found
 
-    def _listed(self, s: State, actions: list[Action]) -> list[int]:
-        """The legal moves of a step, listed by the closures."""
-        found: list[int] = []
-        for action in actions:
-            try:
-                if not action.params:
-                    if action.guard is None or action.guard(s, {}):
-                        found.append(action.offset)
-                    continue
-                if action.lead is not None and not self._may(s, action.lead):
-                    continue
-                self._enumerate(s, action, 0, {}, 0, found)
-            except RuleError:
-                raise
-            except PYTHON_FAILURES as exc:
-                raise RuleRuntimeError(f"the `if:` of action `{action.name}` failed: {exc}", action.span) from None
-        return found
-
     @staticmethod
     def _too_long(action: Action) -> RuleRuntimeError:
         return RuleRuntimeError(f"listing the moves of `{action.name}` took more than {DECISION_SECONDS:.0f} s, "
                                 "so the game was stopped: its `with:` or `if:` asks too much", action.span)
-
-    @staticmethod
-    def _may(s: State, lead: Fn) -> bool:
-        """False if the part of a guard before its parameters is false. A failure in it is left to be
-        met where it always was, as the guard is worked out for each value of the parameters."""
-        try:
-            return bool(lead(s, {}))
-        except (RuleError, *PYTHON_FAILURES):
-            return True
-
-    def _enumerate(self, s, action: Action, k: int, b: dict, code: int, found: list[int]) -> None:
-        if k == len(action.params):
-            if action.guard is None or action.guard(s, b):
-                found.append(action.offset + code)
-            return
-        param = action.params[k]
-        seen = set()
-        kind = param.kind
-        values = list(param.domain(s, b))
-        s.work -= len(values)
-        if s.work < 0:
-            spend(s, 0, f"listing the moves of `{action.name}`", action.span)
-        for value in values:
-            if value is None:
-                continue
-            if k == 0 and time.perf_counter() > self._deadline:
-                raise self._too_long(action)
-            key = value if kind is None else (kind[value], s.loc[value], s.face[value])
-            if key in seen:
-                continue
-            seen.add(key)
-            digit, off_step = (param.words[value], 0) if param.words is not None \
-                else divmod(int(value) - param.low, param.step)
-            if not 0 <= digit < param.radix or off_step:
-                high = param.low + (param.radix - 1) * param.step
-                raise RuleRuntimeError(f"parameter `{param.var}` of `{action.name}` takes {value}, "
-                                       f"outside {param.low}..{high}" + (f" by {param.step}" if param.step > 1 else ""),
-                                       action.span, "a number's ids are fixed before play: draw it from a range "
-                                       "or a list whose numbers are constants or options (`b in [18, 20, 22]`, "
-                                       "`b in 100..300 by 5`), and let `if:` say which of them may be taken")
-            b[param.var] = value
-            self._enumerate(s, action, k + 1, b, code * param.radix + digit, found)
-        b.pop(param.var, None)
 
     def apply(self, s: State, action_id: int) -> None:
         offsets = self._offsets

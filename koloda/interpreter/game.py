@@ -20,17 +20,16 @@ from koloda.interpreter.arrange import opening_orders
 from koloda.interpreter.cards import CardTable, build_deck, build_listed, card_value, joined
 from koloda.interpreter.cardtext import Given, givens, named_decks, orders_from, parse_deck, parse_hands
 from koloda.interpreter.codec import ActionCode, ActionCodec
-from koloda.interpreter.compile import Compiler
-from koloda.interpreter.env import Fn
-from koloda.interpreter.errors import PositionError, located
+from koloda.interpreter.errors import PositionError
 from koloda.interpreter.flow import Action, Event, Flow, Param, Phase, VarStarts
 from koloda.interpreter.generate import expressions, generate
 from koloda.interpreter.layout import Grid, Layout
+from koloda.interpreter.loaded import Fn, LoadedRules
 from koloda.interpreter.melds import MeldRules, Plan
 from koloda.interpreter.patterns import PatternRules
 from koloda.interpreter.state import State
 from koloda.interpreter.view import TextValue, View
-from koloda.interpreter.watch import Watch, watch, watched
+from koloda.interpreter.watch import Watch, watch
 
 __all__ = ["Game", "Grid", "compile_expression"]
 
@@ -58,22 +57,19 @@ class Game:
         self.patterns = PatternRules(spec.patterns, self.cards) if spec.patterns else None
         self.codec = ActionCodec(rules, self.layout, self.cards, self.melds, options)
         self.num_distinct_actions = self.codec.num_distinct_actions
-        self.compiler = compiler = Compiler(self.layout, self.cards, options, rules, self.melds, self.patterns,
+        self.loaded = loaded = LoadedRules(self.layout, self.cards, options, rules, self.melds, self.patterns,
                                             self.deck_of_card)
         self.watch = watch(rules, self.layout)
         if self.melds is not None:
             self.melds.table_bit = self.watch.table_bit
-        compiler.var_dirt = self.watch.var_dirt
-        self.flow = _flow(compiler, rules, self.codec, self.layout, self.cards, self.watch)
-        # bots and simulation reports ask it at every decision: generated with the flow, where it can be
-        self.flow.heuristic = compiler.expr(rules.heuristic) if rules.heuristic is not None else None
+        loaded.var_dirt = self.watch.var_dirt
+        self.flow = _flow(loaded, rules, self.codec, self.layout, self.cards, self.watch)
         # `count:`, `show:` and the move texts' fields, generated in the flow's module
         texts = _text_nodes(rules)
         nodes = list(rules.counters.values()) + list(rules.show.values()) \
             + [node for fields in texts.values() for node in fields.values()]
-        values = [compiler.expr(node) for node in nodes]
-        self.generated = generate(self.flow, compiler, rules, self.watch, spec.name,     # None: the closures play
-                                  nodes, values)
+        values: list[Fn] = [_unset] * len(nodes)
+        self.generated = generate(self.flow, loaded, rules, self.watch, spec.name, nodes, values)
         self.heuristic = self.flow.heuristic
         # each phase's `playout:` (for the searching bots), by phase index
         playout = {ph.name: ph.playout for ph in spec.phases}
@@ -94,7 +90,7 @@ class Game:
         The checker made sure `wild:` reads the card alone, so it needs no state."""
         if self.rules.wild is None:
             return {c for c in range(self.cards.size) if self.cards.ranks[c] == 0}
-        c = Compiler(self.layout, self.cards, self.options, self.rules, card_deck=self.deck_of_card)
+        c = LoadedRules(self.layout, self.cards, self.options, self.rules, card_deck=self.deck_of_card)
         test = expressions(c, Watch(), [self.rules.wild], f"{self.name} wild")[0]
         return {c for c in range(self.cards.size) if test(None, {"c": c})}
 
@@ -261,56 +257,49 @@ def _meld_rules(spec: Spec, cards: CardTable, wild: set[int], layout: Layout, op
     return MeldRules(kinds, cards, wild, len(layout.slot_zone), owners, rank_value)
 
 
-def _flow(c: Compiler, rules: R.Rules, codec: ActionCodec, layout: Layout, cards: CardTable, w: Watch) -> Flow:
+def _unset(*args: Any) -> Any:
+    raise AssertionError("a part of the flow the generator did not write")
+
+
+def _flow(c: LoadedRules, rules: R.Rules, codec: ActionCodec, layout: Layout, cards: CardTable, w: Watch) -> Flow:
+    """The flow's frame: its phases, actions and events, each part the rules give waiting for its generated
+    function (generate.py puts them all in)."""
     # Cards that are copies of each other make the same move: the first id of each card's name.
     names = cards.names
     first: dict[str, int] = {}
     copies = tuple(first.setdefault(name, i) for i, name in enumerate(names)) if len(set(names)) < len(names) else None
 
     def optional(node: R.Expr | None) -> Fn | None:
-        return c.located(node) if node is not None else None
-
-    def watching(node: R.Expr) -> Fn:
-        """A condition the flow asks after moves: asked again only when what it reads changed, if it can tell."""
-        parts = w.parts.get(node)
-        if parts is None:
-            return c.located(node)
-        # each part fails as the whole condition does: at its place
-        return watched([(located(c.expr(part), node.span, "this failed"), bit) for part, bit in parts])
-
-    def condition(node: R.Expr | None) -> Fn | None:
-        return watching(node) if node is not None else None
+        return _unset if node is not None else None
     actions: list[Action] = []
     phases = []
     for index, ph in enumerate(rules.phases):
         by_name = {}
         for a in ph.actions.values():
             code = codec.actions[len(actions)]
-            params = [Param(p.var, p.type, c.sequence(p.domain), pc.radix, copies if p.type == CARD else None,
-                            pc.low, pc.step, pc.word_digits)
+            params = [Param(p.var, p.type, pc.radix, copies if p.type == CARD else None, pc.low, pc.step,
+                            pc.word_digits)
                       for p, pc in zip(a.params, code.params)]
-            lead, guard = c.action_guard(a.guard, bool(params)) if a.guard is not None else (None, None)
-            action = Action(code, params, guard, c.effects(a.effects), lead)
+            action = Action(code, params, _unset)
             actions.append(action)
             by_name[a.name] = action
         steps = {step: [by_name[name] for name in listed] for step, listed in ph.steps.items()}
-        phases.append(Phase(ph.name, c.located(ph.first) if ph.first else None, ph.once,
-                            condition(ph.ends), c.effects(ph.start), c.effects(ph.after_turn), steps,
+        phases.append(Phase(ph.name, optional(ph.first), ph.once, optional(ph.ends), _unset, _unset, steps,
                             next(iter(steps)), when=optional(ph.when)))
-    events = [Event(e.name, watching(e.when), c.effects(e.effects), w.bits.get(e.when, 0)) for e in rules.events]
-    starts = [(layout.var_base[name], len(layout.owners(v)), c.located(start) if start is not None else None)
+    events = [Event(e.name, _unset, _unset, w.bits.get(e.when, 0)) for e in rules.events]
+    starts = [(layout.var_base[name], len(layout.owners(v)), optional(start))
               for (name, v), start in zip(rules.spec.vars.items(), rules.var_starts.values())]
     var_starts = VarStarts(len(layout.var_names), starts)
-    flow = Flow(phases=phases, events=events, setup=c.effects(rules.setup), deal=c.effects(rules.deal),
-                deal_ends=condition(rules.deal_ends), scoring=c.effects(rules.scoring),
-                match_ends=optional(rules.match_ends), score=optional(rules.match_score),
+    flow = Flow(phases=phases, events=events, setup=_unset, deal=_unset, deal_ends=optional(rules.deal_ends),
+                scoring=_unset, match_ends=optional(rules.match_ends), score=optional(rules.match_score),
                 lowest_wins=rules.spec.match.winner == "lowest", first_dealer=optional(rules.first_dealer),
                 rotate=rules.spec.match.rotate, var_starts=var_starts, codec=codec, actions=actions,
                 side_of=layout.side_of, next_dealer=optional(rules.next_dealer), turn_cap=optional(rules.turn_cap),
                 cap_ends_match=rules.spec.cap_ends == "match")
+    flow.heuristic = optional(rules.heuristic)
     flow.zone_dirt = w.zone_dirt
     flow.house_score = optional(rules.house_score)
-    flow.windows = c.windows
+    flow.windows = c.windows          # the open windows, as the generator opens them writing their effects
     return flow
 
 
@@ -328,4 +317,4 @@ def compile_expression(game: Game, text: str, scope: dict[str, str] | None = Non
     resolved = checker.expr(node, dict(scope or {}))
     if checker.errors:
         raise RuleErrors(checker.errors)
-    return expressions(game.compiler, game.watch, [resolved], f"{game.name} expression")[0], resolved.type
+    return expressions(game.loaded, game.watch, [resolved], f"{game.name} expression")[0], resolved.type

@@ -1,8 +1,7 @@
 """Attributes and built-in calls of the resolved tree -> Python expression text (part of gen_expr.py).
 
-Each method writes what the implementation of the same name in builtins.py
-works out, reading the same tables; a name it does not know is left to the
-closures (NotGenerated).
+Each method writes what the attribute of that name gives, reading the game's
+tables; a name it does not know cannot run (NotGenerated, then UnknownNode).
 """
 from __future__ import annotations
 
@@ -17,10 +16,11 @@ from koloda.interpreter.melds import LAYOFF, NEW, SWAP
 
 
 class AttrGen:
-    """Provided by ExprGen: the compiler, the module and function written into, and the expressions."""
+    """Provided by ExprGen: the loaded rules (`c`), the module and function written into, and the expressions."""
     c: Any
     m: Module
     fn: Function
+    checked: bool
 
     def gen(self, n: R.Expr, scope: Scope) -> Frag:
         raise NotImplementedError
@@ -29,7 +29,7 @@ class AttrGen:
         raise NotImplementedError
 
     def _MeldsOf(self, n: R.MeldsOf, scope: Scope) -> Frag:
-        """The melds on the table in the order made (all of them, or one owner's), as compile.py gives them."""
+        """The melds on the table in the order made (all of them, or one owner's)."""
         layout = self.c.layout
         slot_zone = self.m.const(layout.slot_zone, "slot_zone")
         if n.owner is None:
@@ -126,7 +126,7 @@ class AttrGen:
     def _SideAttr(self, n: R.SideAttr, scope: Scope) -> Frag:
         if n.name != "players":
             raise NotGenerated
-        side = self.gen(n.obj, scope)          # worked out for each player, as the closure does
+        side = self.gen(n.obj, scope)          # worked out for each player
         return Frag(f"[_p for _p in range(s.n) if _p % {self.c.layout.num_sides} == {side.text}]", side.deps,
                     side.safe, True)
 

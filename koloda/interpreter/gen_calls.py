@@ -1,9 +1,9 @@
 """Built-in calls of the resolved tree -> Python expression text (part of gen_expr.py).
 
 A built-in is written inline where its entry (builtin_entries.py) has a template, else as a call of its
-entry's function of plain values (the function the closure of builtins.py wraps), bound in the module's
-namespace with the game's tables it reads. A call that can fail passes its span, so that the function
-raises the located error the closure raises.
+entry's function of plain values, bound in the module's namespace with the game's tables it reads. A
+call that can fail passes its span, so that the function raises the located error; checked code calls
+the function where fast code has a template, and tests the order of its arguments (gen_checks.py).
 """
 from __future__ import annotations
 
@@ -51,26 +51,38 @@ class CallGen(AttrGen):
         if special is not None:
             frag: Frag = special(n, scope)
             return frag
-        template = ENTRIES[name].template
-        if template is None:
+        entry = ENTRIES.get(name)
+        if entry is None or entry.template is None:
             raise NotGenerated
+        template = entry.template
         args = [self.gen(a, scope) for a in n.args]
+        if self.checked and name == "abs":        # its function of plain values says what failed
+            return Frag(f"{self.runtime(name)}({args[0].text}, {self.at(n)})", deps_of(args), False, True)
+        if self.checked and name in ("next", "prev"):
+            return Frag(f"{self.runtime(name)}({args[0].text}, {1 if name == 'next' else -1}, s.direction, s.n, "
+                        f"{self.at(n)})", deps_of(args), False, True)
         return Frag(template.format(*(a.text for a in args)), deps_of(args), False, True)
 
     def call_value(self, n: R.BuiltinCall, scope: Scope) -> Frag:
         card = self.gen(n.args[0], scope)
         if len(n.args) == 1:
-            values = self.c.cards.values
+            values, table = self.c.cards.values, "value"
         else:
             written = n.args[1]
             assert isinstance(written, R.Const), "the checker lets only a table written out through"
-            values = self.c.cards.tables[str(written.value)]
+            values, table = self.c.cards.tables[str(written.value)], str(written.value)
+        if self.checked:
+            return Frag(f"{self.runtime('value')}({self.m.const(values, 'value')}, {card.text}, "
+                        f"{self.m.literal(table)}, {self.at(n)})", card.deps, False, True)
         template = ENTRIES["value"].template
         assert template is not None
         return Frag(template.format(card.text, table=self.m.const(values, "value")), card.deps, False, True)
 
     def call_top(self, n: R.BuiltinCall, scope: Scope) -> Frag:
         zone, count = self.gen(n.args[0], scope), self.gen(n.args[1], scope)
+        if self.checked:          # the count first, as the rules have always worked it out
+            return Frag(f"_ck_top_after({self.fn.state('_Z')}, {count.text}, {zone.text}, {self.at(n)})",
+                        zone.deps | count.deps, False, True)
         return Frag(f"{self.runtime('top')}({self.fn.state('_Z')}[{zone.text}], {count.text}, {self.at(n)})",
                     zone.deps | count.deps, False, True)
 
@@ -80,6 +92,9 @@ class CallGen(AttrGen):
             args = [self.gen(a, scope) for a in n.args]
             return Frag(f"{name}({', '.join(a.text for a in args)})", deps_of(args))
         items = self.sequence(n.args[0], scope)
+        if self.checked and name in ("sum", "max", "min"):
+            check = "_ck_total" if name == "sum" else "_ck_extreme"
+            return Frag(f"{check}({items.text}, {name!r}, {self.at(n)})", items.deps, False, True)
         template = ENTRIES[name].template
         assert template is not None
         return Frag(template.format(items.text), items.deps, items.safe and name in ("count", "any", "all"), True)
@@ -122,6 +137,8 @@ class CallGen(AttrGen):
         elif isinstance(arg, R.UserCall) and len(arg.args) == 1 and isinstance(arg.args[0], R.Local) \
                 and arg.args[0].name == CARD_SLOT:
             f = self.function(self.c.rules.functions[arg.name])
+            if self.checked and self.c.expansion.fans_out(arg.name):    # its calls counted at this call's place
+                f = f"(lambda _s, _card: {f}(_s, _card, {self.at(n)}))"
         else:
             raise NotGenerated
         return f"{self.bound(card_fn, 'card_fn')}({f}, s, {self.m.literal(what)}, {self.at(n)})"
@@ -136,6 +153,8 @@ class CallGen(AttrGen):
         cards = self.c.cards
         deps = trick.deps | trump.deps
         zone = f"{self.fn.state('_Z')}[{trick.text}]"
+        if self.checked:          # an empty trick is found before the trump is worked out
+            zone = f"_ck_trick({zone}, {name!r}, {self.at(n)})"
         if len(n.args) == 2 and not trump_test:
             tables = ", ".join(self.m.const(t, k) for t, k in ((cards.suits, "suit"), (cards.ranks, "rank"),
                                                               (cards.order, "order")))
@@ -213,6 +232,11 @@ class CallGen(AttrGen):
         keep = rest[0].text if rest else "0"
         enough = rest[1].text if len(rest) > 1 else "None"
         parts = ([plan] if plan is not None else []) + [cards] + rest
+        if self.checked:          # the cards to keep first, then the others in order
+            k = f"_ck_keeping({keep}, {n.name!r}, {self.at(n)})"
+            head = f"{reach}, s, {k}, {plan.text}" if plan is not None else f"{reach}, {k}"
+            return Frag(f"_ck_best{'_after' if after else ''}({head}, {cards.text}, {enough}, {self.at(n)})",
+                        deps_of(parts), False, True)
         head = f"{reach}, s, {plan.text}" if plan is not None else reach
         return Frag(f"{self.runtime(n.name)}({head}, {cards.text}, {keep}, {enough}, {self.at(n)})",
                     deps_of(parts), False, True)
@@ -220,7 +244,7 @@ class CallGen(AttrGen):
     call_best_points_after = call_best_points
 
     def stream_items(self, n: R.Expr, scope: Scope, card: Frag | None) -> Frag:
-        """The items of a list for `any`/`all`, as compile.py `stream` makes them: the melds of `melds_in` a
+        """The items of a list for `any`/`all`: the melds of `melds_in` a
         group at a time (with a card that cannot fail, only the groups that may hold it), a list joined with
         `+` one part after the other."""
         if isinstance(n, R.BuiltinCall) and n.name == "melds_in":

@@ -1,9 +1,8 @@
 """Effects of the resolved tree -> Python statements: procedures, loops and `check events`.
 
-Each `_do_<Class>` does what its closure in control.py does, in the same order, with the same messages,
-and spends the run's budget (work.py) as the closure does, raising the same located error past it. A
-procedure of the rules becomes a generated function of its own, written once, whose parameters are its
-parameters: its `let`s are its own, as the closures' fresh bindings make them (the checker refused
+Each `_do_<Class>` writes what the effect does, with its messages, and spends the run's budget
+(work.py), raising the located error past it. A procedure of the rules becomes a generated function of
+its own, written once, whose parameters are its parameters: its `let`s are its own (the checker refused
 recursion, so writing a procedure's body never comes back to it).
 """
 from __future__ import annotations
@@ -17,12 +16,12 @@ from koloda.interpreter.gen_talk import TalkGen
 
 
 class ControlGen(TalkGen):
-    def __init__(self, compiler: Any, module: Module):
-        super().__init__(compiler, module)
+    def __init__(self, loaded: Any, module: Module):
+        super().__init__(loaded, module)
         self._procedures: dict[str, str] = {}
 
     def spend_one(self, what: str, span: Any, indent: int) -> None:
-        """One step of the budget, as the closures take it (`s.work -= 1`, then the located error)."""
+        """One step of the budget (`s.work -= 1`, then the located error)."""
         self.fn.emit("s.work -= 1", indent)
         self.fn.emit("if s.work < 0:", indent)
         self.fn.emit(f"raise _too_much({self.m.literal(what)}, {self.m.const(span, 'span')})", indent + 1)

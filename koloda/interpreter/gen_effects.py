@@ -1,13 +1,13 @@
 """Effects of the resolved tree -> Python statements (see generate.py).
 
 One `_do_<Class>` method per effect class, each writing the statements that
-do what the closure of effects.py does, in the same order. As there, every
-effect is wrapped so that a Python failure becomes "this effect failed" at
-its place in the file. An expression that can fail is worked out inside a
-`try`; if it fails, its closure works it out again and raises the located
-error (the state has not changed in between: expressions only read it).
-The local names of the rules are Python locals here, one namespace for the
-whole list, as the closures' dict of bindings is.
+do what the effect means, with its own checks and messages. Every effect is
+wrapped so that a Python failure becomes "this effect failed" at its place in
+the file. An expression that can fail is worked out inside a `try`; if it
+fails, its checked function (generate.py `recovery`) works it out again and
+raises the located error (the state has not changed in between: expressions
+only read it). The local names of the rules are Python locals here, one
+namespace for the whole list.
 """
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, INT, ZONE, is_list
-from koloda.interpreter.env import TOP
 from koloda.interpreter.gen_expr import ExprGen
-from koloda.interpreter.gen_frag import Frag, NotGenerated, Scope, atom, is_none
+from koloda.interpreter.gen_frag import Frag, NotGenerated, Scope, UnknownNode, atom, is_none
 from koloda.interpreter.gen_source import Function
 from koloda.interpreter.window import END_TURN
 
@@ -26,8 +25,9 @@ MAX_BLOCKS = 16      # `try` and `for` inside one another in one function (Pytho
 
 
 class EffectGen(ExprGen):
+    # the checked function `write` writes, made when first asked (generate.py Generator.recovery)
+    recovery: Callable[[Callable[[Any], str]], Any]
     _blocks = 0          # `try` and `for` blocks around the statement being written
-    effect_fallbacks = 0         # effects left to their closures (of `fallbacks`, which counts expressions too)
     def effects_function(self, nodes: tuple[R.Effect, ...], names: list[str] | None = None) -> str:
         """A function (s, b) that runs a list of effects, the values of its local `names` (an action's
         parameters, as the codec decodes them: never none) read from `b`."""
@@ -105,12 +105,7 @@ class EffectGen(ExprGen):
                 raise NotGenerated
             method(e, scope, visible, indent + 1)
         except NotGenerated:
-            del self.fn.lines[mark:]
-            closure = self.c.effect(e, TOP)
-            self.fallbacks += 1
-            self.effect_fallbacks += 1
-            pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in sorted(visible) if k in scope)
-            emit(f"{self.m.const(closure, 'k')}(s, {{{pairs}}})", indent + 1)
+            raise UnknownNode(f"the generator has no method for {type(e).__name__} at {e.span}") from None
         finally:
             self._blocks -= 1
         emit("except _RuleError:", indent)
@@ -119,7 +114,7 @@ class EffectGen(ExprGen):
         emit(f"raise _located(_e, {self.m.const(e.span, 'span')}) from None", indent + 1)
 
     def value(self, n: R.Expr, scope: Scope, indent: int, zone_items: bool = False) -> str:
-        """An expression worked out now, as an atom to use; the closure tells what failed, if it fails.
+        """An expression worked out now, as an atom to use; its checked function tells what failed, if it fails.
         Parts of it that read no local name are worked out once for it (its cells are made just before)."""
         self.hoisting, self._inside_cell, self._root = True, True, True
         try:
@@ -130,15 +125,19 @@ class EffectGen(ExprGen):
             self.fn.emit(line, indent)
         self.fn.clear_cells()
         text = f.text
-        if not f.safe:
+        if not f.safe and self.checked:
             t = self.fn.temp()
-            closure = self.m.const(self.c.expr(n, TOP), "k")
-            pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in sorted(self.c._free_locals(n))
-                              if k in scope)
+            self.fn.emit(f"{t} = {text}", indent)
+            text = t
+        elif not f.safe:        # if it fails, its checked function works it out again (and says what failed)
+            t = self.fn.temp()
+            names = [k for k in sorted(self.c.free_locals(n)) if k in scope]
+            recover = self.m.const(self.recovery(lambda gen: gen.asked(n, names)), "checked")
+            pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in names)
             self.fn.emit("try:", indent)
             self.fn.emit(f"{t} = {text}", indent + 1)
             self.fn.emit("except Exception:", indent)
-            self.fn.emit(f"{t} = {closure}(s, {{{pairs}}})", indent + 1)
+            self.fn.emit(f"{t} = {recover}(s, {{{pairs}}})", indent + 1)
             text = t
         elif not atom(text):
             t = self.fn.temp()
@@ -202,7 +201,7 @@ class EffectGen(ExprGen):
         emit = self.fn.emit
         V = self.fn.state("_V")
         dirt = self.c.var_dirt.get(e.target.name, 0)
-        # a whole number set is bounded, as the closures bound it (work.py)
+        # a whole number set is bounded (work.py)
         bounded = e.value.type == INT or e.op != "="
         what, span = self.m.literal(f"`{e.target.name} {e.op}`"), self.m.const(e.span, "span")
         if e.op == "=":
@@ -220,7 +219,7 @@ class EffectGen(ExprGen):
             emit(f"s.dirty |= {dirt}", indent)
 
     def index(self, target: R.VarRef | R.OwnedVar, scope: Scope, indent: int) -> str:
-        """Where the variable sits (an owner that is none fails as the closure's does)."""
+        """Where the variable sits (an owner that is none fails with the rules' message)."""
         layout = self.c.layout
         base = layout.var_base[target.name]
         if isinstance(target, R.VarRef):

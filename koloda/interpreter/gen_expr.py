@@ -1,16 +1,18 @@
 """Expressions of the resolved tree -> Python expression text (see generate.py).
 
-One `_<Class>` method per resolved expression class, like compile.py (its parts:
-gen_attrs.py for attributes, gen_calls.py for built-in calls). Each returns a
-Frag: the text, and what the text reads. Every class and built-in has its
-method (tests/test_architecture.py); a node a method declines (NotGenerated)
-would be left to the closures: its text calls the closure compile.py makes for
-it, with the local names it reads in a dict.
+One `_<Class>` method per resolved expression class (its parts: gen_attrs.py
+for attributes, gen_calls.py for built-in calls). Each returns a Frag: the
+text, and what the text reads. Every class and built-in has its method
+(tests/test_architecture.py); a node no method writes cannot run (UnknownNode).
 
-The contract with the closures: generated text gives the same value, and
-fails wherever the closure fails (the message may differ, since the caller
-then asks the closure). It may fail where the closure does not only at the
-cost of speed. Values are worked out in the same order as the closures do.
+Each method writes in two modes. Fast (the code play runs) checks nothing it
+need not: `a + b` is Python's `+`. Checked (`self.checked`, the code asked when
+fast code fails) tests the operands of each part that can fail and raises the
+rules' located error (gen_checks.py). The contract between them: both give the
+same value, and fast code fails wherever checked code fails (with another
+message: the caller then asks the checked code). Fast code may fail where
+checked code does not only at the cost of speed. Values are worked out in the
+same order in both.
 """
 from __future__ import annotations
 
@@ -19,12 +21,11 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, RANK, ZONE
 from koloda.interpreter import builtin_runtime as rt
-from koloda.interpreter.compile import _chain, _locals_in, _simple
-from koloda.interpreter.env import Env
+from koloda.interpreter.loaded import chain, locals_in, simple
 from koloda.interpreter.meld_calls import asks_reach
 from koloda.interpreter.gen_calls import CallGen
-from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, atom, costly, deps_of, is_literal,
-                                         trivial)
+from koloda.interpreter.gen_frag import (NOTHING, Frag, NotGenerated, Scope, UnknownNode, atom, costly, deps_of,
+                                         is_literal, trivial)
 from koloda.interpreter.gen_source import Function, Module
 
 MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is a function of its own
@@ -43,14 +44,16 @@ class ExprGen(CallGen):
     hoisting: the function evaluates on one state throughout (a listing, a condition), so a part
     that reads no local name is worked out once per call (in a cell), where it would be repeated."""
 
-    def __init__(self, compiler: Any, module: Module):
-        self.c = compiler
+    def __init__(self, loaded: Any, module: Module):
+        self.c = loaded
         self.m = module
         self.fn: Function = Function(module, "_unused", "s", True)
         self.listing = False
         self.hoisting = False
         self.share = False              # in a listing: costly parts another action's `if:` may ask too are kept
         self.memo = False               # in a function's body during a listing: costly parts kept per listing
+        # checked (gen_checks.py): each part that can fail tests its operands and raises the rules' located error
+        self.checked = False
         self._inside_cell = False
         self._root = False              # in an expression worked out once (not in a cell): costly parts shared
         self._in_iterable = 0
@@ -60,7 +63,6 @@ class ExprGen(CallGen):
         # per comprehension being generated, innermost last: its local, and the parts of its condition and
         # element that do not read it, worked out once before its loop ((name, text) pairs)
         self._loops: list[tuple[str, list[tuple[str, str]]]] = []
-        self.fallbacks = 0              # nodes left to the closures (for tests and the debug view)
 
     # ------------------------------------------------------------ entry points
     def gen(self, n: R.Expr, scope: Scope) -> Frag:
@@ -86,7 +88,7 @@ class ExprGen(CallGen):
                 # a part that cannot fail and costs little is worked out before it is needed; others when first needed
                 eager = frag.safe and not self.heavy(n)
                 return Frag(self.fn.cell(frag.text, eager), NOTHING, frag.safe, frag.nonnull)
-            if self.memo and isinstance(n, _COSTLY) and not self.c._free_locals(n):
+            if self.memo and isinstance(n, _COSTLY) and not self.c.free_locals(n):
                 try:
                     frag = method(n, scope)
                 except NotGenerated:
@@ -105,7 +107,7 @@ class ExprGen(CallGen):
 
     def sequence(self, n: R.Expr, scope: Scope) -> Frag:
         """The items of a list- or zone-valued expression."""
-        if isinstance(n, R.StateValue) and n.name == "players":
+        if isinstance(n, R.StateValue) and n.name == "players" and not self.checked:
             return Frag("range(s.n)", NOTHING, True)
         f = self.gen(n, scope)
         if n.type == ZONE:
@@ -123,15 +125,15 @@ class ExprGen(CallGen):
         return False
 
     def inlines(self, n: R.UserCall) -> bool:
-        """Whether a call is inlined, as compile.py decides (then its arguments are worked out where used)."""
-        if not all(_simple(a) for a in n.args) or not self.c.expansion.inlines(n.name):
+        """Whether a call is inlined (then its arguments are worked out where used)."""
+        if not all(simple(a) for a in n.args) or not self.c.expansion.inlines(n.name):
             return False
-        used = set().union(*(_locals_in(a) for a in n.args)) if n.args else set()
+        used = set().union(*(locals_in(a) for a in n.args)) if n.args else set()
         return not used & self.c.binders(n.name)
 
     def varies(self, n: R.Node, scope: Scope) -> bool:
         """Whether a node reads a local name (so that it cannot be worked out once)."""
-        for name in self.c._free_locals(n):
+        for name in self.c.free_locals(n):
             f = scope.get(name)
             if f is None or f.deps:
                 return True
@@ -141,7 +143,7 @@ class ExprGen(CallGen):
         """A node nested too deep for one Python expression (Python's parser bounds how deep brackets go), as
         a generated function of its own, called with the local names it reads (worked out before the call:
         they are names, or the cheap arguments of an inlined function)."""
-        names = sorted(self.c._free_locals(n))
+        names = sorted(self.c.free_locals(n))
         if any(name not in scope for name in names):
             return self.fallback(n, scope)
         name = self.m.name("d")
@@ -163,20 +165,18 @@ class ExprGen(CallGen):
                     body.safe and all(a.safe for a in args), body.nonnull, body.boolean)
 
     def fallback(self, n: R.Expr, scope: Scope) -> Frag:
-        """The closure of a node, called with the local names it reads."""
-        closure = self.c.expr(n, Env(hoisting=self.listing))
-        self.fallbacks += 1
-        names = sorted(self.c._free_locals(n))
-        deps: frozenset[str] = NOTHING
-        pairs = []
-        for name in names:
-            f = scope.get(name)
-            if f is not None:
-                pairs.append(f"{self.m.literal(name)}: {f.text}")
-                deps |= f.deps
-        return Frag(f"{self.m.const(closure, 'k')}(s, {{{', '.join(pairs)}}})", deps)
+        """A node no method writes: the engine cannot run it (tests/test_architecture.py keeps this from
+        happening to a class the checker makes)."""
+        if isinstance(n, R.BuiltinCall):
+            raise UnknownNode(f"the engine has no implementation of the built-in function `{n.name}`")
+        if isinstance(n, R.Attribute):
+            raise UnknownNode(f"the generator has no method for the {type(n).__name__} attribute `{n.name}`")
+        raise UnknownNode(f"the generator has no method for {type(n).__name__} at {n.span}")
 
     # ------------------------------------------------------------ names
+    def _Invalid(self, n: R.Invalid, scope: Scope) -> Frag:
+        raise UnknownNode(f"an expression the checker rejected reached the generator at {n.span}")
+
     def _Const(self, n: R.Const, scope: Scope) -> Frag:
         return Frag(self.m.literal(n.value), NOTHING, True, n.value is not None)
 
@@ -228,13 +228,17 @@ class ExprGen(CallGen):
         return Frag(f"{self.fn.state('_V')}[{self.c.layout.var_base[n.name]}]", NOTHING, True)
 
     def owner_index(self, n: R.Owned, scope: Scope) -> Frag:
-        """Where a player's or side's own zone, grid or variable sits: base + owner (see compile.py)."""
+        """Where a player's or side's own zone, grid or variable sits: base + owner (a player reaches their side's things through the side)."""
         layout = self.c.layout
         base = (layout.var_base if isinstance(n, R.OwnedVar) else
                 layout.grid_base if isinstance(n, R.OwnedGrid) else layout.zone_base)[n.name]
         nsides = layout.num_sides if n.per_side and not n.by_side else 0
         owner = self.gen(n.owner, scope)
-        index = f"({base} + {owner.text} % {nsides})" if nsides else f"({base} + {owner.text})"
+        text = owner.text
+        if self.checked and not owner.nonnull:
+            who = "side" if n.by_side else "player"
+            text = f"_ck_owner({text}, {self.m.literal(n.name)}, {self.m.literal(who)}, {self.at(n)})"
+        index = f"({base} + {text} % {nsides})" if nsides else f"({base} + {text})"
         return Frag(index, owner.deps, owner.safe and owner.nonnull, True)
 
     def _OwnedZone(self, n: R.OwnedZone, scope: Scope) -> Frag:
@@ -250,12 +254,15 @@ class ExprGen(CallGen):
     # ------------------------------------------------------------ attributes
     def _UserCall(self, n: R.UserCall, scope: Scope) -> Frag:
         fn = self.c.rules.functions[n.name]
-        if self.inlines(n):        # as the closures do: the body reads the arguments where it uses them
+        if self.inlines(n):        # the body reads the arguments where it uses them
             inner = {p: self.gen(a, scope) for p, a in zip(fn.params, n.args)}
             return self.gen(fn.body, inner)
         args = [self.gen(a, scope) for a in n.args]
         name = self.function(fn)
-        return Frag(f"{name}({', '.join(['s'] + [a.text for a in args])})", deps_of(args))
+        texts = ["s"] + [a.text for a in args]
+        if self.checked and self.c.expansion.fans_out(fn.name):     # its calls counted at the caller's place
+            texts.append(self.at(n))
+        return Frag(f"{name}({', '.join(texts)})", deps_of(args))
 
     def function(self, fn: R.Function) -> str:
         """A rule file's function as a generated function of its own (once per kind of caller)."""
@@ -265,11 +272,15 @@ class ExprGen(CallGen):
             return name
         name = self._functions[key] = self.m.name("f")
         params = [self.m.local(p) for p in fn.params]
+        counted = self.c.expansion.fans_out(fn.name)
         saved = (self.fn, self.hoisting, self.memo, self._inside_cell, self._root, self._in_iterable, self._depth)
-        self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=True)
+        self.fn = Function(self.m, name, ", ".join(["s"] + params + (["at"] if self.checked and counted else [])),
+                           pure=True)
         self.hoisting, self.memo, self._inside_cell, self._root = False, self.listing, False, False
         self._in_iterable = self._depth = 0
-        if self.c.expansion.fans_out(fn.name):      # its calls are counted, as the closures count them (work.py)
+        if counted and self.checked:
+            self.fn.emit(f"_ck_call(s, {self.m.literal(f'calling `{fn.name}`')}, at)", 1)
+        elif counted:      # its calls are counted (work.py)
             self.fn.emit("s.work -= 1", 1)
             self.fn.emit("if s.work < 0:", 1)
             self.fn.emit("_fail()", 2)
@@ -288,6 +299,7 @@ class ExprGen(CallGen):
                       ) -> tuple[str, Frag | None, Frag | None, frozenset[str], bool]:
         """`for v in items if cond` as text, with the element's and the condition's frags (`items`: the
         iterable's text, made already)."""
+        made = items is not None        # (a stream of melds, or of lists joined: gone through as it is)
         if items is None:
             self._in_iterable += 1
             try:
@@ -314,7 +326,9 @@ class ExprGen(CallGen):
         # which cannot fail and changes nothing)
         before = "".join(f"for {name} in [{text}] " for name, text in hoisted)
         listed = items.text
-        if not (isinstance(iterable, R.StateValue) and iterable.name in ("players", "others")):
+        if self.checked:          # every list gone through is counted, at the place of the list
+            listed = f"_counted_at(s, {listed if made else f'list({listed})'}, {self.at(iterable)})"
+        elif not (isinstance(iterable, R.StateValue) and iterable.name in ("players", "others")):
             listed = f"_counted(s, {listed})"     # the run's work (work.py)
         return f"{before}for {local} in {listed}", test, value, deps, safe
 
@@ -342,6 +356,9 @@ class ExprGen(CallGen):
                 return Frag(f"len([1 {loop} if {cond}])", deps, False, True)
             if n.cond is None:      # each item counts, and the element is never worked out
                 items = self.sequence(n.iterable, scope)
+                if self.checked:
+                    return Frag(f"len(_counted_at(s, list({items.text}), {self.at(n.iterable)}))", items.deps,
+                                False, True)
                 return Frag(f"len({items.text})", items.deps, items.safe, True)
             loop, test, _, deps, safe = self.comprehension(n.var, n.iterable, n.cond, None, scope)
             assert test is not None
@@ -349,16 +366,18 @@ class ExprGen(CallGen):
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""
-        if n.func == "product":
-            return Frag(f"{self.runtime('product')}([{value.text} {loop}{where}], 'product', {self.at(n)})", deps,
+        if n.func == "product" or (self.checked and n.func == "sum"):
+            return Frag(f"{self.runtime(n.func)}([{value.text} {loop}{where}], {n.func!r}, {self.at(n)})", deps,
                         False, True)
+        if self.checked and n.func in ("max", "min"):
+            return Frag(f"_ck_extreme([{value.text} {loop}{where}], {n.func!r}, {self.at(n)})", deps, False, True)
         return Frag(f"{n.func}([{value.text} {loop}{where}])", deps, False, True)
 
     def decide(self, n: R.Aggregate, scope: Scope) -> Frag:
-        """`any`/`all` over a comprehension stops at the first value that decides it, as the closure does
-        (compile.py `_decide`); melds are listed for it a group at a time by the closures' stream."""
+        """`any`/`all` over a comprehension stops at the first value that decides it; melds are listed for
+        it a group at a time (`stream`)."""
         items = None
-        if any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
+        if self.checked or any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
             items = self.stream(n, scope)
         elif isinstance(n.iterable, R.StateValue) and n.iterable.name == "players" \
                 and self.c.layout.num_players <= UNROLLED_PLAYERS:
@@ -369,8 +388,7 @@ class ExprGen(CallGen):
         return Frag(f"{n.func}({value.text} {loop}{where})", deps, safe, True, True)
 
     def stream(self, n: R.Aggregate, scope: Scope) -> Frag:
-        """The items of `any`/`all` over a list with melds in it, as the closures make them (compile.py
-        `stream`): the melds a group at a time, and for `any(c in m.cards and …)` only the groups that
+        """The items of `any`/`all` over a list with melds in it (all lists, checked): the melds a group at a time, and for `any(c in m.cards and …)` only the groups that
         hold `c` (where working `c` out cannot fail: else every group, which gives the same answer)."""
         item = self.c.held_card_item(n)
         card = None
@@ -428,6 +446,12 @@ class ExprGen(CallGen):
         return Frag(f"[{', '.join(i.text for i in items)}]", deps_of(items), all(i.safe for i in items), True)
 
     def _Range(self, n: R.Range, scope: Scope) -> Frag:
+        if self.checked:          # the step first (tested above 0), then the bounds
+            by = self.gen(n.step, scope) if n.step is not None else None
+            by_text = "1" if by is None else f"_ck_range_step({by.text}, {self.at(n)})"
+            low, high = self.gen(n.low, scope), self.gen(n.high, scope)
+            return Frag(f"_ck_numbers(s, {by_text}, {low.text}, {high.text}, {self.at(n)})",
+                        low.deps | high.deps | (by.deps if by is not None else NOTHING), False, True)
         low, high = self.gen(n.low, scope), self.gen(n.high, scope)
         if n.step is not None:          # checked above 0
             step = self.gen(n.step, scope)
@@ -437,6 +461,8 @@ class ExprGen(CallGen):
 
     def _Index(self, n: R.Index, scope: Scope) -> Frag:
         items, index = self.gen(n.obj, scope), self.gen(n.index, scope)
+        if self.checked:
+            return Frag(f"_ck_index({items.text}, {index.text}, {self.at(n)})", items.deps | index.deps)
         return Frag(f"{items.text}[{index.text}]", items.deps | index.deps)
 
     # ------------------------------------------------------------ operators
@@ -444,12 +470,15 @@ class ExprGen(CallGen):
         if n.op not in _ARITH:
             raise NotGenerated
         left, right = self.gen(n.left, scope), self.gen(n.right, scope)
-        if n.op == "*":         # the sign that squares: bounded, as the closures bound it
+        if self.checked:
+            return Frag(f"_ck_arith({left.text}, {right.text}, {n.op!r}, {self.at(n)})", left.deps | right.deps,
+                        False, True)
+        if n.op == "*":         # the sign that squares: bounded
             return Frag(f"_times({left.text}, {right.text})", left.deps | right.deps, False, True)
         return Frag(f"({left.text} {n.op} {right.text})", left.deps | right.deps, False, True)
 
     def _Compare(self, n: R.Compare, scope: Scope) -> Frag:
-        if asks_reach(n):
+        if asks_reach(n) and not self.checked:      # (checked, the call and the comparison as written)
             return self.reach_test(n, scope)
         if n.op not in _COMPARE:
             raise NotGenerated
@@ -459,6 +488,10 @@ class ExprGen(CallGen):
             if right.text == "None" and not isinstance(n.left, (R.Const, R.Option)):
                 return Frag(f"({left.text} is {'' if n.op == '==' else 'not '}None)", deps, left.safe, True, True)
             return Frag(f"({left.text} {n.op} {right.text})", deps, left.safe and right.safe, True, True)
+        if self.checked:
+            order = f"{self.m.const(self.c.cards.order, 'order')}, " if n.left.type == RANK else ""
+            return Frag(f"_ck_{'rank_' if order else ''}compare({order}{left.text}, {right.text}, {n.op!r}, "
+                        f"{self.at(n)})", deps, False, True, True)
         if n.left.type == RANK:
             order = self.m.const(self.c.cards.order, "order")
             return Frag(f"({order}[{left.text}] {n.op} {order}[{right.text}])", deps, False, True, True)
@@ -468,7 +501,7 @@ class ExprGen(CallGen):
         item = self.gen(n.item, scope)
         if isinstance(n.container, R.PlanAttr) and n.container.name == "cards":
             plan = self.gen(n.container.obj, scope)
-            # `c in m.cards`: the plan's own cards, not a copy (as compile.py reads it; none fails alike)
+            # `c in m.cards`: the plan's own cards, not a copy (none fails as `in` of none does)
             read = f"{plan.text}.cards" if plan.nonnull else f"_plan_cards({plan.text})"
             cards = self.loop_invariant(read, plan.deps) if plan.safe else read
             return Frag(f"({item.text} {'not in' if n.negated else 'in'} {cards})",
@@ -488,12 +521,12 @@ class ExprGen(CallGen):
         return Frag(f"({item.text} {'not in' if n.negated else 'in'} {container.text})", deps, False, True, True)
 
     def _And(self, n: R.And, scope: Scope) -> Frag:
-        parts = [self.gen(x, scope) for x in _chain(n, R.And)]
+        parts = [self.gen(x, scope) for x in chain(n, R.And)]
         return _logic(parts, "and")
 
     def _Or(self, n: R.Or, scope: Scope) -> Frag:
         if n.type == BOOL:
-            return _logic([self.gen(x, scope) for x in _chain(n, R.Or)], "or")
+            return _logic([self.gen(x, scope) for x in chain(n, R.Or)], "or")
         left, right = self.gen(n.left, scope), self.gen(n.right, scope)
         t = self.fn.temp()
         if self._in_iterable:          # no `:=` in a comprehension's iterable: the left side bound by a loop of one
@@ -510,6 +543,8 @@ class ExprGen(CallGen):
 
     def _Neg(self, n: R.Neg, scope: Scope) -> Frag:
         operand = self.gen(n.operand, scope)
+        if self.checked:
+            return Frag(f"_ck_negated({operand.text}, {self.at(n)})", operand.deps, False, True)
         return Frag(f"(-{operand.text})", operand.deps, False, True)
 
     def _IfElse(self, n: R.IfElse, scope: Scope) -> Frag:
@@ -522,7 +557,7 @@ class ExprGen(CallGen):
 
 
 def _logic(parts: list[Frag], op: str) -> Frag:
-    """`a and b` gives what Python's `and` gives (as the closure does); three or more give true or false.
+    """`a and b` gives what Python's `and` gives; three or more give true or false.
     Parts known from the options fold away: `false and x` is false without x, `true and x` is x."""
     many = len(parts) > 2
     stop, go = ("False", "True") if op == "and" else ("True", "False")

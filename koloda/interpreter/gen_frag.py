@@ -12,7 +12,11 @@ _TRIVIAL = (R.Const, R.Option, R.Local, R.ZoneRef, R.GridRef, R.VarRef, R.StateV
 
 
 class NotGenerated(Exception):
-    """A node the generator leaves to the closures."""
+    """A node a generator method declines: an engine bug, reported as UnknownNode."""
+
+
+class UnknownNode(Exception):
+    """A resolved node the generator has no method for: a construct added to the checker only."""
 
 
 @dataclass(frozen=True)

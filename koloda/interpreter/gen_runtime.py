@@ -1,8 +1,8 @@
 """Small functions generated code calls: what does not fit in one Python expression.
 
-A failure here need not carry the rule's message: wherever generated code
-fails, the engine works the same thing out again through the closures, which
-raise the located error (see generate.py).
+A failure here need not carry the rule's message: wherever fast generated
+code fails, the engine works the same thing out again by its checked code,
+which raises the located error (see generate.py, gen_checks.py).
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def _plan_cards(plan: Any) -> Any:
 
 
 def _reach(reach: Any, keep: Any, cards: Any, need: Any) -> bool:
-    """`best_points(cards, keep, need) >= need`, as meld_calls.reach_test asks it (none: the closure says what failed)."""
+    """`best_points(cards, keep, need) >= need`, asked of the opening search (none: checked code says what failed)."""
     if keep is None or need is None:
         raise ValueError("none")
     held = set(cards)
@@ -82,13 +82,13 @@ def _reach_after(reach: Any, s: Any, keep: Any, plan: Any, cards: Any, need: Any
 
 
 def _fail() -> None:
-    """A value the rules cannot take (a parameter outside its ids): the closures tell what it is."""
-    raise ValueError("the closures say what failed")
+    """A value the rules cannot take (a parameter outside its ids): checked code tells what it is."""
+    raise ValueError("checked code says what failed")
 
 
-# ------------------------------------------------------------ the run's budget (work.py), as the closures spend it
+# ------------------------------------------------------------ the run's budget (work.py)
 # These name no place (the same text stands for the same list wherever it is written, see
-# Generator.answer_any): past the budget they fail, and the closures, working the same thing out again,
+# Generator.answer_any): past the budget they fail, and checked code, working the same thing out again,
 # raise the located error (an effect's own failure says its place).
 def _counted(s: Any, items: Any) -> Any:
     """The items of a list a comprehension, a `for:` or a listing goes through, their number spent."""
@@ -133,7 +133,7 @@ def _number(value: Any, what: str, span: Any) -> Any:
 
 
 # ------------------------------------------------------------ effects: what does not fit in a statement or two
-# Each does what its closure does (effects.py, control.py), with the same messages, in the same order.
+# Each does what the effect does, with its messages, in its order.
 def _check_events(s: Any) -> None:
     s.flow.check_events(s)
 
@@ -181,10 +181,10 @@ RUNTIME: dict[str, Any] = {f.__name__: f for f in (
     _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others,
     _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _sum, _number,
     _check_events, _turn_over, _text, _say, _shown, _reveal, _tell, _told)}
-# the built-ins' own functions, which the closures call too
+# the built-ins' own functions
 RUNTIME.update({"_melds": builtin_runtime.table_melds, "_meld_kind": builtin_runtime.meld_kind,
                 "_meld_fresh": builtin_runtime.meld_fresh})
-# effects' own functions, which the closures call too
+# effects' own functions
 RUNTIME.update({"_counted_at": counted, "_repeat": effect_runtime.repeat_rounds, "_score": effect_runtime.add_score})
 RUNTIME["_audience"] = audience       # generated names of the runtime all start with `_`
 RUNTIME["_too_much"] = too_much

@@ -19,7 +19,7 @@ from typing import Any
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _LOCAL = re.compile(r"(v_[A-Za-z][A-Za-z0-9_]*|w\d+)\Z")
 _ENGINE = re.compile(r"_[A-Za-z0-9_]*\Z")
-_PARAMS = ("s", "b", "code", "found", "deadline")      # the generated functions' own parameters
+_PARAMS = ("s", "b", "code", "found", "deadline", "at")      # the generated functions' own parameters
 
 # the built-ins generated code may call
 BUILTINS = frozenset({"len", "list", "range", "int", "any", "all", "sum", "max", "min", "abs", "set", "reversed",

@@ -1,21 +1,23 @@
 """Effects of the resolved tree -> Python statements: what the table is told, and the table itself.
 
 `say`, `reveal`, `tell`, `score:` with parts, `turn X face up/down`, `reverse direction` and the open
-window's `ask … until all pass`: each `_do_<Class>` does what its closure in effects.py / control.py
-does, in the same order and with the same messages (the longer ones through small functions of
-gen_runtime.py). The generator's own rules (a failing expression worked out again by its closure,
-every effect wrapped) are those of gen_effects.py.
+window's `ask … until all pass`: each `_do_<Class>` writes what the effect does, with its messages
+(the longer ones through small functions of gen_runtime.py). The generator's own rules (a failing
+expression worked out again checked, every effect wrapped) are those of gen_effects.py.
 """
 from __future__ import annotations
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import SUIT, ZONE, is_list
-from koloda.interpreter.env import TOP
 from koloda.interpreter.gen_effects import EffectGen
 from koloda.interpreter.gen_frag import Scope, is_none
 from koloda.interpreter.knowledge import RANK_FACT, SUIT_FACT
 from koloda.interpreter.watch import ALL
 from koloda.interpreter.window import Window
+
+
+def _closed_later(s: object, b: dict) -> bool:
+    raise AssertionError("the condition that closes a window is generated with the flow")
 
 
 class TalkGen(EffectGen):
@@ -77,7 +79,7 @@ class TalkGen(EffectGen):
 
     def _do_ReverseDirection(self, e: R.ReverseDirection, scope: Scope, visible: set[str], indent: int) -> None:
         self.fn.emit("s.direction = -s.direction", indent)
-        self.fn.emit(f"s.dirty = {ALL}", indent)      # rare: every condition asked again (as the closure does)
+        self.fn.emit(f"s.dirty = {ALL}", indent)      # rare: every condition asked again
 
     def _do_AskWindow(self, e: R.AskWindow, scope: Scope, visible: set[str], indent: int) -> None:
         players = self.value(e.players, scope, indent)
@@ -87,10 +89,10 @@ class TalkGen(EffectGen):
                      f"{self.window(e)})", indent)
 
     def window(self, e: R.AskWindow) -> int:
-        """The index the flow knows this effect's window by: the one its closure opened, or (the effect
-        generated on its own, never compiled) one opened here as the closure would."""
+        """The index the flow knows this effect's window by, opened here the first time the effect is written
+        (the condition that closes it is generated with the flow's, Generator.flow)."""
         for k, w in enumerate(self.c.windows):
             if w.source is e:
                 return k
-        self.c.windows.append(Window(e.passing, self.c.expr(e.closes, TOP) if e.closes is not None else None, e))
+        self.c.windows.append(Window(e.passing, _closed_later if e.closes is not None else None, e))
         return len(self.c.windows) - 1

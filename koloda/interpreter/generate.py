@@ -1,8 +1,8 @@
 """The flow's hot paths as generated Python source, compiled once per load.
 
-compile.py turns the checked tree into closures; this module writes the parts
-that play runs again and again as one Python module instead, and puts its
-functions in the flow in place of the closures:
+The rules run as generated Python only. This module writes one Python module
+per load from the checked tree and puts its functions in the flow's frame
+(game._flow):
 
 - per step of a phase, the listing of its legal moves: every action's
   parameters as nested loops, its `if:` inline, parts that read no parameter
@@ -17,15 +17,15 @@ functions in the flow in place of the closures:
   expression of a tool or a test (game.compile_expression) and the parts a
   refusal explains (explain.py).
 
-The closures stay: what the generator does not handle is left to them
-(gen_expr.py), and they tell what failed, with its place in the file,
-whenever generated code fails. A listing that fails is listed again by the
-closures; a condition is worked out again by its closure; in effects each
-expression that can fail is worked out again by its closure (gen_effects.py).
-Generation that fails in any way leaves the closures in place.
+That code is fast: it checks nothing it need not. Whenever a function of it
+fails, the same node's checked function is generated (once, when first asked:
+`recovery`, gen_checks.py) from the same generator methods in the checked mode,
+and asked instead: it gives the value, or the error the rules give at its place
+in the file. A listing that fails is listed again checked, from the start; a
+condition is worked out again checked; in effects each expression that can
+fail is (gen_effects.py), since effects before it have changed the state.
 
-`KOLODA_SHOW_SOURCE=1` prints the generated module to stderr at each load;
-`KOLODA_GENERATE=0` keeps the closures (to compare, or to profile them).
+`KOLODA_SHOW_SOURCE=1` prints the generated module to stderr at each load.
 """
 from __future__ import annotations
 
@@ -42,9 +42,10 @@ from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError
 from koloda.dsl.types import CARD, PLAN, ZONE
 from koloda.interpreter.codecache import compiled
-from koloda.interpreter.compile import _chain
+from koloda.interpreter.loaded import chain
 from koloda.interpreter.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.flow import Action, Flow, SlowListing
+from koloda.interpreter.gen_checks import CHECKS, Checked
 from koloda.interpreter.gen_control import ControlGen
 from koloda.interpreter.gen_expr import _logic
 from koloda.interpreter.gen_frag import Frag, costly, truth
@@ -57,7 +58,7 @@ def _located(exc: Exception, span: Any) -> RuleRuntimeError:
     return RuleRuntimeError(f"this effect failed: {exc}", span)
 
 
-NAMESPACE: dict[str, Any] = {**RUNTIME, "_RuleError": RuleError, "_FAILURES": PYTHON_FAILURES,
+NAMESPACE: dict[str, Any] = {**RUNTIME, **CHECKS, "_RuleError": RuleError, "_FAILURES": PYTHON_FAILURES,
                              "_RRE": RuleRuntimeError, "_located": _located, "_perf": time.perf_counter,
                              "_Slow": SlowListing, "__builtins__": __builtins__}
 
@@ -69,76 +70,91 @@ class Generated:
     namespace: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0                # generating, compiling and installing
     compile_seconds: float = 0.0        # of which Python's compile(), or reading its result from the cache
-    fallbacks: int = 0                  # nodes left to the closures
-    effect_fallbacks: int = 0           # of which effects (none: every effect has its method)
     installs: list[tuple[Callable[[Any], None], str]] = field(default_factory=list)
 
 
-def enabled() -> bool:
-    return os.environ.get("KOLODA_GENERATE", "1") != "0"
+# True: the whole flow is written checked, as its recovery is (tests compare a game played so with its fast play)
+ALL_CHECKED = False
 
 
-def generate(flow: Flow, compiler: Any, rules: R.Rules, watch: Watch, label: str,
-             values: Sequence[R.Expr] = (), fns: list[Callable] | None = None) -> Generated | None:
-    """Put generated functions in the flow in place of its closures, and in `fns` in place of the
-    closures of `values` (expressions asked outside the flow: `count:`, `show:`, a move text's fields).
-    None: generation failed, and the flow and `fns` keep their closures."""
-    if not enabled():
-        return None
+def generate(flow: Flow, loaded: Any, rules: R.Rules, watch: Watch, label: str,
+             values: Sequence[R.Expr] = (), fns: list[Callable] | None = None) -> Generated:
+    """Put the generated functions in the flow's frame (game._flow), and in `fns` those of `values`
+    (expressions asked outside the flow: `count:`, `show:`, a move text's fields)."""
     started = time.perf_counter()
-    try:
-        gen = Generator(compiler, Module(NAMESPACE), watch)
-        done = gen.flow(flow, rules)
-        for k, node in enumerate(values):
-            if fns is not None:
-                done.installs.append((_keyed(fns, k), gen.asked(node, fns[k])))
-        source = gen.m.source()
-        # one name per text (options and players change it), so that tracebacks and profiles show its lines
-        filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
-        compiling = time.perf_counter()
-        code = compiled(source, filename)
-        done.compile_seconds = time.perf_counter() - compiling
-        namespace = gen.m.namespace
-        exec(code, namespace)
-    except Exception:       # whatever it is, the closures play the game as they did before there was a generator
-        return None
+    gen = Generator(loaded, Module(NAMESPACE), watch)
+    gen.checked = ALL_CHECKED
+    done = gen.flow(flow, rules)
+    for k, node in enumerate(values):
+        if fns is not None:
+            done.installs.append((_keyed(fns, k), gen.asked(node)))
+    source = gen.m.source()
+    # one name per text (options and players change it), so that tracebacks and profiles show its lines
+    filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
+    compiling = time.perf_counter()
+    code = compiled(source, filename)
+    done.compile_seconds = time.perf_counter() - compiling
+    namespace = gen.m.namespace
+    exec(code, namespace)
     for install, name in done.installs:
         install(namespace[name])
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     done.installs.clear()
     done.source, done.namespace = source, namespace
-    done.fallbacks, done.effect_fallbacks = gen.fallbacks, gen.effect_fallbacks
     done.seconds = time.perf_counter() - started
     if os.environ.get("KOLODA_SHOW_SOURCE", "") not in ("", "0"):
         print(f"# generated for {label} in {done.seconds * 1000:.1f} ms\n{source}", file=sys.stderr)
     return done
 
 
-def expressions(compiler: Any, watch: Watch, nodes: Sequence[R.Expr], label: str) -> list[Callable]:
+def expressions(loaded: Any, watch: Watch, nodes: Sequence[R.Expr], label: str) -> list[Callable]:
     """Generated functions (s, b) for expressions asked apart from a game's module (one expression of
-    a tool or a test, what a refusal explains), in one module, each
-    reading its local names from the bindings `b`. Each is its closure where generation fails, and
-    asks its closure again (for the located error) where its generated code fails."""
-    closures = [compiler.expr(n) for n in nodes]
-    if not enabled() or not closures:
-        return closures
-    try:
-        gen = Generator(compiler, Module(NAMESPACE), watch)
-        names = [gen.asked(n, k) for n, k in zip(nodes, closures)]
-        source = gen.m.source()
-        filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
-        code = compiled(source, filename)
-        namespace = gen.m.namespace
-        exec(code, namespace)
-    except Exception:       # the closures work them out, as they did before there was a generator
-        return closures
+    a tool or a test, what a refusal explains), in one module, each reading its local names from the
+    bindings `b`; where one fails, its checked function works it out again (for the located error)."""
+    if not nodes:
+        return []
+    gen = Generator(loaded, Module(NAMESPACE), watch)
+    names = [gen.asked(n) for n in nodes]
+    source = gen.m.source()
+    filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
+    namespace = gen.m.namespace
+    exec(compiled(source, filename), namespace)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return [namespace[name] for name in names]
 
 
+def effects(loaded: Any, watch: Watch, nodes: tuple[R.Effect, ...], names: Sequence[str], label: str) -> Callable:
+    """A list of effects run apart from a game's module (a tool or a test): a function (s, b), the values of
+    its local `names` read from `b`."""
+    gen = Generator(loaded, Module(NAMESPACE), watch)
+    name = gen.effects_function(nodes, list(names))
+    source = gen.m.source()
+    filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
+    namespace = gen.m.namespace
+    exec(compiled(source, filename), namespace)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return namespace[name]
+
+
+THIS_FAILED = "this failed"         # what a Python failure in a condition the flow asks is
+
+
+def checked_function(loaded: Any, watch: Watch, write: Callable[["Generator"], str]) -> Callable:
+    """The function `write` writes with a generator in the checked mode, compiled in a module of its own."""
+    gen = Generator(loaded, Module(NAMESPACE), watch)
+    gen.checked = True
+    name = write(gen)
+    source = gen.m.source()
+    filename = f"<koloda checked {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
+    namespace = gen.m.namespace
+    exec(compiled(source, filename), namespace)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return namespace[name]
+
+
 class Generator(ControlGen):
-    def __init__(self, compiler: Any, module: Module, watch: Watch):
-        super().__init__(compiler, module)
+    def __init__(self, loaded: Any, module: Module, watch: Watch):
+        super().__init__(loaded, module)
         self.watch = watch
         self._copies: dict[int, tuple[bool, ...]] = {}
 
@@ -147,16 +163,17 @@ class Generator(ControlGen):
         add = done.installs.append
         for phase, ph in zip(flow.phases, rules.phases):
             if ph.first is not None and phase.first is not None:
-                add((_setter(phase, "first"), self.condition(ph.first, phase.first)))
+                add((_setter(phase, "first"), self.condition(ph.first, failed=THIS_FAILED)))
             if ph.ends is not None and phase.ends is not None:
-                add((_setter(phase, "ends"), self.condition(ph.ends, phase.ends)))
+                add((_setter(phase, "ends"), self.condition(ph.ends, failed=THIS_FAILED)))
             if ph.when is not None and phase.when is not None:
-                add((_setter(phase, "when"), self.condition(ph.when, phase.when)))
+                add((_setter(phase, "when"), self.condition(ph.when, failed=THIS_FAILED)))
             add((_setter(phase, "start"), self.effects_function(ph.start)))
             add((_setter(phase, "after_turn"), self.effects_function(ph.after_turn)))
             for step, actions in phase.steps.items():
                 pairs = [(ph.actions[a.name], a) for a in actions]
                 add((_keyed(phase.listings, step), self.step_listing(pairs)))
+                phase.checked[step] = self.recovery(_listing(pairs))
         for action, ra in zip(flow.actions, [a for ph in rules.phases for a in ph.actions.values()]):
             # a plan is decoded from the state, a word from its list: by the codec
             if all(p.type != PLAN and p.words is None for p in action.params):
@@ -165,33 +182,36 @@ class Generator(ControlGen):
             else:           # run with the parameters the codec decodes
                 add((_setter(action, "run"), self.effects_function(ra.effects, [p.var for p in ra.params])))
         for event, re in zip(flow.events, rules.events):
-            add((_setter(event, "when"), self.condition(re.when, event.when)))
+            add((_setter(event, "when"), self.condition(re.when, failed=THIS_FAILED)))
             add((_setter(event, "run"), self.effects_function(re.effects)))
         for attr, nodes in (("setup", rules.setup), ("deal", rules.deal), ("scoring", rules.scoring)):
             add((_setter(flow, attr), self.effects_function(nodes)))
         for attr, node, params in (("deal_ends", rules.deal_ends, ()), ("match_ends", rules.match_ends, ()),
                                    ("first_dealer", rules.first_dealer, ()), ("score", rules.match_score, ("p",)),
                                    ("heuristic", rules.heuristic, ("p", "viewer")),
-                                   ("next_dealer", rules.next_dealer, ()), ("turn_cap", rules.turn_cap, ())):
-            closure = getattr(flow, attr)
-            if node is not None and closure is not None:
-                add((_setter(flow, attr), self.condition(node, closure, params)))
+                                   ("next_dealer", rules.next_dealer, ()), ("turn_cap", rules.turn_cap, ()),
+                                   ("house_score", rules.house_score, ())):
+            if node is not None and getattr(flow, attr) is not None:      # (the heuristic is asked apart)
+                failed = None if attr == "heuristic" else THIS_FAILED
+                add((_setter(flow, attr), self.condition(node, params, failed=failed)))
         starts = flow.var_starts.starts
-        for k, ((base, owners, closure), node) in enumerate(zip(starts, rules.var_starts.values())):
-            if node is not None and closure is not None:
-                add((_start(starts, k), self.condition(node, closure)))
+        for k, node in enumerate(rules.var_starts.values()):
+            if node is not None:
+                add((_start(starts, k), self.condition(node, failed=THIS_FAILED)))
         for window in list(flow.windows):       # (those the effects opened: each knows its effect)
             opener = window.source
             if window.closes is not None and isinstance(opener, R.AskWindow) and opener.closes is not None:
-                add((_setter(window, "closes"), self.condition(opener.closes, window.closes)))
+                add((_setter(window, "closes"), self.condition(opener.closes)))
         return done
 
     # ------------------------------------------------------------ conditions
-    def condition(self, node: R.Expr, closure: Callable, params: tuple[str, ...] = (), watched: bool = True) -> str:
-        """A function (s, b) giving the value of an expression, or its closure's (and its error) if it fails.
-        A watched condition (watch.py) is asked only while the bits of its parts are set, and a part
-        found false clears its bit. The flow's parameters are never none; those of an expression asked
-        outside it (not `watched`) may be."""
+    def condition(self, node: R.Expr, params: tuple[str, ...] = (), watched: bool = True,
+                  failed: str | None = None) -> str:
+        """A function (s, b) giving the value of an expression; if it fails, its checked function's
+        (generated then, see `recovery`), which raises the located error. A watched condition (watch.py)
+        is asked only while the bits of its parts are set, and a part found false clears its bit. The
+        flow's parameters are never none; those of an expression asked outside it (not `watched`) may be.
+        `failed`: what a Python failure in it is (`this failed: …` at its place), or None to let it pass."""
         name = self.m.name("cond")
         self.fn = Function(self.m, name, "s, b", pure=True)
         self.listing, self.hoisting, self.memo = False, True, False
@@ -219,16 +239,31 @@ class Generator(ControlGen):
                     if bit:
                         self.fn.emit(f"s.dirty &= {~bit}", 3)
                     self.fn.emit("return _t0", 3)
-        self.fn.emit("except Exception:", 1)
-        self.fn.emit(f"return {self.m.const(closure, 'k')}(s, b)", 2)
+        if self.checked:
+            self.fn.emit("except _RuleError:", 1)
+            self.fn.emit("raise", 2)
+            if failed is not None:
+                self.fn.emit("except _FAILURES as _e:", 1)
+                self.fn.emit(f"raise _ck_failed({self.m.literal(failed)}, _e, {self.at(node)}) from None", 2)
+        else:
+            self.fn.emit("except Exception:", 1)
+            recover = self.recovery(lambda gen: gen.condition(node, params, watched, failed))
+            self.fn.emit(f"return {self.m.const(recover, 'checked')}(s, b)", 2)
         if parts is not None:
             self.fn.emit("return _t0", 1)
         self.m.add(self.fn.text())
         return name
 
-    def asked(self, node: R.Expr, closure: Callable) -> str:
-        """An expression asked outside the flow: a function (s, b) reading its local names from `b`."""
-        return self.condition(node, closure, tuple(sorted(self.c._free_locals(node))), watched=False)
+    def asked(self, node: R.Expr, params: Sequence[str] | None = None) -> str:
+        """An expression asked outside the flow: a function (s, b) reading its local names (`params`, else
+        all it reads) from `b`. A Python failure in it passes as it is."""
+        names = tuple(sorted(self.c.free_locals(node))) if params is None else tuple(params)
+        return self.condition(node, names, watched=False)
+
+    def recovery(self, write: Callable[["Generator"], str]) -> Checked:
+        """The checked function `write` writes (in a module of its own), generated when first asked."""
+        loaded, watch = self.c, self.watch
+        return Checked(lambda: checked_function(loaded, watch, write))
 
     def root(self, node: R.Expr, scope: dict[str, Frag]) -> Frag:
         """An expression worked out once per call: only its costly parts are kept in cells."""
@@ -241,7 +276,7 @@ class Generator(ControlGen):
     # ------------------------------------------------------------ legal moves
     def step_listing(self, actions: list[tuple[R.Action, Action]]) -> str:
         """A function (s, found, deadline) adding the legal action ids of one step to `found`, in the
-        order the closures find them (flow.Flow._enumerate)."""
+        order of the actions, then of each parameter's values."""
         name = self.m.name("list")
         self.fn = Function(self.m, name, "s, found, deadline", pure=True)
         self.listing, self.hoisting, self.memo = True, True, False
@@ -249,7 +284,7 @@ class Generator(ControlGen):
         self.loops: list[_Loop] = []
         for i, (ra, action) in enumerate(actions):
             self.fn.emit(f"# action {self.m.literal(ra.name)}", 1)
-            self.action(i, ra, action)
+            (self.checked_action if self.checked else self.action)(i, ra, action)
         for loop in reversed(self.loops):       # from the end, so that the places of earlier lines hold
             self.answer_any(loop)
         self.m.add(self.fn.text())
@@ -285,7 +320,7 @@ class Generator(ControlGen):
                     low, high = self.gen(rp.domain.low, scope), self.gen(rp.domain.high, scope)
                     domain = Frag(f"_range(s, {low.text}, {high.text})", low.deps | high.deps)
                     listed = domain.text
-                else:       # the values of each parameter are the listing's work (work.py), as the closures count it
+                else:       # the values of each parameter are the listing's work (work.py)
                     domain = self.sequence(rp.domain, scope)
                     if in_zone:         # a zone is a list: its length spent here, without a call
                         emit(f"_w{k} = {domain.text}", indent)
@@ -359,12 +394,82 @@ class Generator(ControlGen):
             return
         guard = self.root(ra.guard, scope) if not ra.params else self.gen(ra.guard, scope)
         if len(ra.params) == 1 and code == local and unique:       # one zone's cards, each once
-            parts = _chain(ra.guard, R.And)
+            parts = chain(ra.guard, R.And)
             first = self.gen(parts[0], scope).text
             rest = _logic([self.gen(part, scope) for part in parts[1:]], "and").text if len(parts) > 1 else None
             self.loops.append(_Loop(len(self.fn.lines), indent, local, listed, first, rest, found))
         emit(f"if {truth(guard.text)}:", indent)
         emit(found, indent + 1)
+
+    def checked_action(self, i: int, ra: R.Action, action: Action) -> None:
+        """One action's moves listed as the rules list them, each failure raising its located error: the
+        part of the guard before the parameters asked first (a failure in it is met again in the guard),
+        each parameter's values spent from the budget, none passed over, copies listed once, a value
+        outside the action's ids refused, and a Python failure anywhere the `if:`'s failure."""
+        emit, at = self.fn.emit, self.m.const(action.span, "span")
+        emit("try:", 1)
+        indent = 2
+        scope: dict[str, Frag] = {}
+        parts = chain(ra.guard, R.And) if ra.guard is not None and ra.params else []
+        k = 0
+        while k < len(parts) and not self.c.free_locals(parts[k]):
+            k += 1
+        if k:
+            emit("try:", indent)
+            emit(f"_lead = {' and '.join(self.root(part, {}).text for part in parts[:k])}", indent + 1)
+            emit("except (_RuleError,) + _FAILURES:", indent)
+            emit("_lead = True", indent + 1)
+            emit("if _lead:", indent)
+            indent += 1
+        code: str | None = None
+        what = self.m.literal(f"listing the moves of `{action.name}`")
+        for k, (rp, param) in enumerate(zip(ra.params, action.params)):
+            if k == 0:          # worked out once
+                self._inside_cell = self._root = True
+            try:
+                domain = self.sequence(rp.domain, scope)
+            finally:
+                self._inside_cell = self._root = False
+            local = self.m.local(rp.var)
+            emit(f"_w{k} = _ck_listed(s, {domain.text}, {what}, {at})", indent)
+            emit(f"_seen{k} = set()", indent)
+            emit(f"for {local} in _w{k}:", indent)
+            indent += 1
+            emit(f"if {local} is None:", indent)
+            emit("continue", indent + 1)
+            if k == 0:
+                emit("if _perf() > deadline:", indent)
+                emit(f"raise _Slow({i})", indent + 1)
+            key = local if param.kind is None else \
+                f"({self.m.const(param.kind, 'kind')}[{local}], {self.fn.state('_L')}[{local}], " \
+                f"{self.fn.state('_F')}[{local}])"
+            emit(f"_key = {key}", indent)
+            emit(f"if _key in _seen{k}:", indent)
+            emit("continue", indent + 1)
+            emit(f"_seen{k}.add(_key)", indent)
+            if param.words is not None:          # a word written as its place in its list
+                emit(f"_d{k} = {self.m.const(param.words, 'words')}[{local}]", indent)
+            else:
+                emit(f"_d{k} = _ck_digit({local}, {param.low}, {param.step}, {param.radix}, "
+                     f"{self.m.literal(rp.var)}, {self.m.literal(action.name)}, {at})", indent)
+            if code is None:
+                code = f"_d{k}"
+            else:
+                emit(f"_c{k} = {code} * {param.radix} + _d{k}", indent)
+                code = f"_c{k}"
+            scope[rp.var] = Frag(local, frozenset({local}), True, True)
+        found = f"found.append({action.offset}{'' if code is None else f' + {code}'})"
+        if ra.guard is None:
+            emit(found, indent)
+        else:
+            guard = self.root(ra.guard, scope) if not ra.params else self.gen(ra.guard, scope)
+            emit(f"if {truth(guard.text)}:", indent)
+            emit(found, indent + 1)
+        emit("except _RuleError:", 1)
+        emit("raise", 2)
+        emit("except _FAILURES as _e:", 1)
+        emit(f"raise _ck_failed({self.m.literal(f'the `if:` of action `{action.name}` failed')}, _e, {at}) from None",
+             2)
 
     def _copied(self, kind: Sequence[int]) -> tuple[bool, ...]:
         """For each card id, whether another card of the deck is of its kind (a copy of it)."""
@@ -400,19 +505,18 @@ class Generator(ControlGen):
             if isinstance(x, R.UserCall):
                 if not self.inlines(x) or self.heavy_each(self.c.rules.functions[x.name].body):
                     return True
-            elif costly(x) and self.c._free_locals(x):
+            elif costly(x) and self.c.free_locals(x):
                 return True
         return False
 
     def lead(self, ra: R.Action) -> tuple[str | None, bool]:
-        """The part of a guard before anything that reads the parameters, as the flow asks it
-        (Compiler.action_guard): when it is false, the action is not listed at all. And whether
-        that part is the whole guard."""
+        """The part of a guard before anything that reads the parameters: when it is false, the action
+        is not listed at all. And whether that part is the whole guard."""
         if not ra.params or ra.guard is None:
             return None, False
-        parts = _chain(ra.guard, R.And)
+        parts = chain(ra.guard, R.And)
         k = 0
-        while k < len(parts) and not self.c._free_locals(parts[k]):
+        while k < len(parts) and not self.c.free_locals(parts[k]):
             k += 1
         if k == 0:
             return None, False
@@ -434,12 +538,17 @@ class _Loop:
     found: str
 
 
+def _listing(pairs: list[tuple[R.Action, Action]]) -> Callable[[Generator], str]:
+    """What writes one step's listing (its actions, each with what the flow made of it)."""
+    return lambda gen: gen.step_listing(pairs)
+
+
 def _setter(obj: Any, attr: str) -> Callable[[Any], None]:
     return lambda value: setattr(obj, attr, value)
 
 
 def _start(starts: list, k: int) -> Callable[[Any], None]:
-    """Puts a variable's generated start in place of its closure (flow.VarStarts)."""
+    """Puts a variable's generated start in its place (flow.VarStarts)."""
     def put(value: Any) -> None:
         base, owners, _ = starts[k]
         starts[k] = (base, owners, value)

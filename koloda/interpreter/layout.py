@@ -2,7 +2,7 @@
 
 Zones and variables are flat lists in the state; whatever each player (or
 each side) owns sits at base + owner. A grid is a block of cell zones; a meld
-area is a pool of slots, each a zone holding one meld. The compiler, the
+area is a pool of slots, each a zone holding one meld. The generator, the
 state and the view all read positions from here.
 """
 from __future__ import annotations

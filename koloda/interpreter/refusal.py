@@ -74,7 +74,7 @@ class _Reader:
         self.codec = game.codec
         self.rules = game.rules
         self.cards = game.cards
-        self.explainer = Explainer(game.compiler, game.rules, game.view, game.layout)
+        self.explainer = Explainer(game.loaded, game.rules, game.view, game.layout)
         self.templates = [_template(code) for code in self.codec.actions]
         self._texts: dict[tuple[int, bool], str] = {}
         self._every: list[int] | None = None

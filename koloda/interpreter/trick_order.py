@@ -1,7 +1,7 @@
 """A trick's winner and the strongest card: `winner`, `winning_card`, `highest` and `lowest`.
 
-The functions of plain values here are what generated code calls and what the closures of
-builtins.py wrap, so the rule of a trick is written once. With the game's own order (and the suit
+The functions of plain values here are what generated code calls (builtin_entries.py), so the rule of
+a trick is written once. With the game's own order (and the suit
 each card counts as) the rule file names functions of a card: the checker resolved each to a call on
 the local name CARD_SLOT, applied here to one card after another.
 """
@@ -11,7 +11,6 @@ from typing import Any, Callable
 
 from koloda.dsl.builtins import CARD_SLOT
 from koloda.dsl.errors import Span
-from koloda.interpreter.env import Fn
 from koloda.interpreter.errors import RuleRuntimeError
 
 CardFn = Callable[[Any], Any]
@@ -35,16 +34,6 @@ def trick_winner(trick: list, trump: Any, suits: tuple, ranks: tuple, order: tup
         elif bs != trump and cs == led and bs != led:
             best = card
     return best if by is None else by[best]
-
-
-def per_card(f: Fn, s: Any, b: dict, what: str, span: Span) -> CardFn:
-    """The closure of the rule file's function of a card, for one state and the caller's local names."""
-    inner = dict(b)
-
-    def of(card: Any) -> Any:
-        inner[CARD_SLOT] = card
-        return f(s, inner)
-    return checked_card_fn(of, what, span)
 
 
 def card_fn(f: Callable[[Any, Any], Any], s: Any, what: str, at: Span) -> CardFn:
@@ -110,23 +99,6 @@ def trick_taken(trick: list, trump: Any, strength: CardFn, suit_of: CardFn, by: 
     return card if by is None else by[card]
 
 
-def trick_taker(zone: Fn, trump: Fn, order: Fn | list[int], suit: Fn | None, natural_suit: tuple, span: Span,
-                name: str, by_card: bool, trump_test: bool = False) -> Fn:
-    """The closure of `winner` (`by_card`: `winning_card`) with the game's order (a list: each card's
-    place in the natural rank order); `trump_test`: the trump is the rule file's test of a card."""
-    def taker(s, b):
-        trick = s.zones[zone(s, b)]
-        if not trick:
-            raise RuleRuntimeError(f"`{name}` of an empty trick", span)
-        strength = (order.__getitem__ if isinstance(order, list)
-                    else per_card(order, s, b, f"the card order of `{name}`", span))
-        suit_of = (per_card(suit, s, b, f"the suit function of `{name}`", span) if suit is not None
-                   else natural_suit.__getitem__)
-        trumps = per_card(trump, s, b, f"the trump cards of `{name}`", span) if trump_test else trump(s, b)
-        return trick_taken(trick, trumps, strength, suit_of, None if by_card else s.by, name, span)
-    return taker
-
-
 def rank_strength(cards: Any) -> list[int]:
     """Each card's place in the game's rank order (what `highest` and `lowest` compare)."""
     return [cards.order[r] for r in cards.ranks]
@@ -140,10 +112,3 @@ def extreme_card(cards: Any, strength: Any, highest: bool) -> Any:
         return None
     key = strength.__getitem__ if isinstance(strength, list) else strength
     return max(found, key=key) if highest else min(found, key=key)
-
-
-def extreme_by(cards: Fn, order: Fn, highest: bool, span: Span, name: str) -> Fn:
-    """The closure of `highest(cards, power)`: the strongest (weakest) card by the order."""
-    def extreme(s, b):
-        return extreme_card(cards(s, b), per_card(order, s, b, f"the card order of `{name}`", span), highest)
-    return extreme

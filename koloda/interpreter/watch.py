@@ -92,26 +92,6 @@ def conjuncts(n: R.Expr) -> list[R.Expr]:
     return conjuncts(n.left) + conjuncts(n.right) if isinstance(n, R.And) else [n]
 
 
-def watched(checks: list[tuple[Callable[[Any, dict], Any], int]]) -> Callable[[Any, dict], Any]:
-    """A condition `a and b ...` (each part's check, and its bit or 0) asked only while the bit of every
-    part that has one is set; a part found false clears its bit. The value is what `and` gives."""
-    mask = 0
-    for _, bit in checks:
-        mask |= bit
-
-    def cached(s: Any, b: dict) -> Any:
-        if s.dirty & mask != mask:
-            return False
-        value: Any = True
-        for check, bit in checks:
-            value = check(s, b)
-            if not value:
-                s.dirty &= ~bit
-                return value
-        return value
-    return cached
-
-
 class _Reader:
     def __init__(self, rules: R.Rules, layout: Layout):
         self.rules = rules

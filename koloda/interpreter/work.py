@@ -9,8 +9,8 @@ made, so that a list too large is never built): a run that would pass the budget
 error naming the construct, however its loops are nested. The count is per list, not per expression:
 a loop of many rounds costs one subtraction a round at most.
 
-Both executors spend the same steps (the closures here and through `spend`; generated code through
-`_spend`), so a game plays the same moves with either.
+Fast generated code spends through gen_runtime's helpers, checked code through these (gen_checks.py),
+which raise the located error.
 """
 from __future__ import annotations
 
