@@ -137,7 +137,7 @@ def test_the_game_ends_when_no_move_is_left():
                  homes=("", "", "", ""))
     assert sorted(legal(s, plain=True)) == [f"col{k} to a cell" for k in range(1, 9)]
     act(s, "col1 to a cell")
-    assert s.is_terminal() and s.scores() == [0]
+    assert s.is_terminal() and s.scores() == [0] and s.returns() == [0.0]       # lost
 
 
 @pytest.mark.parametrize("options", [{}, {"cells": 2}, {"cells": 1}])

@@ -155,12 +155,12 @@ def test_a_card_may_come_back_from_a_foundation_by_the_table_rule():
 def test_the_score_is_the_cards_home_and_all_52_win():
     s = position(["KS"], homes=("AC 2C 3C", "AD", "", ""), waste="2S", stock="5D", vars={"played": 0})
     act(s, "draw")
-    assert s.is_terminal() and s.scores() == [4] and s.returns() == [1.0]
+    assert s.is_terminal() and s.scores() == [4] and s.returns() == [0.0]       # lost
     homes = [" ".join(r + u for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()) for u in "CDHS"]
     spades = homes[3].split()
     s = position([spades[-1]], homes=(homes[0], homes[1], homes[2], " ".join(spades[:-1])), stock="")
     act(s, "home KS")
-    assert s.is_terminal() and s.scores() == [52]
+    assert s.is_terminal() and s.scores() == [52] and s.returns() == [1.0]
 
 
 def test_the_cap_ends_a_game_and_scores_it():

@@ -135,6 +135,7 @@ class MatchSpec:
     rotate: bool
     span: Span
     next_dealer: ast.Node | None = None   # `next dealer:`; None: as `dealer rotates` says
+    won: ast.Node | None = None   # `won:`, a goal for each player `p`; None: the best score wins
 
 
 @dataclass
@@ -549,14 +550,13 @@ def _match(doc: MarkedDict, b: _Builder) -> MatchSpec:
     ks = getattr(raw, "key_spans", {})
     span = doc.key_spans.get("match", doc.span)
     first_dealer = raw.get("first dealer", "random")
-    return MatchSpec(
-        ends=b.expr(raw.get("ends"), ks.get("ends", span)) if "ends" in raw else None,
-        score=b.expr(raw.get("score"), ks.get("score", span)) if "score" in raw else None,
-        winner=str(raw.get("winner", "highest")),
-        first_dealer=None if first_dealer == "random" else b.expr(first_dealer, ks.get("first dealer", span)),
-        rotate=bool(raw.get("dealer rotates", True)),
-        span=span,
-        next_dealer=b.expr(raw.get("next dealer"), ks.get("next dealer", span)) if "next dealer" in raw else None)
+
+    def given(key: str) -> ast.Node | None:
+        return b.expr(raw.get(key), ks.get(key, span)) if key in raw else None
+    return MatchSpec(ends=given("ends"), score=given("score"), winner=str(raw.get("winner", "highest")),
+                     first_dealer=None if first_dealer == "random" else given("first dealer"),
+                     rotate=bool(raw.get("dealer rotates", True)), span=span, next_dealer=given("next dealer"),
+                     won=given("won"))
 
 
 def _patterns(doc: MarkedDict, errors: list[RuleError]) -> list[Pattern]:

@@ -147,6 +147,8 @@ class Flow:
         self.deal_listeners: list[Callable[[State], None]] = []
         # the rule file's `heuristic` (with `p`), not asked by the flow: kept here to be generated with it
         self.heuristic: Callable[[State, dict], Any] | None = None
+        # `match: won` (with `p`): a goal; each player who reached it wins, whatever the scores (game.py sets it)
+        self.won: Callable[[State, dict], Any] | None = None
         self._offsets = [a.offset for a in actions]
         # the open windows of the rule file (`ask … until all pass`), by the index their effect gives
         self.windows: list[Window] = []
@@ -513,6 +515,8 @@ class Flow:
         Partners win together: each player of a winning side gets that side's share."""
         if not s.terminal:
             return [0.0] * s.n
+        if self.won is not None:     # a goal, reached or not: no share, and no draw at the cap
+            return [1.0 if self.won(s, {"p": p}) else 0.0 for p in range(s.n)]
         side = self.side_of
         if s.capped:                 # drawn by the turn cap: every side shares the win
             sides = {side(p) for p in range(s.n)}

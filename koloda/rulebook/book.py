@@ -367,8 +367,12 @@ class Writer:
         if rules.match_score is not None:
             lines.append(say.word("match.score", score=self.w(rules.match_score)))
             nodes.append(rules.match_score)
-        key = "match.winner." + m.winner
-        lines.append(say.word(key) if say.has(key) else say.word("match.winner.other", winner=m.winner))
+        if rules.match_won is not None:         # a goal: whoever reaches it wins, whatever the scores
+            lines.append(say.word("match.won", cond=self.w(rules.match_won)))
+            nodes.append(rules.match_won)
+        else:
+            key = "match.winner." + m.winner
+            lines.append(say.word(key) if say.has(key) else say.word("match.winner.other", winner=m.winner))
         s.entries.append(self.entry("score", lines + [""], nodes))
         return s
 

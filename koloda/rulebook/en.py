@@ -170,6 +170,7 @@ PHRASES: dict[str, str] = {
     "match.one": "The match is one deal.", "match.score": "A player's score: {score}.",
     "match.winner.highest": "The highest score wins.", "match.winner.lowest": "The lowest score wins.",
     "match.winner.other": "The winner: {winner}.",
+    "match.won": "A player wins when {cond}; the others lose, whatever the scores.",
     "book.counters": "Counted for reports", "counter": "**{name}**: {cond}",
     "book.show": "Shown at the table", "show": "**{name}**: {value}",
     # --diff

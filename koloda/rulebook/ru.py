@@ -196,6 +196,7 @@ PHRASES: dict[str, str] = {
     "match.one": "Партия — одна сдача.", "match.score": "Счёт игрока: {score}.",
     "match.winner.highest": "Побеждает наибольший счёт.", "match.winner.lowest": "Побеждает наименьший счёт.",
     "match.winner.other": "Победитель: {winner}.",
+    "match.won": "Игрок выигрывает, если {cond}; остальные проигрывают, каков бы ни был счёт.",
     "book.counters": "Подсчёты для отчётов", "counter": "**{name}**: {cond}",
     "book.show": "Показывается за столом", "show": "**{name}**: {value}",
     # --diff
