@@ -115,3 +115,15 @@ def test_play_says_a_solitaire_is_won_or_lost(tmp_path):
     assert won.exit_code == 0 and "Won: the rules' goal is reached." in won.output
     plain = run("play", write(tmp_path, "1"), "--seat", "random", "--fast", "--seed", "1")
     assert "One player: the score is the result." in plain.output and "A draw" not in plain.output
+
+
+def test_a_lone_players_gain_is_a_reward_between_a_loss_and_a_win():
+    """The searching bot's reward of a position before the end: with no rival to scale against, a
+    solitaire's gain since the root is squashed between a lost game's 0 and a won game's 1."""
+    import koloda
+    from koloda.agents.judge import rewards, standing
+    s = koloda.load("klondike").new_initial_state(0)
+    before = standing(s)
+    assert rewards(s, before) == [0.5]
+    gained, lost = rewards(s, [before[0] - 20])[0], rewards(s, [before[0] + 20])[0]
+    assert 0.5 < gained < 1 and 0 < lost < 0.5
