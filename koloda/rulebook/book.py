@@ -97,7 +97,9 @@ class Writer:
     def about(self) -> Section:
         spec, say = self.spec, self.say
         s = Section("about", say.word("book.players"))
-        if spec.min_players == spec.max_players:
+        if spec.min_players == spec.max_players == 1:          # a solitaire: "1 players" reads wrong
+            text = say.word("book.players.one")
+        elif spec.min_players == spec.max_players:
             text = say.word("book.players.fixed", count=spec.min_players)
         else:
             text = say.word("book.players.range", low=spec.min_players, high=spec.max_players,

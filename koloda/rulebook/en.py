@@ -122,7 +122,7 @@ PHRASES: dict[str, str] = {
     "fx.while": "while {cond} (at most {limit} times):",
     # the rulebook's headings and sentences
     "book.players": "Players", "book.players.range": "{low} to {high} players (usually {default})",
-    "book.players.fixed": "{count} players", "book.sides": "in {count} sides of partners",
+    "book.players.fixed": "{count} players", "book.players.one": "One player", "book.sides": "in {count} sides of partners",
     "book.source": "Source", "book.notes": "Notes",
     "book.options": "Options in force", "book.option": "**{name}** = {value}",
     "book.option.default": "(the default)", "book.option.changed": "(the default is {default})",
