@@ -63,14 +63,16 @@ def options_text(options: dict[str, str]) -> str:
     return ";".join(f"{k}:{v}" for k, v in options.items())
 
 
-def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low: int, high: int) -> pyspiel.GameType:
+def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low: int, high: int,
+               goal: bool = False) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short_name, long_name=long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        # the returns always add up to the number of players of a side (sides are equal)
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        # the returns always add up to the number of players of a side (sides are equal); with a
+        # goal (`won:`) each player's is 1 or 0 on its own, a solitaire's too
+        utility=pyspiel.GameType.Utility.GENERAL_SUM if goal else pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high, min_num_players=low,
         provides_information_state_string=True, provides_information_state_tensor=True,
@@ -127,16 +129,17 @@ class KolodaGame(pyspiel.Game):
         game = load(rules, options, players)
         self.koloda: Game = game
         self.table = Table(game)
+        goal = game.flow.won is not None
         layout = game.layout
         chances = self.base if self.chance == "seed" else max(game.cards.size, game.num_players)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.spelling.num_distinct_actions(),
             max_chance_outcomes=chances, num_players=game.num_players, min_utility=0.0, max_utility=1.0,
-            utility_sum=game.num_players / layout.num_sides, max_game_length=self.max_moves)
+            utility_sum=None if goal else game.num_players / layout.num_sides, max_game_length=self.max_moves)
         kept = dict(params or {})
         if "options" in kept:       # the same options, in a form the game's string can hold
             kept["options"] = options_text(parse_options(str(kept["options"])))
-        super().__init__(game_type or _GENERIC, info, kept)
+        super().__init__(game_type or (_GENERIC_GOAL if goal else _GENERIC), info, kept)
 
     def new_initial_state(self) -> "KolodaState":
         return KolodaState(self)
@@ -322,6 +325,8 @@ assert TERMINAL == pyspiel.PlayerId.TERMINAL     # current_player passes koloda'
 _REGISTERED: dict[str, str] = {}      # the games `register` made: short name -> rule file
 _GENERIC = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS)
 pyspiel.register_game(_GENERIC, KolodaGame)
+# the same, for a rule file with a goal (`won:`): its returns add up to no constant
+_GENERIC_GOAL = _game_type("koloda", "koloda: any rule file", _PARAMETERS, 1, _MAX_PLAYERS, goal=True)
 
 
 def register(rules: str) -> str:
@@ -342,7 +347,8 @@ def register(rules: str) -> str:
             raise ValueError(f"{spec.name}'s option `{name}` has the name of a parameter of every koloda game: "
                              f"load it as pyspiel.load_game(\"koloda\", {{\"rules\": ..., \"options\": \"{name}=...\"}})")
         parameters[name] = option.default
-    game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players)
+    game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players,
+                           goal=sample.flow.won is not None)
 
     class Registered(KolodaGame):
         def __init__(self, params: dict[str, Any] | None = None):

@@ -66,7 +66,8 @@ def test_random_tokens_play_legal_moves(name):
                 assert len(typed) < longest
         assert played == MOVES or cs.is_terminal()
         if cs.is_terminal():
-            assert cs.legal_actions() == [] and sum(cs.returns()) > 0
+            # somebody wins, unless a goal (`won:`) was missed: a solitaire lost
+            assert cs.legal_actions() == [] and (sum(cs.returns()) > 0 or cg.game.flow.won is not None)
 
 
 @pytest.mark.parametrize("name", ["pony", "peklo", "leopard", "showdown"])
