@@ -66,15 +66,17 @@ def options_text(options: dict[str, str]) -> str:
 
 
 def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low: int, high: int,
-               together: bool = False) -> pyspiel.GameType:
-    """`together`: the rule file has a `turns: together` phase, whose rounds are simultaneous nodes."""
+               together: bool = False, goal: bool = False) -> pyspiel.GameType:
+    """`together`: the rule file has a `turns: together` phase, whose rounds are simultaneous nodes;
+    `goal`: it has a goal (`won:`), so each player's return is 1 or 0 on its own."""
     return pyspiel.GameType(
         short_name=short_name, long_name=long_name,
         dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if together else pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        # the returns always add up to the number of players of a side (sides are equal)
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        # the returns always add up to the number of players of a side (sides are equal); with a
+        # goal (`won:`) each player's is 1 or 0 on its own, a solitaire's too
+        utility=pyspiel.GameType.Utility.GENERAL_SUM if goal else pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high, min_num_players=low,
         provides_information_state_string=True, provides_information_state_tensor=True,
@@ -88,8 +90,8 @@ CHANCE_MODES = ("seed", "cards")
 
 
 def _general_sum(t: pyspiel.GameType) -> pyspiel.GameType:
-    """The game type `t` of a game against the house: each player's return is their own result
-    against it, so the returns have no fixed sum."""
+    """The game type `t` of a game against the house or with a goal (`won:`): each player's return is
+    their own result, so the returns have no fixed sum."""
     return pyspiel.GameType(
         short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics, chance_mode=t.chance_mode,
         information=t.information, utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=t.reward_model,
@@ -143,6 +145,7 @@ class KolodaGame(pyspiel.Game):
         game = load(rules, options, players)
         self.koloda: Game = game
         self.table = Table(game)
+        goal = game.flow.won is not None
         layout = game.layout
         chances = self.base if self.chance == "seed" else max(game.cards.size, game.num_players)
         # against the house each player wins or loses alone: the returns add up to no fixed sum
@@ -150,14 +153,15 @@ class KolodaGame(pyspiel.Game):
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.spelling.num_distinct_actions(),
             max_chance_outcomes=chances, num_players=game.num_players, min_utility=0.0, max_utility=1.0,
-            utility_sum=None if house else game.num_players / layout.num_sides, max_game_length=self.max_moves)
+            utility_sum=None if house or goal else game.num_players / layout.num_sides,
+            max_game_length=self.max_moves)
         kept = dict(params or {})
         if "options" in kept:       # the same options, in a form the game's string can hold
             kept["options"] = options_text(parse_options(str(kept["options"])))
         self.together = any(phase.together for phase in game.spec.phases)
         if game_type is None:
             game_type = _GENERIC_TOGETHER if self.together else _GENERIC
-        super().__init__(_general_sum(game_type) if house else game_type, info, kept)
+        super().__init__(_general_sum(game_type) if house or goal else game_type, info, kept)
 
     def new_initial_state(self) -> "KolodaState":
         return KolodaState(self)
@@ -411,7 +415,7 @@ def register(rules: str) -> str:
                              f"load it as pyspiel.load_game(\"koloda\", {{\"rules\": ..., \"options\": \"{name}=...\"}})")
         parameters[name] = option.default
     game_type = _game_type(short, f"koloda: {sample.title}", parameters, spec.min_players, spec.max_players,
-                           together=any(phase.together for phase in spec.phases))
+                           together=any(phase.together for phase in spec.phases), goal=sample.flow.won is not None)
 
     class Registered(KolodaGame):
         def __init__(self, params: dict[str, Any] | None = None):

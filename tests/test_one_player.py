@@ -79,3 +79,63 @@ def test_a_two_player_report_keeps_its_win_shares_and_draws(tmp_path):
     report = run("simulate", write(tmp_path, "1..3"), "-p", "2", "-n", "5")
     assert report.exit_code == 0, report.output
     assert "draws:" in report.output and "win share" in report.output
+
+
+# A goal: the player wins by reaching it (`match: won:`), as a solitaire is won or lost
+def goal_file(tmp_path, players: str, won: str) -> str:
+    path = tmp_path / "goal.yaml"
+    text = SOLO.replace("PLAYERS", players).replace(
+        "  score: my hand.size + bank.size\n", f"  score: bank.size\n  won: {won}\n")
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_goal_decides_the_returns_whatever_the_scores(tmp_path):
+    import koloda
+    hit = koloda.load(goal_file(tmp_path, "1", "bank.size >= 2"))
+    results = set()
+    for seed in range(20):
+        s = hit.new_initial_state(seed)
+        while not s.is_terminal():
+            actions = s.legal_actions()
+            s.apply_action(actions[seed % len(actions)])
+        results.add((s.scores()[0] >= 2, s.returns()[0]))
+    assert results == {(True, 1.0), (False, 0.0)}        # won when the bank holds 2, lost otherwise
+    both = koloda.load(goal_file(tmp_path, "1..3", "p.seat == 2"), players=3)
+    s = both.new_initial_state(0)
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[-1])
+    assert s.returns() == [0.0, 1.0, 0.0]                 # P2 alone, not a share of the best score
+
+
+def test_a_goal_must_be_a_condition(tmp_path):
+    checked = run("check", goal_file(tmp_path, "1", "bank.size"))
+    assert checked.exit_code != 0
+    assert "goal.yaml:" in checked.output and "`match: won`" in checked.output
+
+
+def test_a_one_player_report_with_a_goal_gives_the_games_won(tmp_path):
+    report = run("simulate", goal_file(tmp_path, "1", "bank.size >= 2"), "-n", "8")
+    assert report.exit_code == 0, report.output
+    assert "games won" in report.output and "draws:" not in report.output
+
+
+def test_play_says_a_solitaire_is_won_or_lost(tmp_path):
+    lost = run("play", goal_file(tmp_path, "1", "bank.size >= 99"), "--seat", "random", "--fast", "--seed", "1")
+    assert lost.exit_code == 0 and "Lost: the rules' goal" in lost.output and "A draw" not in lost.output
+    won = run("play", goal_file(tmp_path, "1", "bank.size >= 0"), "--seat", "random", "--fast", "--seed", "1")
+    assert won.exit_code == 0 and "Won: the rules' goal is reached." in won.output
+    plain = run("play", write(tmp_path, "1"), "--seat", "random", "--fast", "--seed", "1")
+    assert "One player: the score is the result." in plain.output and "A draw" not in plain.output
+
+
+def test_a_lone_players_gain_is_a_reward_between_a_loss_and_a_win():
+    """The searching bot's reward of a position before the end: with no rival to scale against, a
+    solitaire's gain since the root is squashed between a lost game's 0 and a won game's 1."""
+    import koloda
+    from koloda.agents.judge import rewards, standing
+    s = koloda.load("klondike").new_initial_state(0)
+    before = standing(s)
+    assert rewards(s, before) == [0.5]
+    gained, lost = rewards(s, [before[0] - 20])[0], rewards(s, [before[0] + 20])[0]
+    assert 0.5 < gained < 1 and 0 < lost < 0.5

@@ -26,12 +26,16 @@ def standing(state: State, viewer: int | None = None) -> list[float]:
 
 def rewards(state: State, before: list[float] | None = None, viewer: int | None = None) -> list[float]:
     """Terminal: the share of the win. Otherwise each player's standing (gained since `before`),
-    scaled so the best is 1 and the worst 0."""
+    scaled so the best is 1 and the worst 0; a lone player's, squashed between them."""
     if state.is_terminal():
         return state.returns()
     values = standing(state, viewer)
     if before is not None:
         values = [v - b for v, b in zip(values, before)]
+    if len(values) == 1:
+        # one player (a solitaire): no rival to scale against, so a gain is squashed into 0..1
+        # (0.5 none), below the 1 of a match won and above the 0 of one lost
+        return [0.5 + 0.49 * values[0] / (1.0 + abs(values[0]))]
     low, high = min(values), max(values)
     if high == low:
         return [0.5] * len(values)

@@ -107,7 +107,7 @@ def report_of(g: Game, table: Table, count: int, result: SimulationResult) -> di
     return summarise(result.records,
                      game={"name": g.name, "title": plain(g.title), "options": _json_safe(dict(g.options)),
                            "players": g.num_players, "winner": "lowest" if g.flow.lowest_wins else "highest",
-                           "house": g.spec.house is not None},
+                           "house": g.spec.house is not None, "goal": g.flow.won is not None},
                      run={"games": count, "seed": table.seed, "seats": list(table.seats), "rotate": table.rotate,
                           "max_moves": table.max_moves, "stopped": result.stopped, "options": dict(table.options),
                           "worker_deaths": result.deaths,

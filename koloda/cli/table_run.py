@@ -111,7 +111,7 @@ def run(session: Session, save_path: Path | None, log_file: str | None, delay: f
     console.print("[bold]Game over.[/bold] Scores: " + scores_text(state))
     if state.capped:
         console.print(f"Deal {state.deal_number} reached the rules' turn cap ({state.deal_turns} turns): "
-                      "the match ends drawn.")
+                      + ("the match ends there." if g.flow.won is not None else "the match ends drawn."))
     console.print(_result(g, state.returns()))
 
 
@@ -140,10 +140,19 @@ def _stopped_lines(seats: list[str], save_path: Path | None, log_file: str | Non
 
 def _result(game: Game, returns: list[float]) -> str:
     """`Winner: P2`; partners win together (`Winners: P1+P3`); several players level at the top share.
-    Against the house, each player's own result: `P1 beat the dealer`."""
+    Against the house, each player's own result: `P1 beat the dealer`. With a goal (`won:`), the
+    players who reached it, or nobody; a solitaire is won or lost."""
     if game.spec.house is not None:
         from koloda.ui.house import against_house_text
         return against_house_text(game.spec.house.label, returns)
+    if game.flow.won is not None and game.num_players == 1:
+        return "Won: the rules' goal is reached." if returns[0] > 0 else "Lost: the rules' goal (`won:`) is not reached."
+    if game.flow.won is not None and not any(returns):
+        return "Nobody won: nobody reached the rules' goal (`won:`)."
+    if game.flow.won is not None and all(returns):
+        return "Everybody won: every player reached the rules' goal (`won:`)."
+    if game.num_players == 1:
+        return "One player: the score is the result."
     best = [p for p in range(len(returns)) if returns[p] == max(returns)]
     if len(best) == len(returns):
         return "A draw: every player shares the win."

@@ -71,6 +71,7 @@ class Checker(Resolver, ControlChecks):
             counters={name: self.expect(node, {}, BOOL, f"counter `{name}`") for name, node in s.counters.items()},
             match_ends=self._optional(m.ends, {}, BOOL, "`match: ends`"),
             match_score=self._optional(m.score, {"p": PLAYER}, INT, "`match: score` (with `p` the player)"),
+            match_won=self._optional(m.won, {"p": PLAYER}, BOOL, "`match: won` (with `p` the player)"),
             first_dealer=self._optional(m.first_dealer, {}, PLAYER, "`first dealer`"),
             wild=wild, next_dealer=self._optional(m.next_dealer, {}, PLAYER, "`next dealer`"),
             turn_cap=self._optional(s.turn_cap, {}, INT, "`turn cap` (the most turns a deal may last)"),

@@ -22,6 +22,7 @@ class MatchSpec:
     span: Span
     next_dealer: ast.Node | None = None   # `next dealer:`; None: as `dealer rotates` says
     house_score: ast.Node | None = None   # `house score:`: what each player's score is judged against
+    won: ast.Node | None = None   # `won:`, a goal for each player `p`; None: the best score wins
 
 
 @dataclass
@@ -46,7 +47,7 @@ def read_match(doc, expr: Parse) -> MatchSpec:
         ends=given("ends"), score=given("score"), winner=str(raw.get("winner", "highest")),
         first_dealer=None if first_dealer == "random" else given("first dealer"),
         rotate=bool(raw.get("dealer rotates", True)), span=span,
-        next_dealer=given("next dealer"), house_score=given("house score"))
+        next_dealer=given("next dealer"), house_score=given("house score"), won=given("won"))
 
 
 def read_house(doc, errors: list[RuleError]) -> HouseSpec | None:

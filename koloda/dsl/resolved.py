@@ -525,6 +525,7 @@ class Rules:
     counters: dict[str, Expr] = field(default_factory=dict)
     match_ends: Expr | None = None
     match_score: Expr | None = None
+    match_won: Expr | None = None         # `match: won`, with `p` the player
     first_dealer: Expr | None = None
     wild: Expr | None = None
     next_dealer: Expr | None = None

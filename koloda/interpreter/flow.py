@@ -150,6 +150,8 @@ class Flow:
         self.heuristic: Callable[[State, dict], Any] | None = None
         # `match: house score:`, in a game against the house (each player judged against it), or None
         self.house_score: Fn | None = None
+        # `match: won` (with `p`): a goal; each player who reached it wins, whatever the scores (game.py sets it)
+        self.won: Callable[[State, dict], Any] | None = None
         self._offsets = [a.offset for a in actions]
         # the open windows of the rule file (`ask … until all pass`), by the index their effect gives
         self.windows: list[Window] = []
@@ -458,6 +460,8 @@ class Flow:
         Partners win together: each player of a winning side gets that side's share."""
         if not s.terminal:
             return [0.0] * s.n
+        if self.won is not None:     # a goal, reached or not: no share, and no draw at the cap
+            return [1.0 if self.won(s, {"p": p}) else 0.0 for p in range(s.n)]
         if self.house_score is not None:       # a game against the house: each player is judged alone
             return [LEVEL] * s.n if s.capped else against_house(self.scores(s), self.house_score(s, {}),
                                                                  self.lowest_wins)

@@ -67,7 +67,8 @@ class Game:
         # `count:`, `show:` and the move texts' fields, generated in the flow's module
         texts = _text_nodes(rules)
         nodes = list(rules.counters.values()) + list(rules.show.values()) \
-            + [node for fields in texts.values() for node in fields.values()]
+            + [node for fields in texts.values() for node in fields.values()] \
+            + ([rules.match_won] if rules.match_won is not None else [])
         values: list[Fn] = [_unset] * len(nodes)
         self.generated = generate(self.flow, loaded, rules, self.watch, spec.name, nodes, values)
         self.heuristic = self.flow.heuristic
@@ -82,6 +83,8 @@ class Game:
             index: {field: (next(fns), node.type, frozenset(n.name for n in R.walk(node) if isinstance(n, R.Local)))
                     for field, node in fields.items()}
             for index, fields in texts.items()}
+        # `match: won`, the goal the returns follow (flow.py), asked once a match is over
+        self.flow.won = next(fns) if rules.match_won is not None else None
         self.view = View(rules, self.layout, self.cards, self.codec, show, text_values)
 
     def _wild_cards(self) -> set[int]:

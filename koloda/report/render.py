@@ -68,8 +68,20 @@ def solo(report: dict[str, Any]) -> bool:
     return int(report["game"]["players"]) == 1 and not report["game"].get("house")
 
 
+def goal(report: dict[str, Any]) -> bool:
+    """The rule file's `won:` decides who wins: a win share is the games won, a solitaire's too."""
+    return bool(report["game"].get("goal"))
+
+
 def seats_table(report: dict[str, Any]) -> Table:
     lower = " (lower is better)" if report["game"].get("winner") == "lowest" else ""
+    if solo(report) and goal(report):
+        table = _table("Seat (one player: the games won, as the rules' `won:` says, and the score)",
+                       "seat", "games won", "mean score" + lower, "sd")
+        for seat in report["seats"]:
+            table.add_row(seat["seat"], share_text(seat["win_share"]), mean_text(seat["score"]),
+                          number(seat["score"]["sd"]))
+        return table
     if solo(report):
         goals = "; how often each goal was met: the counts below" if report["counters"] else ""
         table = _table("Seat (one player: nobody to win against or draw with, so the score is the result, "

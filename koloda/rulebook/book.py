@@ -98,7 +98,9 @@ class Writer:
     def about(self) -> Section:
         spec, say = self.spec, self.say
         s = Section("about", say.word("book.players"))
-        if spec.min_players == spec.max_players:
+        if spec.min_players == spec.max_players == 1:          # a solitaire: "1 players" reads wrong
+            text = say.word("book.players.one")
+        elif spec.min_players == spec.max_players:
             text = say.word("book.players.fixed", count=spec.min_players)
         else:
             text = say.word("book.players.range", low=spec.min_players, high=spec.max_players,
@@ -386,6 +388,9 @@ class Writer:
             house = label_text(self.rules.spec.house.label, "house", say.language)
             lines.append(say.word("match.house." + m.winner, house=house, score=self.w(rules.house_score)))
             nodes.append(rules.house_score)
+        elif rules.match_won is not None:         # a goal: whoever reaches it wins, whatever the scores
+            lines.append(say.word("match.won", cond=self.w(rules.match_won)))
+            nodes.append(rules.match_won)
         else:
             key = "match.winner." + m.winner
             lines.append(say.word(key) if say.has(key) else say.word("match.winner.other", winner=m.winner))

@@ -122,7 +122,7 @@ PHRASES: dict[str, str] = {
     "fx.while": "while {cond} (at most {limit} times):",
     # the rulebook's headings and sentences
     "book.players": "Players", "book.players.range": "{low} to {high} players (usually {default})",
-    "book.players.fixed": "{count} players", "book.sides": "in {count} sides of partners",
+    "book.players.fixed": "{count} players", "book.players.one": "One player", "book.sides": "in {count} sides of partners",
     "book.source": "Source", "book.notes": "Notes",
     "book.options": "Options in force", "book.option": "**{name}** = {value}",
     "book.option.default": "(the default)", "book.option.changed": "(the default is {default})",
@@ -175,6 +175,7 @@ PHRASES: dict[str, str] = {
                            "one level with it is a push, one below it loses.",
     "match.house.lowest": "Each player plays against the {house} alone: a score below {score} wins, "
                           "one level with it is a push, one above it loses.",
+    "match.won": "A player wins when {cond}; the others lose, whatever the scores.",
     "book.counters": "Counted for reports", "counter": "**{name}**: {cond}",
     "book.show": "Shown at the table", "show": "**{name}**: {value}",
     # --diff

@@ -148,7 +148,7 @@ PHRASES: dict[str, str] = {
     "fx.while": "пока {cond} (не больше {limit} раз):",
     # the rulebook's headings and sentences
     "book.players": "Игроки", "book.players.range": "от {low} до {high} игроков (обычно {default})",
-    "book.players.fixed": "игроков: {count}", "book.sides": "пары партнёров, сторон: {count}",
+    "book.players.fixed": "игроков: {count}", "book.players.one": "Один игрок", "book.sides": "пары партнёров, сторон: {count}",
     "book.source": "Источник", "book.notes": "Примечания",
     "book.options": "Параметры партии", "book.option": "**{name}** = {value}",
     "book.option.default": "(по умолчанию)", "book.option.changed": "(по умолчанию {default})",
@@ -201,6 +201,7 @@ PHRASES: dict[str, str] = {
                            "равный — ничья, меньший проигрывает.",
     "match.house.lowest": "Каждый игрок играет сам за себя против заведения ({house}): счёт меньше {score} выигрывает, "
                           "равный — ничья, больший проигрывает.",
+    "match.won": "Игрок выигрывает, если {cond}; остальные проигрывают, каков бы ни был счёт.",
     "book.counters": "Подсчёты для отчётов", "counter": "**{name}**: {cond}",
     "book.show": "Показывается за столом", "show": "**{name}**: {value}",
     # --diff
