@@ -83,7 +83,7 @@ def test_every_refusal_of_a_shipped_game_is_in_words(name):
     texts, its values worked out (no `{…}` left), never as the rule's expression (`… is false`)."""
     import random
 
-    from koloda.interpreter.refusal import why_refused
+    from koloda.interpreter.words.refusal import why_refused
     game = koloda.load(name)
     s = game.new_initial_state(3)
     rnd = random.Random(3)
