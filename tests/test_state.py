@@ -218,7 +218,7 @@ def test_a_deal_and_a_whole_zone_moved_are_card_by_card_moves(peklo):
 
 
 def test_a_shuffle_puts_the_cards_where_pythons_shuffle_does():
-    from koloda.interpreter.core.state import shuffled
+    from koloda.interpreter.core.shuffle import shuffled
     for size in (0, 1, 2, 3, 32, 52, 108, 1000):
         for seed in range(5):
             ours, theirs = list(range(size)), list(range(size))

@@ -1,4 +1,4 @@
-"""Attributes and built-in calls of the resolved tree -> Python expression text (part of gen_expr.py).
+"""Attributes of the resolved tree -> Python expression text (the part of gen_expr.py reading the tables).
 
 Each method writes what the attribute of that name gives, reading the game's
 tables; a name it does not know cannot run (NotGenerated, then UnknownNode).
@@ -11,22 +11,12 @@ from koloda.dsl import resolved as R
 from koloda.interpreter.runtime import builtin_runtime as rt
 from koloda.interpreter.base.cards import rank_indexes, suit_indexes
 from koloda.interpreter.codegen.gen_frag import NOTHING, Frag, NotGenerated, Scope, atom, deps_of
-from koloda.interpreter.codegen.gen_source import Function, Module
+from koloda.interpreter.codegen.gen_walk import ExprWalk
 from koloda.interpreter.melds.melds import LAYOFF, NEW, SWAP
 
 
-class AttrGen:
-    """Provided by ExprGen: the loaded rules (`c`), the module and function written into, and the expressions."""
-    c: Any
-    m: Module
-    fn: Function
-    checked: bool
-
-    def gen(self, n: R.Expr, scope: Scope) -> Frag:
-        raise NotImplementedError
-
-    def sequence(self, n: R.Expr, scope: Scope) -> Frag:
-        raise NotImplementedError
+class AttrGen(ExprWalk):
+    """The attributes of cards, zones, grids, plans, players, sides and lists."""
 
     def _MeldsOf(self, n: R.MeldsOf, scope: Scope) -> Frag:
         """The melds on the table in the order made (all of them, or one owner's)."""

@@ -21,11 +21,7 @@ from koloda.interpreter.runtime.trick_order import card_fn, rank_strength, table
 
 
 class CallGen(AttrGen):
-    """Provided by ExprGen besides AttrGen's: the function of the rules as a generated function."""
-    _bound_names: dict[tuple[int, str], str]       # engine objects named in the module (`bound`)
-
-    def function(self, fn: R.Function) -> str:
-        raise NotImplementedError
+    """Built-in calls: each entry's template, or a call of its function of plain values."""
 
     def bound(self, value: Any, prefix: str) -> str:
         """A name for an engine object generated code calls (a bound method is made anew each time it is read:
@@ -41,9 +37,6 @@ class CallGen(AttrGen):
         entry = ENTRIES[name]
         assert entry.runtime is not None, name
         return self.bound(entry.runtime, "rt_" + name)
-
-    def at(self, n: R.Node) -> str:
-        return self.m.const(n.span, "at")
 
     # ------------------------------------------------------------ calls
     def _BuiltinCall(self, n: R.BuiltinCall, scope: Scope) -> Frag:

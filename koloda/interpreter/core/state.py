@@ -14,7 +14,7 @@ from koloda.dsl.model import Spec
 from koloda.dsl.resolved import Rules
 from koloda.interpreter.base.cards import CardTable
 from koloda.interpreter.core.codec import ActionCodec
-from koloda.interpreter.base.errors import IllegalAction, PositionError, RuleRuntimeError
+from koloda.interpreter.base.errors import IllegalAction, RuleRuntimeError
 from koloda.interpreter.core.flow import Flow
 from koloda.interpreter.core import state_fields
 from koloda.interpreter.core.history import History
@@ -22,6 +22,7 @@ from koloda.interpreter.runtime.knowledge import Fact, Said, facts_after_move
 from koloda.interpreter.base.layout import Layout
 from koloda.interpreter.melds.melds import LAYOFF, NEW, SWAP
 from koloda.interpreter.core.movetext import action_named
+from koloda.interpreter.core.shuffle import given_order, shuffled
 from koloda.interpreter.core.watch import ALL
 from koloda.interpreter.core.window import copy_waiting
 
@@ -68,18 +69,6 @@ class Table(Protocol):
 # face down), whether they were all of its cards (a trick taken whole)). A plain tuple: it is made on
 # the way of play, and must cost next to nothing.
 Moved = tuple[int, int, list[int | None], list[int | None], bool]
-
-
-def shuffled(rng: random.Random, cards: list[int]) -> None:
-    """`rng.shuffle(cards)`, the same order from the same generator, with `Random._randbelow` written
-    out: Python's own shuffle calls it once per card, and a deal shuffles the whole deck."""
-    bits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        k = (i + 1).bit_length()
-        j = bits(k)
-        while j > i:
-            j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 TERMINAL = -4
@@ -347,32 +336,14 @@ class State:
         for c in cards:        # after a shuffle only those who see the zone know where a card is
             known[c] &= watchers
         if self.orders:
-            cards[:] = self._order_for(zone, self.orders.pop(0))[::-1]    # given top first; the end is the top
+            # named decks' cards of one name are not alike (a `big` joker is not a `main` one)
+            decks = self.game.card_deck if self.game.spec.deck.named else None
+            order = given_order(cards, self.orders.pop(0), self.game.cards.names, decks,
+                                self.layout.zone_label(zone), self.deal_number)
+            cards[:] = order[::-1]    # given top first; the end is the top
             return
         shuffled(self.rng(), cards)
 
-    def _order_for(self, zone: int, wanted: list[int]) -> list[int]:
-        """The zone's cards in the given order, matched by name (copies of a card are alike, and
-        each player's deck has its own copies). An order that is not exactly these cards is an
-        error: falling back to the seed would deal something the user did not ask for."""
-        names = self.game.cards.names
-        # named decks' cards of one name are not alike (a `big` joker is not a `main` one)
-        decks = self.game.card_deck if self.game.spec.deck.named else None
-        pool: dict[object, list[int]] = {}
-        for c in sorted(self.zones[zone]):
-            pool.setdefault(names[c] if decks is None else (names[c], decks[c]), []).append(c)
-        order, extra = [], []
-        for c in wanted:
-            copies = pool.get(names[c] if decks is None else (names[c], decks[c]))
-            if copies:
-                order.append(copies.pop(0))
-            else:
-                extra.append(names[c])
-        missing = [names[c] for copies in pool.values() for c in copies]
-        if missing or extra:
-            raise PositionError(_misfit(self.layout.zone_label(zone), self.deal_number, len(self.zones[zone]),
-                                        len(wanted), missing, extra))
-        return order
     def deal(self, count: int, family_base: int, source: int, span) -> None:
         if count < 0:
             raise RuleRuntimeError(f"cannot deal {count} cards", span)
@@ -507,18 +478,3 @@ def _cloner() -> Callable[[State], State]:
 
 
 setattr(State, "clone", _cloner())
-
-
-def _misfit(zone: str, deal: int, holds: int, given: int, missing: list[str], extra: list[str]) -> str:
-    text = (f"the deck order for the shuffle of `{zone}` in deal {deal} does not fit it: "
-            f"`{zone}` holds {holds} cards and the order lists {given}")
-    if missing:
-        text += f"; {len(missing)} of its cards are missing from the order ({_some(missing)})"
-    if extra:
-        text += f"; {len(extra)} listed cards are not in `{zone}` ({_some(extra)})"
-    return text
-
-
-def _some(names: list[str], most: int = 8) -> str:
-    shown = " ".join(names[:most])
-    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
