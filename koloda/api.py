@@ -6,9 +6,9 @@ from koloda.dsl.loader import shipped_names
 from koloda.dsl.limits import MAX_CARDS, MAX_NUMBER
 from koloda.dsl.model import Spec
 from koloda.dsl.pipeline import load_checked
-from koloda.interpreter.errors import IllegalAction, PositionError, RuleRuntimeError
+from koloda.interpreter.base.errors import IllegalAction, PositionError, RuleRuntimeError
 from koloda.interpreter.game import Game
-from koloda.interpreter.state import CHANCE, TERMINAL
+from koloda.interpreter.core.state import CHANCE, TERMINAL
 
 __all__ = ["load", "load_spec", "shipped_games", "TERMINAL", "CHANCE", "bind_options", "IllegalAction",
            "PositionError"]

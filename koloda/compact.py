@@ -3,8 +3,8 @@
 The engine's own action ids are plan codes (up to ~10^47 where melds are declared). This is a
 view on top of the engine that leaves it, its ids, the table, saves, transcripts and bots as they are:
 a move is spelled as a short sequence of tokens from a vocabulary built from the rule file and
-the layout alone (koloda/interpreter/spelling.py), and a seat's view of the state is a flat list
-of floats (koloda/interpreter/tensors.py). See docs/compact.md.
+the layout alone (koloda/interpreter/words/spelling.py), and a seat's view of the state is a flat list
+of floats (koloda/interpreter/words/tensors.py). See docs/compact.md.
 
 The API (stable; the OpenSpiel and PettingZoo adapters are built on it):
 
@@ -42,11 +42,11 @@ from typing import Any
 from koloda.agents.sampling import determinize
 from koloda.dsl.types import INT, is_list
 from koloda.api import load
-from koloda.interpreter.errors import IllegalAction
+from koloda.interpreter.base.errors import IllegalAction
 from koloda.interpreter.game import Game
-from koloda.interpreter.spelling import Spelling
-from koloda.interpreter.state import TERMINAL, State
-from koloda.interpreter.tensors import Observer
+from koloda.interpreter.words.spelling import Spelling
+from koloda.interpreter.core.state import TERMINAL, State
+from koloda.interpreter.words.tensors import Observer
 from koloda.seen import Seen, now
 
 __all__ = ["CompactGame", "CompactState", "TERMINAL"]
@@ -158,7 +158,7 @@ def as_token(token: Any, size: int) -> int:
 
 
 def tensor_bounds(observer: Observer, information: bool) -> tuple[list[float], list[float]]:
-    """Each entry's range, read from the blocks the observer laid out (koloda/interpreter/tensors.py)."""
+    """Each entry's range, read from the blocks the observer laid out (koloda/interpreter/words/tensors.py)."""
     inf = float("inf")
     cards = float(sum(observer.copies))       # no count of cards by name passes the whole pack
     size = observer.information_size if information else observer.observation_size

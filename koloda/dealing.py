@@ -26,7 +26,7 @@ import weakref
 from typing import Any
 
 from koloda.episode import Episode, Table
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 __all__ = ["Dealt", "OrderWanted", "Deal", "begin", "play", "deal", "dealt"]
 

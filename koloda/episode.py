@@ -22,7 +22,7 @@ from rich.console import Console
 
 from koloda.compact import CompactGame, CompactState
 from koloda.interpreter.game import Game
-from koloda.interpreter.state import TERMINAL, State
+from koloda.interpreter.core.state import TERMINAL, State
 from koloda.seen import Seen
 from koloda.ui.table import render
 

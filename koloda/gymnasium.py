@@ -42,7 +42,7 @@ from koloda.agents.registry import make_agent
 from koloda.api import load
 from koloda.compact import CompactGame, as_token
 from koloda.episode import DEFAULT_MAX_STEPS, Episode, Table
-from koloda.interpreter.errors import IllegalAction
+from koloda.interpreter.base.errors import IllegalAction
 
 __all__ = ["env", "SeatEnv", "SelfPlayEnv", "ENV_ID", "SELF_PLAY_ID", "observation_space", "Policy", "run",
            "tournament"]

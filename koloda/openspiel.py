@@ -36,7 +36,7 @@ from koloda import dealing
 from koloda.api import load
 from koloda.episode import DEFAULT_MAX_STEPS, Episode, Round, Table
 from koloda.interpreter.game import Game
-from koloda.interpreter.state import TERMINAL
+from koloda.interpreter.core.state import TERMINAL
 
 __all__ = ["register", "load_game", "KolodaGame", "KolodaState", "parse_options"]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 # A move as recorded: (player, native action id, who knew each card just after it, as bits per card).
 Record = tuple[int, int, tuple[int, ...]]

@@ -22,7 +22,7 @@ import yaml
 import koloda
 from koloda.dsl.errors import MAX_MESSAGE, RuleError, RuleErrors
 from koloda.dsl.loader import shipped_names, shipped_path
-from koloda.interpreter.errors import IllegalAction, RuleRuntimeError
+from koloda.interpreter.base.errors import IllegalAction, RuleRuntimeError
 
 ODD_VALUES: list[Any] = [None, "", 0, -1, 1, 2, 10**9, 10**12, "9" * 60, -(10**6), True, False, [], {}, [1, 2],
                          {"x": 1}, "ё", "🃏", "ж" * 300, "x" * 5000, "option.nothing", "..", "/etc/passwd",

@@ -97,7 +97,7 @@ def zone_index(game, zone) -> int:
 def cell(game, owner: int, rank, grid: str = "square") -> int:
     """The zone index of the cell of rank `rank` (`"A"`, `"7"`, 7) in `owner`'s grid `grid`
     (for a grid owned by sides, `owner` is the side)."""
-    from koloda.interpreter.cards import rank_name
+    from koloda.interpreter.base.cards import rank_name
     g = game.layout.grids[game.layout.grid_base[grid] + owner]
     for z in g.cells:
         r = game.layout.zone_cell[z].rank
@@ -304,15 +304,15 @@ def snapshot(state, history: bool = True) -> str:
 
 def roundtrip(state):
     """The state through to_json, json text and from_json."""
-    from koloda.interpreter.state import State
+    from koloda.interpreter.core.state import State
     return State.from_json(state.game, json.loads(json.dumps(state.to_json())))
 
 
 # ------------------------------------------------------------------ melds
 def plan_cards_text(game, plan) -> list[str]:
     """A plan's cards by file name, a wild card with its identity: `["QS", "KS", "JK=AS"]`."""
-    from koloda.interpreter.cards import rank_name
-    from koloda.interpreter.melds import identity_parts
+    from koloda.interpreter.base.cards import rank_name
+    from koloda.interpreter.melds.melds import identity_parts
     stands = dict(plan.wild)
     out = []
     for c in plan.cards:
@@ -368,8 +368,8 @@ def table_meld(state, text: str, owner: int, where=None) -> int:
 
 def meld_cards(state, slot: int) -> list[str]:
     """The cards of the meld in `slot`, by file name, a wild card with its identity (`JK=QC`)."""
-    from koloda.interpreter.cards import rank_name
-    from koloda.interpreter.melds import identity_parts
+    from koloda.interpreter.base.cards import rank_name
+    from koloda.interpreter.melds.melds import identity_parts
     g = state.game
     out = []
     for c in state.zones[g.layout.slot_zone[slot]]:
@@ -387,7 +387,7 @@ def check_state(state, rng) -> None:
     table, meld slots used iff they hold cards, to_json round trip, play on a clone leaves the
     original alone, observations are plain data."""
     import json as _json
-    from koloda.interpreter.state import State
+    from koloda.interpreter.core.state import State
     g = state.game
     conservation(state)
     for c in range(g.cards.size):
@@ -519,7 +519,7 @@ def play_on_clone(state, seed: int, steps: int) -> None:
 
 def replays_to(game, checkpoints, actions, final) -> None:
     """States saved as JSON at move i, played on with the same actions, reach the same end."""
-    from koloda.interpreter.state import State
+    from koloda.interpreter.core.state import State
     for i, data in checkpoints:
         r = State.from_json(game, data)
         for a in actions[i:]:

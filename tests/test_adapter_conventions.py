@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from koloda.compact import CompactGame
-from koloda.interpreter.errors import IllegalAction
+from koloda.interpreter.base.errors import IllegalAction
 
 pytest.importorskip("pettingzoo")
 

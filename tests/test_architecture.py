@@ -14,10 +14,10 @@ import koloda
 from koloda.dsl import builtins as signatures
 from koloda.dsl import reference
 from koloda.dsl import resolved as R
-from koloda.interpreter import builtin_entries
-from koloda.interpreter.gen_frag import UnknownNode
-from koloda.interpreter.generate import expressions
-from koloda.interpreter.gen_expr import ExprGen
+from koloda.interpreter.runtime import builtin_entries
+from koloda.interpreter.codegen.gen_frag import UnknownNode
+from koloda.interpreter.codegen.generate import expressions
+from koloda.interpreter.codegen.gen_expr import ExprGen
 
 PACKAGE = Path(koloda.__file__).parent
 
@@ -175,6 +175,68 @@ def test_no_module_is_too_long():
     assert not long, long
 
 
+# ------------------------------------------------------------------ the interpreter's wings
+# koloda/interpreter/ is laid out by role (docs/architecture.md draws it); each wing imports only the
+# wings below it: the meld search knows nothing of the generated code nor of words, the state of play
+# nothing of the generator that writes its code, the generator nothing of what tells the rules in words.
+WINGS = {
+    "base": set(),                                  # cards, the table's layout, located errors, the work budget
+    "melds": {"base"},                              # the meld and pattern search (mostly compiled with mypyc)
+    "runtime": {"base", "melds"},                   # the built-ins' semantics on plain values, called by generated code
+    "core": {"base", "melds", "runtime"},           # the state of play, its flow, action ids, watched conditions
+    "codegen": {"base", "melds", "runtime", "core"},                # the resolved tree as generated Python
+    "words": {"base", "melds", "runtime", "core", "codegen"},       # what a seat sees and is told, in words and tensors
+}
+# the modules at the top of koloda/interpreter/, beside the wings: the game assembled from every wing,
+# and the list of compiled modules (setup.py reads it without importing koloda)
+INTERPRETER_TOP = {"koloda.interpreter": set(), "koloda.interpreter.game": set(WINGS),
+                   "koloda.interpreter.compiled": set()}
+INTERPRETER = PACKAGE / "interpreter"
+
+
+def wing_of(module: str) -> str | None:
+    parts = module.split(".")
+    top = ".".join(parts[:3])
+    return parts[2] if len(parts) > 2 and parts[:2] == ["koloda", "interpreter"] and top not in INTERPRETER_TOP else None
+
+
+def test_every_interpreter_module_is_in_a_wing():
+    stray = [name for p in INTERPRETER.rglob("*.py")
+             if (name := module_name(p)) not in INTERPRETER_TOP and wing_of(name) not in WINGS]
+    assert not stray, stray
+    assert {p.name for p in INTERPRETER.iterdir() if p.is_dir() and p.name != "__pycache__"} == set(WINGS)
+
+
+def test_no_wing_imports_back_up():
+    wrong = []
+    for module, targets in imports().items():
+        if not module.startswith("koloda.interpreter"):
+            continue
+        wing = wing_of(module)
+        allowed = INTERPRETER_TOP[module] if wing is None else WINGS.get(wing, set())
+        for target in targets:
+            if not target.startswith("koloda.interpreter"):
+                continue
+            other = wing_of(target)
+            if other is None and target != "koloda.interpreter":
+                wrong.append(f"{module} imports {target} (the top of the interpreter)")
+            elif other is not None and other != wing and other not in allowed:
+                wrong.append(f"{module} imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_interpreter_module_passes_500_lines():
+    long = {module_name(p): n for p in INTERPRETER.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500}
+    assert not long, long
+
+
+def test_the_compiled_modules_are_the_meld_search_and_the_runtime():
+    # "compiled = melds/ + the runtime": what setup.py compiles is a unit no other wing subclasses
+    from koloda.interpreter.compiled import MODULES
+    assert MODULES and all(wing_of(name) in ("melds", "runtime") for name in MODULES)
+
+
 # ------------------------------------------------------------------ built-ins: two entries each
 @pytest.mark.parametrize("kind", ["FUNCTIONS", "STATE_NAMES", "CARD_ATTRS", "ZONE_ATTRS", "GRID_ATTRS", "PLAN_ATTRS",
                                   "PLAYER_ATTRS", "SIDE_ATTRS", "LIST_ATTRS"])
@@ -197,7 +259,7 @@ def test_every_expression_class_and_built_in_function_has_a_generator_method():
     expressions = [c for c in _leaves(R.Expr) if c is not R.Invalid]
     assert expressions and [c.__name__ for c in expressions if not hasattr(ExprGen, "_" + c.__name__)] == []
     # a built-in function is written from its entry's template, or by a method naming it (`call_<name>`)
-    from koloda.interpreter.builtin_entries import ENTRIES
+    from koloda.interpreter.runtime.builtin_entries import ENTRIES
     assert [name for name in signatures.FUNCTIONS
             if ENTRIES[name].template is None and not hasattr(ExprGen, "call_" + name)] == []
     assert all(isinstance(getattr(ExprGen, m), type(ExprGen.gen)) for m in dir(ExprGen) if m.startswith("call_"))
@@ -211,7 +273,7 @@ def leaf_classes(cls):
 
 def test_the_generator_names_its_methods_after_resolved_classes():
     # a misspelt method would never be called: its nodes would fail to load
-    from koloda.interpreter.generate import Generator
+    from koloda.interpreter.codegen.generate import Generator
     expressions = [m[1:] for cls in ExprGen.__mro__ for m in vars(cls) if m.startswith("_") and m[1:2].isupper()]
     effects = [m[4:] for cls in Generator.__mro__ for m in vars(cls) if m.startswith("_do_")]
     assert expressions and effects
@@ -221,7 +283,7 @@ def test_the_generator_names_its_methods_after_resolved_classes():
 
 def test_every_effect_class_has_a_generator_method():
     # the generator is complete for effects
-    from koloda.interpreter.generate import Generator
+    from koloda.interpreter.codegen.generate import Generator
     missing = [c.__name__ for c in leaf_classes(R.Effect) if not hasattr(Generator, "_do_" + c.__name__)]
     assert missing == []
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from koloda.interpreter.bitmask import ByteSums, bits, mask_of
+from koloda.interpreter.melds.bitmask import ByteSums, bits, mask_of
 
 ids = st.lists(st.integers(min_value=0, max_value=700), max_size=40)
 

@@ -1,4 +1,4 @@
-"""Each built-in has one entry of the interpreter's facts (koloda/interpreter/builtin_entries.py), beside its
+"""Each built-in has one entry of the interpreter's facts (koloda/interpreter/runtime/builtin_entries.py), beside its
 signature in koloda/dsl/builtins.py; what reads the facts reads them from the entry. Every fact of every
 entry is checked here: a missing or wrong one would otherwise fail silently (a wrong refusal, a condition
 not asked again, slower play)."""
@@ -14,9 +14,11 @@ from koloda.dsl import builtins as signatures
 from koloda.dsl import reference
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import NOWHERE
-from koloda.interpreter import builtin_entries, gen_frag, watch
-from koloda.interpreter.builtin_entries import ATTRIBUTES, ENTRIES, NAMES, PURE_READS, READS
-from koloda.interpreter.gen_expr import ExprGen
+from koloda.interpreter.runtime import builtin_entries
+from koloda.interpreter.codegen import gen_frag
+from koloda.interpreter.core import watch
+from koloda.interpreter.runtime.builtin_entries import ATTRIBUTES, ENTRIES, NAMES, PURE_READS, READS
+from koloda.interpreter.codegen.gen_expr import ExprGen
 from koloda.rulebook import en, ru
 
 

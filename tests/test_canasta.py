@@ -381,7 +381,7 @@ def test_a_layoff_making_the_other_sides_canasta_does_not_let_a_player_out():
 
 def live_moves(s) -> list[str]:
     """The legal moves, or [] where the engine finds none (it raises: the rules offer no move)."""
-    from koloda.interpreter.errors import RuleRuntimeError
+    from koloda.interpreter.base.errors import RuleRuntimeError
     try:
         return legal(s)
     except RuleRuntimeError:

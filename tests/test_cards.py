@@ -1,9 +1,9 @@
-"""koloda.interpreter.cards: decks, copies, jokers, names, values, rank order."""
+"""koloda.interpreter.base.cards: decks, copies, jokers, names, values, rank order."""
 from __future__ import annotations
 
 import pytest
 
-from koloda.interpreter.cards import build_deck, normalize_card_name, rank_name
+from koloda.interpreter.base.cards import build_deck, normalize_card_name, rank_name
 
 
 @pytest.mark.parametrize("base,size,low", [("standard52", 52, 2), ("russian36", 36, 6), ("piquet32", 32, 7)])

@@ -1,5 +1,5 @@
 """Checked generated code: a node's checked function is generated only when its fast function fails,
-kept from then on, and raises the located error of the rules (koloda/interpreter/gen_checks.py)."""
+kept from then on, and raises the located error of the rules (koloda/interpreter/codegen/gen_checks.py)."""
 from __future__ import annotations
 
 import re
@@ -7,9 +7,9 @@ import re
 import pytest
 
 import koloda
-from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.base.errors import RuleRuntimeError
 from koloda.interpreter.game import compile_expression
-from koloda.interpreter.gen_checks import Checked
+from koloda.interpreter.codegen.gen_checks import Checked
 
 GAME = """\
 game: checked

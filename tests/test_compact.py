@@ -8,8 +8,8 @@ import pytest
 
 import koloda
 from koloda.compact import INT32_MAX, CompactGame
-from koloda.interpreter.errors import IllegalAction
-from koloda.interpreter.melds import LAYOFF, NEW
+from koloda.interpreter.base.errors import IllegalAction
+from koloda.interpreter.melds.melds import LAYOFF, NEW
 
 from helpers import cards, conservation
 
@@ -112,7 +112,7 @@ def test_a_wild_card_is_one_token_with_what_it_stands_for():
     g = cg.game
     joker = next(c for c in range(g.cards.size) if g.cards.names[c] == "JK")
     meld = next(a for a in g.codec.actions if a.name == "meld")
-    from koloda.interpreter.meldlist import identity
+    from koloda.interpreter.melds.meldlist import identity
     plan = g.melds.plan(1, NEW, cards(g, "7S 8S") + [joker], [(joker, identity(9, 3))], 1)
     tokens = cg.spell(meld.offset + plan)
     assert [cg.token_to_string(t) for t in tokens] == ["meld", "new run for P2", "7♠", "8♠", "🃏=9♠", "end"]

@@ -86,15 +86,15 @@ from koloda.dsl import model
 from koloda.dsl.check import Checker
 from koloda.dsl.errors import RuleErrors, Span
 from koloda.dsl.labels import read_help
-from koloda.interpreter.explain import Explainer
-from koloda.interpreter.refusal import filled
+from koloda.interpreter.words.explain import Explainer
+from koloda.interpreter.words.refusal import filled
 from koloda.dsl.loader import parse_yaml
 from koloda.dsl.to_ast import parse
 from koloda.dsl.types import COLORS, RANK_CONSTANTS, elem, is_list, rank_code
-from koloda.interpreter.cards import rank_name
-from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.base.cards import rank_name
+from koloda.interpreter.base.errors import RuleRuntimeError
 from koloda.interpreter.game import compile_expression
-from koloda.interpreter.generate import effects
+from koloda.interpreter.codegen.generate import effects
 
 HERE = Path(__file__).parent / "compliance"
 FILES = sorted(HERE.glob("*.yaml"))

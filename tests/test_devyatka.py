@@ -175,7 +175,7 @@ def test_a_nine_of_another_suit_cannot_open_the_holders_game():
 
 
 def test_refusals_say_the_rule_in_the_players_words():
-    from koloda.interpreter.refusal import why_refused
+    from koloda.interpreter.words.refusal import why_refused
     s = position(["JD 9H", "", ""], rows="9D")
     assert "J♦ does not fit" in why_refused(s, "lay JD")
     assert "не подходит" in why_refused(s, "lay JD", language="ru")

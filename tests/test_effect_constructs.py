@@ -8,7 +8,7 @@ import random
 import pytest
 
 import koloda
-from koloda.interpreter.refusal import why_refused
+from koloda.interpreter.words.refusal import why_refused
 
 GAME = """\
 game: probe

@@ -14,8 +14,8 @@ from koloda.dsl import builtins as signatures
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import NOWHERE
 from koloda.dsl.types import CARD, GRID, PLAN, PLAYER, SIDE, ZONE, list_of
-from koloda.interpreter.gen_checks import Checked
-from koloda.interpreter.generate import checked_function, expressions
+from koloda.interpreter.codegen.gen_checks import Checked
+from koloda.interpreter.codegen.generate import checked_function, expressions
 
 _ATTRIBUTES = [(R.CardAttr, CARD, signatures.CARD_ATTRS), (R.ZoneAttr, ZONE, signatures.ZONE_ATTRS),
                (R.GridAttr, GRID, signatures.GRID_ATTRS), (R.PlanAttr, PLAN, signatures.PLAN_ATTRS),

@@ -1,4 +1,4 @@
-"""Generated source (koloda/interpreter/generate.py): fast code plays as checked code does, no rule text as code.
+"""Generated source (koloda/interpreter/codegen/generate.py): fast code plays as checked code does, no rule text as code.
 
 Each game is played twice, once by its fast generated code and once by the same flow written checked
 throughout (generate.ALL_CHECKED: every operator testing its operands, as a failing fast function's
@@ -14,9 +14,9 @@ import re
 import pytest
 
 import koloda
-from koloda.interpreter import codecache, generate
-from koloda.interpreter.gen_source import unsafe_names
-from koloda.interpreter.watch import ALL
+from koloda.interpreter.codegen import codecache, generate
+from koloda.interpreter.codegen.gen_source import unsafe_names
+from koloda.interpreter.core.watch import ALL
 
 
 def play(game, seed: int, moves: int) -> list:
@@ -282,7 +282,7 @@ def test_a_listing_learns_whether_any_card_fits_from_its_loop(tmp_path, monkeypa
 
 
 def test_the_game_stopped_for_taking_too_long_names_the_action(tmp_path, monkeypatch):
-    from koloda.interpreter import flow
+    from koloda.interpreter.core import flow
     path = tmp_path / "slow.yaml"
     path.write_text(GAME.format(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal=5),
                     encoding="utf-8")
@@ -550,7 +550,7 @@ def test_the_values_asked_outside_the_flow_are_generated(name):
 
 
 def test_one_expression_compiled_for_a_tool_is_generated_and_fails_at_its_place():
-    from koloda.interpreter.errors import RuleRuntimeError
+    from koloda.interpreter.base.errors import RuleRuntimeError
     from koloda.interpreter.game import compile_expression
     game = koloda.load("pony")
     f, t = compile_expression(game, "x + 1", {"x": "int"})

@@ -138,7 +138,7 @@ def test_a_long_chain_of_procedures_is_refused_where_it_starts(tmp_path, n):
 PLAY = """\
 import random, sys
 import koloda
-from koloda.interpreter import generate
+from koloda.interpreter.codegen import generate
 generate.ALL_CHECKED = sys.argv[2] == "checked"
 try:
     game = koloda.load(sys.argv[1])

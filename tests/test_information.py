@@ -13,7 +13,7 @@ import pytest
 
 import koloda
 from koloda.agents.sampling import determinize
-from koloda.interpreter.knowledge import RANK_FACT
+from koloda.interpreter.runtime.knowledge import RANK_FACT
 from koloda.seen import Seen, now
 from koloda.session.session import Session
 

@@ -72,7 +72,7 @@ _TRUSTED_JSON = {
     "koloda/dsl/structure.py": "the rule files' schema, shipped in the package",
     "koloda/session/schema.py": "the save and transcript schemas, shipped in the package",
     "koloda/report/export.py": "the report schemas, shipped in the package",
-    "koloda/interpreter/state.py": "a copy of a state through json.dumps, in the same call",
+    "koloda/interpreter/core/state.py": "a copy of a state through json.dumps, in the same call",
     "koloda/tune/search.py": "a copy of a search's plan through json.dumps, in the same call",
 }
 

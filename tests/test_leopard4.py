@@ -11,7 +11,7 @@ import random
 import pytest
 
 import koloda
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 from helpers import act, conservation, get_var, hand, legal, replays_to, roundtrip, setup, snapshot
 from test_leopard import (EIGHT_CARDS, FIVE_CARDS, LOWER_CARDS, LOWER_RANKS, MAX_CHOICES, UPPER_CARDS, UPPER_RANKS,

@@ -15,7 +15,7 @@ import koloda
 from helpers import random_playout
 from koloda.compact import CompactGame
 from koloda.dsl.errors import RuleErrors
-from koloda.interpreter import generate
+from koloda.interpreter.codegen import generate
 from koloda.rulebook import rulebook
 from koloda.ui.table import card_key, card_text
 

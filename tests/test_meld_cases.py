@@ -126,7 +126,7 @@ def shown_as(game, plan, text: str) -> bool:
     """Is `plan` written `text`? A set's cards may be listed in any order; a run's are in table order."""
     if text in plan_texts(game, plan):
         return True
-    from koloda.interpreter.melds import NEW
+    from koloda.interpreter.melds.melds import NEW
     if plan.type == NEW and game.melds.kinds[plan.kind].of == "rank":
         return any(sorted(text.split()) == sorted(t.split()) for t in plan_texts(game, plan))
     return False
@@ -134,8 +134,8 @@ def shown_as(game, plan, text: str) -> bool:
 
 def uses_exactly(game, plan, text: str) -> bool:
     """Does the new meld `plan` use exactly the cards written in `text` (and the identities given)?"""
-    from koloda.interpreter.cards import rank_name
-    from koloda.interpreter.melds import identity_parts
+    from koloda.interpreter.base.cards import rank_name
+    from koloda.interpreter.melds.melds import identity_parts
     stands = dict(plan.wild)
     have = []
     for c in plan.cards:

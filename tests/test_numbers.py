@@ -1,4 +1,4 @@
-"""Number parameters beyond the deck's size, and ranges with a step (interpreter/codec.py).
+"""Number parameters beyond the deck's size, and ranges with a step (interpreter/core/codec.py).
 
 Played on tests/games/auction.yaml, a small bidding game made to show them (not a real card game)."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 import koloda
 from koloda.compact import CompactGame
 from koloda.dsl.errors import RuleErrors
-from koloda.interpreter import generate
+from koloda.interpreter.codegen import generate
 from koloda.interpreter.game import compile_expression
 
 GAME = Path(__file__).parent / "games" / "auction.yaml"
@@ -218,7 +218,7 @@ def test_a_list_spread_too_wide_is_refused_at_check_time_where_it_is_written(tmp
 def test_a_number_past_its_ids_at_play_says_where_and_how_without_an_internal_error(tmp_path):
     """A list read from the table is not fixed before play: its numbers are 0..deck size, and one
     past them stops play with the action's place and a hint, not Python's chained failure."""
-    from koloda.interpreter.errors import RuleRuntimeError
+    from koloda.interpreter.base.errors import RuleRuntimeError
     game = listed(tmp_path, "[high + 36, 20]")
     with pytest.raises(RuleRuntimeError) as caught:
         game.new_initial_state(seed=1).legal_actions()

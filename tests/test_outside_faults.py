@@ -17,7 +17,7 @@ import pytest
 import koloda
 from koloda.agents import outside
 from koloda.agents.outside import AgentFailure, OutsideAgent
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 PYTHON = shlex.quote(sys.executable)
 HANG = 60.0           # seconds: only a hang takes this long

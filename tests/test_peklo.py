@@ -6,7 +6,7 @@ import random
 import pytest
 
 import koloda
-import koloda.interpreter.errors
+import koloda.interpreter.base.errors
 
 from helpers import act, card, conservation, get_var, hand, legal, new_state, suit, zone_cards
 

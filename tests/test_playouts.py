@@ -7,7 +7,7 @@ import random
 import pytest
 
 import koloda
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 from helpers import conservation, play_on_clone, roundtrip, snapshot
 

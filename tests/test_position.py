@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import koloda
 from koloda.cli.main import main
-from koloda.interpreter.errors import IllegalAction, PositionError
+from koloda.interpreter.base.errors import IllegalAction, PositionError
 from koloda.session import Session
 
 from helpers import get_var, hand, zone_cards

@@ -1,4 +1,4 @@
-"""The opening search (interpreter/reach.py): a part of a hand lists the plays it would list on its
+"""The opening search (interpreter/melds/reach.py): a part of a hand lists the plays it would list on its
 own, and the yes-or-no question `best_points…(…, need) >= need` gives the number's verdict."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import koloda
 from helpers import table_meld
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import Span
-from koloda.interpreter.meld_calls import asks_reach
-from koloda.interpreter.bitmask import mask_of
+from koloda.interpreter.melds.meld_calls import asks_reach
+from koloda.interpreter.melds.bitmask import mask_of
 
 
 def _names(plays) -> set[tuple]:

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 import koloda
 from koloda.agents.human import match_move
 from koloda.cli.main import main
-from koloda.interpreter.refusal import why_refused
+from koloda.interpreter.words.refusal import why_refused
 
 from helpers import act, legal
 

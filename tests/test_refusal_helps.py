@@ -83,7 +83,7 @@ def test_every_refusal_of_a_shipped_game_is_in_words(name):
     texts, its values worked out (no `{…}` left), never as the rule's expression (`… is false`)."""
     import random
 
-    from koloda.interpreter.refusal import why_refused
+    from koloda.interpreter.words.refusal import why_refused
     game = koloda.load(name)
     states, texts, made = [], set(), 0
     # every tenth position of one game, or of several where a game is short (Blackjack's may end at the deal)

@@ -5,8 +5,8 @@ import pytest
 from helpers import no_hang
 
 import koloda
-from koloda.interpreter import flow
-from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.core import flow
+from koloda.interpreter.base.errors import RuleRuntimeError
 
 GAME = """\
 game: runaway

@@ -234,7 +234,7 @@ def test_the_bummerl_is_seven_game_points():
 
 
 def test_refusals_say_the_rule_in_the_players_words():
-    from koloda.interpreter.refusal import why_refused
+    from koloda.interpreter.words.refusal import why_refused
     s = position(["QC", "JS QS AD"], trick="KS", current=1, trump="diamonds")
     assert "follow" in why_refused(s, "play AD") and "перебейте" in why_refused(s, "play AD", language="ru")
     s = position(["JH AS", "KS QS"], stock="10S JC QC", trump_card="AH", vars={"closer": 1})

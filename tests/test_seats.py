@@ -11,8 +11,8 @@ import pytest
 import koloda
 from koloda.api import load_spec
 from koloda.dsl.errors import RuleErrors
-from koloda.interpreter import generate
-from koloda.interpreter.state import State
+from koloda.interpreter.codegen import generate
+from koloda.interpreter.core.state import State
 
 GAME = Path(__file__).parent / "games" / "round_table.yaml"
 HANDS = {"P1 hand": "QS 7S", "P2 hand": "KS 7H", "P3 hand": "8S 8H", "P4 hand": "9S 9H"}

@@ -11,7 +11,7 @@ import pytest
 
 import koloda
 from koloda.agents.human import match_move
-from koloda.interpreter.errors import IllegalAction
+from koloda.interpreter.base.errors import IllegalAction
 from koloda.ui.moves import listed_moves
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,9 +7,9 @@ import pickle
 import random
 
 import koloda
-from koloda.interpreter.bounded import RECENT_HANDS, RECENT_LISTINGS, RECENT_PARTS
-from koloda.interpreter.history import History
-from koloda.interpreter.bitmask import bits, mask_of
+from koloda.interpreter.melds.bounded import RECENT_HANDS, RECENT_LISTINGS, RECENT_PARTS
+from koloda.interpreter.core.history import History
+from koloda.interpreter.melds.bitmask import bits, mask_of
 
 
 def _play(state, moves: int, seed: int = 1):
@@ -139,7 +139,7 @@ def test_the_groups_holding_a_card_are_those_of_the_whole_hand():
 def test_a_group_too_small_for_a_meld_with_the_wild_cards_at_hand_is_not_listed():
     """A meld takes more natural cards than wild ones (Kun-kin): with two jokers a run or a set still
     needs two natural cards, so a rank or a suit held once is no group, though three cards are there."""
-    from koloda.interpreter.meldlist import least_naturals
+    from koloda.interpreter.melds.meldlist import least_naturals
     game = koloda.load("kunkin")
     new = game.melds.new                                          # type: ignore[union-attr]
     run, pair = [k for k in new.kinds if k.of == "suit"][0], [k for k in new.kinds if k.of == "rank"][0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import koloda
-from koloda.interpreter.melds import identity
+from koloda.interpreter.melds.melds import identity
 from koloda.ui.table import render
 
 from helpers import (act, conservation, each_player, get_var, hand, legal, meld_cards, moves_starting,

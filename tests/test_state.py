@@ -1,4 +1,4 @@
-"""koloda.interpreter.state: moves, shuffles, deck orders, clones, JSON."""
+"""koloda.interpreter.core.state: moves, shuffles, deck orders, clones, JSON."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ import pytest
 
 import koloda
 from koloda.dsl.errors import NOWHERE
-from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.base.errors import RuleRuntimeError
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +218,7 @@ def test_a_deal_and_a_whole_zone_moved_are_card_by_card_moves(peklo):
 
 
 def test_a_shuffle_puts_the_cards_where_pythons_shuffle_does():
-    from koloda.interpreter.state import shuffled
+    from koloda.interpreter.core.shuffle import shuffled
     for size in (0, 1, 2, 3, 32, 52, 108, 1000):
         for seed in range(5):
             ours, theirs = list(range(size)), list(range(size))

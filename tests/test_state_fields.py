@@ -1,12 +1,12 @@
-"""A state's fields are declared once (koloda/interpreter/state_fields.py): its slots, its clone, its
+"""A state's fields are declared once (koloda/interpreter/core/state_fields.py): its slots, its clone, its
 save and the reading of a save all come from that one list, and agree."""
 from __future__ import annotations
 
 import random
 
 import koloda
-from koloda.interpreter import state_fields
-from koloda.interpreter.state import State
+from koloda.interpreter.core import state_fields
+from koloda.interpreter.core.state import State
 
 
 def _played(name: str = "pony", moves: int = 60) -> State:

@@ -9,7 +9,7 @@ import koloda
 from koloda.agents.sampling import determinize
 from koloda.compact import CompactGame, CompactState
 from koloda.dsl.types import CARD, PLAN
-from koloda.interpreter.history import History
+from koloda.interpreter.core.history import History
 from koloda.seen import Seen
 
 GAMES = koloda.shipped_games()

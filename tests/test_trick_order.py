@@ -8,8 +8,8 @@ import random
 from pathlib import Path
 
 import koloda
-from koloda.interpreter import generate
-from koloda.interpreter.refusal import why_refused
+from koloda.interpreter.codegen import generate
+from koloda.interpreter.words.refusal import why_refused
 from tests.helpers import act, get_var, legal, setup, zone_cards
 
 GAME = Path(__file__).parent / "games" / "bowers.yaml"

@@ -11,7 +11,7 @@ import json
 import pytest
 
 import koloda
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 from helpers import act, conservation, get_var, setup
 

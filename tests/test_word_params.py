@@ -1,5 +1,5 @@
 """Word parameters: an action's parameter over a fixed list of words (`g in ["grand", "null_game"]`),
-numbered by its word's place in the list (interpreter/codec.py, checked by dsl/params.py).
+numbered by its word's place in the list (interpreter/core/codec.py, checked by dsl/params.py).
 
 Played on tests/games/declare.yaml, a small game made to show them (not a real card game)."""
 from __future__ import annotations

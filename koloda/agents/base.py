@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 
 class Agent(Protocol):

@@ -11,7 +11,7 @@ import random
 
 from koloda.agents.judge import margin
 from koloda.agents.sampling import determinize
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 
 class GreedyAgent:

@@ -4,9 +4,9 @@ from __future__ import annotations
 from rich.console import Console
 
 from koloda.dsl.labels import help_in
-from koloda.interpreter.movetext import read_move
-from koloda.interpreter.refusal import why_refused
-from koloda.interpreter.state import State
+from koloda.interpreter.core.movetext import read_move
+from koloda.interpreter.words.refusal import why_refused
+from koloda.interpreter.core.state import State
 from koloda.ui import names
 from koloda.ui.moves import grouped, grouped_lines, listed_moves, move_groups, starting
 from koloda.ui.safe import console as safe_console, plain, shown

@@ -23,7 +23,7 @@ import time
 from koloda.agents.greedy import GreedyAgent
 from koloda.agents.judge import margin, rewards, standing
 from koloda.agents.sampling import determinize
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 
 class _Node:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 # a win or a loss at the end of the match outweighs any standing a heuristic can give
 _DECIDED = 1e9

@@ -32,8 +32,8 @@ from typing import Any
 from koloda.agents.child import TOO_LONG, Child
 from koloda.agents.views import compact_view
 from koloda.dsl.jsontext import Bounds, JsonRefused, read_json
-from koloda.interpreter.errors import IllegalAction
-from koloda.interpreter.state import State
+from koloda.interpreter.base.errors import IllegalAction
+from koloda.interpreter.core.state import State
 
 PROTOCOL = "koloda-agent/1"
 DEFAULT_SECONDS = 10.0

@@ -28,8 +28,8 @@ from typing import Any
 
 from koloda.agents.outside import AgentFailure
 from koloda.agents.views import compact_view
-from koloda.interpreter.state import State
-from koloda.interpreter.tensors import Observer
+from koloda.interpreter.core.state import State
+from koloda.interpreter.words.tensors import Observer
 
 
 def _numpy() -> Any:

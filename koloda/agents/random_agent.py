@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 
 
 class RandomAgent:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from koloda.interpreter.history import History
-from koloda.interpreter.knowledge import deal_hidden, facts_of
-from koloda.interpreter.state import State
+from koloda.interpreter.core.history import History
+from koloda.interpreter.runtime.knowledge import deal_hidden, facts_of
+from koloda.interpreter.core.state import State
 
 
 def determinize(state: State, player: int, rng: random.Random) -> State:

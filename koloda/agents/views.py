@@ -6,8 +6,8 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from koloda.interpreter.spelling import Spelling
-from koloda.interpreter.tensors import Observer
+from koloda.interpreter.words.spelling import Spelling
+from koloda.interpreter.words.tensors import Observer
 
 __all__ = ["compact_view"]
 

@@ -372,7 +372,7 @@ def saves() -> None:
 def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool) -> None:
     """Replay a transcript written by `play --log`, checking every move."""
     from koloda.ui.table import taken_lines
-    from koloda.interpreter.errors import IllegalAction
+    from koloda.interpreter.base.errors import IllegalAction
     from koloda.cli import trust
     from koloda.session import SaveError, read_transcript
     from koloda.ui.table import render

@@ -18,7 +18,7 @@ from koloda.ui.safe import shown
 
 if TYPE_CHECKING:
     from koloda.interpreter.game import Game
-    from koloda.interpreter.state import State
+    from koloda.interpreter.core.state import State
     from koloda.session import Session
 
 

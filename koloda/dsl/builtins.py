@@ -1,7 +1,7 @@
 """The language's built-ins as the checker sees them: functions, attributes, state names.
 
 One table per kind, name -> signature or type. The interpreter's facts of each
-live in `koloda/interpreter/builtin_entries.py` under the same names, and a test
+live in `koloda/interpreter/runtime/builtin_entries.py` under the same names, and a test
 keeps the key sets equal, so adding a built-in is one entry here, one there, and
 a test.
 (The model is jmespath's functions.py: a signature declared beside a name.)

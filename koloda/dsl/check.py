@@ -169,7 +169,7 @@ class Checker(Resolver, ControlChecks):
 
     def _numbers(self, var: str, domain: R.Expr) -> None:
         """A number parameter from a range or a list fixed before play (with the options' defaults) has
-        at most MOST_NUMBERS values: its ids are its places in the range (interpreter/codec.py)."""
+        at most MOST_NUMBERS values: its ids are its places in the range (interpreter/core/codec.py)."""
         defaults = {name: o.default for name, o in self.spec.options.items()}
         fixed = fixed_span(domain, defaults, {})
         if fixed is not None and count_of(fixed) > MOST_NUMBERS:

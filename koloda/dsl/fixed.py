@@ -1,7 +1,7 @@
 """Whole numbers fixed before play: constants, options and the table's size, folded.
 
 A number parameter drawn from a range fixed this way has its values known before play,
-so its action ids can be its places in the range (interpreter/codec.py), and the checker
+so its action ids can be its places in the range (interpreter/core/codec.py), and the checker
 can bound how many there are.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What an action's parameter may range over, as far as its ids must be fixed before play.
 
-Every move has an id fixed by the rule file, its options and the player count (interpreter/codec.py):
+Every move has an id fixed by the rule file, its options and the player count (interpreter/core/codec.py):
 a parameter's values are digits. Two kinds of parameter are checked here, so that what cannot be coded
 is said by `koloda check` where it is written rather than when the game runs:
 

@@ -10,15 +10,15 @@ import importlib
 # setup.py reads this list (without importing koloda): the modules the meld search runs through,
 # none of which other code subclasses or patches, since compiled classes cannot be
 MODULES = [
-    "koloda.interpreter.bitmask",
-    "koloda.interpreter.bounded",
-    "koloda.interpreter.meldlist",
-    "koloda.interpreter.meldwhole",
-    "koloda.interpreter.plays",
-    "koloda.interpreter.reach",
-    "koloda.interpreter.meld_calls",
-    "koloda.interpreter.melds",
-    "koloda.interpreter.gen_runtime",
+    "koloda.interpreter.melds.bitmask",
+    "koloda.interpreter.melds.bounded",
+    "koloda.interpreter.melds.meldlist",
+    "koloda.interpreter.melds.meldwhole",
+    "koloda.interpreter.melds.plays",
+    "koloda.interpreter.melds.reach",
+    "koloda.interpreter.melds.meld_calls",
+    "koloda.interpreter.melds.melds",
+    "koloda.interpreter.runtime.gen_runtime",
 ]
 
 

@@ -16,20 +16,20 @@ from koloda.dsl.errors import RuleError, RuleErrors, Span
 from koloda.dsl.model import DeckSpec, Spec
 from koloda.dsl.to_ast import parse
 from koloda.dsl.types import CARD, DECKS
-from koloda.interpreter.arrange import opening_orders
-from koloda.interpreter.cards import CardTable, build_deck, build_listed, card_value, joined
-from koloda.interpreter.cardtext import Given, givens, named_decks, orders_from, parse_deck, parse_hands
-from koloda.interpreter.codec import ActionCode, ActionCodec
-from koloda.interpreter.errors import PositionError
-from koloda.interpreter.flow import Action, Event, Flow, Param, Phase, VarStarts
-from koloda.interpreter.generate import expressions, generate
-from koloda.interpreter.layout import Grid, Layout
-from koloda.interpreter.loaded import Fn, LoadedRules
-from koloda.interpreter.melds import MeldRules, Plan
-from koloda.interpreter.patterns import PatternRules
-from koloda.interpreter.state import State
-from koloda.interpreter.view import TextValue, View
-from koloda.interpreter.watch import Watch, watch
+from koloda.interpreter.words.arrange import opening_orders
+from koloda.interpreter.base.cards import CardTable, build_deck, build_listed, card_value, joined
+from koloda.interpreter.words.cardtext import Given, givens, named_decks, orders_from, parse_deck, parse_hands
+from koloda.interpreter.core.codec import ActionCode, ActionCodec
+from koloda.interpreter.base.errors import PositionError
+from koloda.interpreter.core.flow import Action, Event, Flow, Param, Phase, VarStarts
+from koloda.interpreter.codegen.generate import expressions, generate
+from koloda.interpreter.base.layout import Grid, Layout
+from koloda.interpreter.core.loaded import Fn, LoadedRules
+from koloda.interpreter.melds.melds import MeldRules, Plan
+from koloda.interpreter.melds.patterns import PatternRules
+from koloda.interpreter.core.state import State
+from koloda.interpreter.words.view import TextValue, View
+from koloda.interpreter.core.watch import Watch, watch
 
 __all__ = ["Game", "Grid", "compile_expression"]
 

@@ -17,10 +17,10 @@ from koloda.agents.registry import UnknownAgent, parse_seat
 from koloda.api import load
 from koloda.dsl.errors import RuleError, RuleErrors
 from koloda.dsl.loader import resolve, shipped_path
-from koloda.interpreter.errors import IllegalAction
-from koloda.interpreter import state_fields
+from koloda.interpreter.base.errors import IllegalAction
+from koloda.interpreter.core import state_fields
 from koloda.interpreter.game import Game
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 from koloda.session.errors import SaveError, Source, shown
 from koloda.session.files import write_atomically
 from koloda.session.integrity import Verdict, make, verify

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from koloda.dsl.errors import RuleError
-from koloda.interpreter.errors import IllegalAction
+from koloda.interpreter.base.errors import IllegalAction
 from koloda.session.errors import SaveError, Source, shown
 from koloda.session.jsonfile import parse, read_text
 from koloda.session.schema import check

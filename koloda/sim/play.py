@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from koloda.agents.judge import standing
 from koloda.agents.registry import make_agent
-from koloda.interpreter.errors import RuleRuntimeError
+from koloda.interpreter.base.errors import RuleRuntimeError
 from koloda.interpreter.game import Game, Hands
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 from koloda.report.quality import measure
 from koloda.report.records import ENDED, RULE_ERROR, STEP_CAP, GameRecord
 

@@ -7,7 +7,7 @@ from koloda.ui.names import language
 
 def against_house_text(label: Label | None, returns: list[float]) -> str:
     """`P1 beat the dealer; P2 is level with the dealer`: each player's result against the house alone
-    (1 won, 0.5 level, 0 lost; see koloda/interpreter/house.py)."""
+    (1 won, 0.5 level, 0 lost; see koloda/interpreter/core/house.py)."""
     house = label_text(label, "house", language())
     parts = []
     for p, result in enumerate(returns):

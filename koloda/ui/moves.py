@@ -28,8 +28,8 @@ from rich.text import Text
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import CARD, INT, PLAN
-from koloda.interpreter.movetext import normal_move
-from koloda.interpreter.state import State, Table
+from koloda.interpreter.core.movetext import normal_move
+from koloda.interpreter.core.state import State, Table
 from koloda.ui.safe import plain
 from koloda.ui.table import card_key
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any, Iterator
 
 from koloda.dsl import resolved as R
-from koloda.interpreter.state import Table
+from koloda.interpreter.core.state import Table
 
 
 def arrangement(game: Table, zone: str) -> str | None:

@@ -33,7 +33,7 @@ from koloda.agents.registry import make_agent
 from koloda.api import load
 from koloda.episode import DEFAULT_MAX_STEPS, Table
 from koloda.gymnasium import ILLEGAL, observation_space, scaling
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 from koloda.vector.batch import BatchObserver
 
 __all__ = ["SeatVectorEnv"]

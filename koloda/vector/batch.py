@@ -1,6 +1,6 @@
 """One seat's observation tensors of many states, written into rows of one NumPy array at once.
 
-The same numbers as koloda/interpreter/tensors.py's `Observer.observation` (tests/test_vector.py
+The same numbers as koloda/interpreter/words/tensors.py's `Observer.observation` (tests/test_vector.py
 compares them state by state in every shipped game), laid out by that observer, but the cards —
 most of a tensor, and most of its cost one state at a time — are counted for all the states in a
 few NumPy operations: each state gives its cards' places (`State.loc`) and who knows them
@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from koloda.interpreter.meldlist import IDENTITIES
-from koloda.interpreter.state import State
-from koloda.interpreter.tensors import Observer
+from koloda.interpreter.melds.meldlist import IDENTITIES
+from koloda.interpreter.core.state import State
+from koloda.interpreter.words.tensors import Observer
 
 __all__ = ["BatchObserver"]
 

@@ -1,5 +1,5 @@
 """The choices of the seat to move: the legal next tokens of the compact spelling after what it has
-clicked so far (koloda/interpreter/spelling.py), each with the card and the zone it names so that
+clicked so far (koloda/interpreter/words/spelling.py), each with the card and the zone it names so that
 the page can make those clickable, and the grouped move list as the terminal shows it."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 from koloda.dsl.types import CARD, ZONE
 from koloda.interpreter.game import Game
-from koloda.interpreter.spelling import Spelling
-from koloda.interpreter.state import State
+from koloda.interpreter.words.spelling import Spelling
+from koloda.interpreter.core.state import State
 from koloda.ui.moves import listed_moves, move_groups
 
 

@@ -1,5 +1,5 @@
 """What each seat is sent. Everything here is read from the engine's view of the state for that
-seat (State.observation(seat), koloda/interpreter/view.py) and from move texts told as that seat saw
+seat (State.observation(seat), koloda/interpreter/words/view.py) and from move texts told as that seat saw
 them (Game.describe), never from the state's zones themselves; the one exception is the end of a
 deal, where every hand is shown to everyone, as the terminal shows it (koloda/ui/table.py).
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from koloda.dsl.labels import label_text
-from koloda.interpreter.house import LEVEL, WON
+from koloda.interpreter.core.house import LEVEL, WON
 from koloda.interpreter.game import Game
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 from koloda.ui import names
 from koloda.ui.table import said_lines, sort_key, taken_lines
 

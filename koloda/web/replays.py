@@ -8,7 +8,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from koloda.interpreter.state import State
+from koloda.interpreter.core.state import State
 from koloda.session import Session, read_transcript
 from koloda.web.messages import WATCHER, deal_end, move_lines, result, table_view
 

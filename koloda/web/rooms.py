@@ -16,9 +16,9 @@ from koloda.agents.base import Agent
 from koloda.agents.registry import UnknownAgent, make_agent, parse_seat
 from koloda.api import load
 from koloda.dsl.errors import RuleError, RuleErrors
-from koloda.interpreter.errors import IllegalAction
-from koloda.interpreter.refusal import why_refused
-from koloda.interpreter.state import State
+from koloda.interpreter.base.errors import IllegalAction
+from koloda.interpreter.words.refusal import why_refused
+from koloda.interpreter.core.state import State
 from koloda.session import SaveError, Session, game_reference, write_atomically
 from koloda.session.files import make_folder
 from koloda.session.jsonfile import parse, read_text

@@ -1,0 +1,293 @@
+"""Effects of the resolved tree -> Python statements (see generate.py).
+
+One `_do_<Class>` method per effect class, each writing the statements that
+do what the effect means, with its own checks and messages. Every effect is
+wrapped so that a Python failure becomes "this effect failed" at its place in
+the file. An expression that can fail is worked out inside a `try`; if it
+fails, its checked function (generate.py `recovery`) works it out again and
+raises the located error (the state has not changed in between: expressions
+only read it). The local names of the rules are Python locals here, one
+namespace for the whole list.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from koloda.dsl import resolved as R
+from koloda.dsl.types import BOOL, INT, ZONE, is_list
+from koloda.interpreter.codegen.gen_expr import ExprGen
+from koloda.interpreter.codegen.gen_frag import Frag, NotGenerated, Scope, UnknownNode, atom, is_none
+from koloda.interpreter.codegen.gen_source import Function
+from koloda.interpreter.core.window import END_TURN
+
+_UPDATE = {"+=": "+", "-=": "-", "*=": "*"}
+MAX_BLOCKS = 16      # `try` and `for` inside one another in one function (Python allows 20): deeper, a new one
+
+
+class EffectGen(ExprGen):
+    # the checked function `write` writes, made when first asked (generate.py Generator.recovery)
+    recovery: Callable[[Callable[[Any], str]], Any]
+    _blocks = 0          # `try` and `for` blocks around the statement being written
+    def effects_function(self, nodes: tuple[R.Effect, ...], names: list[str] | None = None) -> str:
+        """A function (s, b) that runs a list of effects, the values of its local `names` (an action's
+        parameters, as the codec decodes them: never none) read from `b`."""
+        name = self.m.name("run")
+        self.fn = Function(self.m, name, "s, b", pure=False)
+        self.listing = self.hoisting = self.memo = False
+        scope: Scope = {}
+        for param in names or ():
+            local = self.m.local(param)
+            self.fn.emit(f"{local} = b[{self.m.literal(param)}]", 1)
+            scope[param] = Frag(local, frozenset({local}), True, True)
+        self.block(nodes, scope, set(scope), 1)
+        self.m.add(self.fn.text())
+        return name
+
+    def action_function(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int, int, int]]) -> str:
+        """A function (s, code) that runs an action's effects: `code` is the action's id less its offset, its
+        parameters' (name, type, radix, low, step) written as digits (codec.py), decoded here as the codec does."""
+        return self._effects(nodes, params)
+
+    def _effects(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int, int, int]]) -> str:
+        name = self.m.name("run")
+        self.fn = Function(self.m, name, "s, code" if params else "s, b", pure=False)
+        self.listing = self.hoisting = self.memo = False
+        scope: Scope = {}
+        for k in reversed(range(len(params))):
+            param, kind, radix, low, step = params[k]
+            local = self.m.local(param)
+            if k:
+                self.fn.emit(f"code, _d{k} = divmod(code, {radix})", 1)
+            digit = f"_d{k}" if k else "code"
+            if low or step != 1:                 # a number written as its place in its range
+                digit = f"{low} + {digit} * {step}"
+            self.fn.emit(f"{local} = {f'bool({digit})' if kind == BOOL else digit}", 1)
+            scope[param] = Frag(local, frozenset({local}), True, True)
+        self.block(nodes, scope, set(scope), 1)
+        self.m.add(self.fn.text())
+        return name
+
+    def block(self, nodes: tuple[R.Effect, ...], scope: Scope, visible: set[str], indent: int) -> None:
+        scope, visible = dict(scope), set(visible)     # a `let` is seen by the effects after it only
+        if not nodes:
+            self.fn.emit("pass", indent)
+        elif self._blocks + 3 > MAX_BLOCKS:            # an effect's `try`, and two more inside it
+            self.deep(nodes, scope, visible, indent)
+            return
+        for e in nodes:
+            self.effect(e, scope, visible, indent)
+
+    def deep(self, nodes: tuple[R.Effect, ...], scope: Scope, visible: set[str], indent: int) -> None:
+        """A list of effects nested too deep for one Python function, written as a function of its own
+        called here with the local names in scope (its `let`s are the list's own, as in any block)."""
+        name = self.m.name("deep")
+        names = sorted(scope)
+        params = [self.m.local(k) for k in names]
+        self.fn.emit(f"{name}({', '.join(['s'] + [scope[k].text for k in names])})", indent)
+        saved = self.fn, self._blocks
+        self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=False)
+        self._blocks = 0
+        try:
+            inner = {k: Frag(p, frozenset({p}), scope[k].safe, scope[k].nonnull) for k, p in zip(names, params)}
+            self.block(nodes, inner, visible, 1)
+            self.m.add(self.fn.text())
+        finally:
+            self.fn, self._blocks = saved
+
+    def effect(self, e: R.Effect, scope: Scope, visible: set[str], indent: int) -> None:
+        emit = self.fn.emit
+        method: Callable[..., None] | None = getattr(self, "_do_" + type(e).__name__, None)
+        emit("try:", indent)
+        mark = len(self.fn.lines)
+        self._blocks += 1
+        try:
+            if method is None:
+                raise NotGenerated
+            method(e, scope, visible, indent + 1)
+        except NotGenerated:
+            raise UnknownNode(f"the generator has no method for {type(e).__name__} at {e.span}") from None
+        finally:
+            self._blocks -= 1
+        emit("except _RuleError:", indent)
+        emit("raise", indent + 1)
+        emit("except _FAILURES as _e:", indent)
+        emit(f"raise _located(_e, {self.m.const(e.span, 'span')}) from None", indent + 1)
+
+    def value(self, n: R.Expr, scope: Scope, indent: int, zone_items: bool = False) -> str:
+        """An expression worked out now, as an atom to use; its checked function tells what failed, if it fails.
+        Parts of it that read no local name are worked out once for it (its cells are made just before)."""
+        self.hoisting, self._inside_cell, self._root = True, True, True
+        try:
+            f = self.gen(n, scope)
+        finally:
+            self.hoisting, self._inside_cell, self._root = False, False, False
+        for line in self.fn.cell_lines():
+            self.fn.emit(line, indent)
+        self.fn.clear_cells()
+        text = f.text
+        if not f.safe and self.checked:
+            t = self.fn.temp()
+            self.fn.emit(f"{t} = {text}", indent)
+            text = t
+        elif not f.safe:        # if it fails, its checked function works it out again (and says what failed)
+            t = self.fn.temp()
+            names = [k for k in sorted(self.c.free_locals(n)) if k in scope]
+            recover = self.m.const(self.recovery(lambda gen: gen.asked(n, names)), "checked")
+            pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in names)
+            self.fn.emit("try:", indent)
+            self.fn.emit(f"{t} = {text}", indent + 1)
+            self.fn.emit("except Exception:", indent)
+            self.fn.emit(f"{t} = {recover}(s, {{{pairs}}})", indent + 1)
+            text = t
+        elif not atom(text):
+            t = self.fn.temp()
+            self.fn.emit(f"{t} = {text}", indent)
+            text = t
+        if zone_items:
+            return f"{self.fn.state('_Z')}[{text}]"
+        return text
+
+    def fail(self, message: str, span: Any) -> str:
+        return f"raise _RRE({self.m.literal(message)}, {self.m.const(span, 'span')})"
+
+    # ------------------------------------------------------------ cards
+    def _do_Move(self, e: R.Move, scope: Scope, visible: set[str], indent: int) -> None:
+        emit = self.fn.emit
+        dest = self.value(e.dest, scope, indent)
+        what = self.value(e.what, scope, indent)
+        public = self.m.const(self.c.layout.public, "public")
+        flags = f"{not e.face_down}, {e.under}"
+        kind = e.what.type
+        if kind == ZONE:
+            emit(f"s.move_zone({what}, {dest}, s.actor, {flags})", indent)
+            return
+        if is_list(kind):
+            emit(f"_cards = list({what})", indent)
+            emit("_loc = s.loc", indent)
+            emit(f"_leaving = [_c for _c in _cards if _loc[_c] >= 0 and {public}[_loc[_c]]]", indent)
+            emit("if _leaving:", indent)
+            emit(f"s.note_leaving(_leaving, {dest})", indent + 1)
+        else:
+            emit(f"if {is_none(what)}:", indent)
+            emit(self.fail("there is no card to move", e.span), indent + 1)
+            emit(f"if s.loc[{what}] >= 0 and {public}[s.loc[{what}]]:", indent)
+            emit(f"s.note_leaving([{what}], {dest})", indent + 1)
+            emit(f"s.move({what}, {dest}, s.actor, {flags})", indent)
+            return
+        emit("_who = s.actor", indent)
+        emit(f"for _c in {'reversed(_cards)' if e.under else '_cards'}:", indent)
+        emit(f"s.move(_c, {dest}, _who, {flags})", indent + 1)
+
+    def _do_Meld(self, e: R.Meld, scope: Scope, visible: set[str], indent: int) -> None:
+        plan = self.value(e.plan, scope, indent)
+        self.fn.emit(f"if {is_none(plan)}:", indent)
+        self.fn.emit(self.fail("nothing to meld", e.span), indent + 1)
+        self.fn.emit(f"s.meld({plan}, s.actor)", indent)
+
+    def _do_Shuffle(self, e: R.Shuffle, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.shuffle({self.value(e.zone, scope, indent)})", indent)
+
+    def _do_Gather(self, e: R.Gather, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.gather({self.value(e.dest, scope, indent)})", indent)
+
+    def _do_Deal(self, e: R.Deal, scope: Scope, visible: set[str], indent: int) -> None:
+        count = self.value(e.count, scope, indent)
+        source = self.value(e.source, scope, indent)
+        base = self.c.layout.zone_base[e.family]
+        self.fn.emit(f"s.deal({count}, {base}, {source}, {self.m.const(e.span, 'span')})", indent)
+
+    # ------------------------------------------------------------ variables
+    def _do_Assign(self, e: R.Assign, scope: Scope, visible: set[str], indent: int) -> None:
+        emit = self.fn.emit
+        V = self.fn.state("_V")
+        dirt = self.c.var_dirt.get(e.target.name, 0)
+        # a whole number set is bounded (work.py)
+        bounded = e.value.type == INT or e.op != "="
+        what, span = self.m.literal(f"`{e.target.name} {e.op}`"), self.m.const(e.span, "span")
+        if e.op == "=":
+            value = self.value(e.value, scope, indent)      # Python works out the value before the place
+            index = self.index(e.target, scope, indent)
+            emit(f"{V}[{index}] = " + (f"_number({value}, {what}, {span})" if bounded else value), indent)
+        else:
+            index = self.index(e.target, scope, indent)
+            emit(f"_old = {V}[{index}]", indent)
+            value = self.value(e.value, scope, indent)
+            emit(f"if _old is None or {is_none(value)}:", indent)
+            emit(self.fail(f"`{e.op}` with none", e.span), indent + 1)
+            emit(f"{V}[{index}] = _number(_old {_UPDATE[e.op]} {value}, {what}, {span})", indent)
+        if dirt:
+            emit(f"s.dirty |= {dirt}", indent)
+
+    def index(self, target: R.VarRef | R.OwnedVar, scope: Scope, indent: int) -> str:
+        """Where the variable sits (an owner that is none fails with the rules' message)."""
+        layout = self.c.layout
+        base = layout.var_base[target.name]
+        if isinstance(target, R.VarRef):
+            return repr(base)
+        owner = self.value(target.owner, scope, indent)
+        if owner != "s.current":
+            who = "side" if target.by_side else "player"
+            self.fn.emit(f"if {is_none(owner)}:", indent)
+            self.fn.emit(self.fail(f"`{target.name}` of no {who}", target.span), indent + 1)
+        nsides = layout.num_sides if target.per_side and not target.by_side else 0
+        index = f"{base} + {owner} % {nsides}" if nsides else f"{base} + {owner}"
+        t = self.fn.temp()
+        self.fn.emit(f"{t} = {index}", indent)
+        return t
+
+    def _do_Let(self, e: R.Let, scope: Scope, visible: set[str], indent: int) -> None:
+        value = self.value(e.value, scope, indent)
+        local = self.m.local(e.name)
+        self.fn.emit(f"{local} = {value}", indent)
+        scope[e.name] = Frag(local, frozenset({local}), True)
+        visible.add(e.name)
+
+    # ------------------------------------------------------------ the turn
+    def _do_Goto(self, e: R.Goto, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.goto = {self.m.literal(e.step)}", indent)
+
+    def _do_TurnTo(self, e: R.TurnTo, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.next_player = {self.value(e.player, scope, indent)}", indent)
+
+    def _do_Skip(self, e: R.Skip, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.skips[{self.value(e.player, scope, indent)}] += 1", indent)
+
+    def _do_Ask(self, e: R.Ask, scope: Scope, visible: set[str], indent: int) -> None:
+        player = self.value(e.player, scope, indent)
+        self.fn.emit(f"if {is_none(player)}:", indent)
+        self.fn.emit(self.fail("nobody to ask", e.span), indent + 1)
+        asked = f"[_p for _p in {player} if _p is not None]" if is_list(e.player.type) else f"[{player}]"
+        self.fn.emit(f"s.asked = ({asked}, {self.m.literal(e.step)})", indent)
+
+    def _do_EndDeal(self, e: R.EndDeal, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit("s.deal_over = True", indent)
+
+    def _do_EndTurn(self, e: R.EndTurn, scope: Scope, visible: set[str], indent: int) -> None:
+        self.fn.emit(f"s.goto = {self.m.literal(END_TURN)}", indent)
+
+    # ------------------------------------------------------------ control
+    def _do_If(self, e: R.If, scope: Scope, visible: set[str], indent: int) -> None:
+        cond = self.value(e.cond, scope, indent)
+        self.fn.emit(f"if {cond}:", indent)
+        self.block(e.then, scope, visible, indent + 1)
+        if e.orelse:
+            self.fn.emit("else:", indent)
+            self.block(e.orelse, scope, visible, indent + 1)
+
+    def _do_For(self, e: R.For, scope: Scope, visible: set[str], indent: int) -> None:
+        items = self.value(e.iterable, scope, indent, zone_items=e.iterable.type == ZONE)
+        local = self.m.local(e.var)
+        saved = None
+        if e.var in visible:          # a name seen before the loop is seen again after it
+            saved = self.fn.temp()
+            self.fn.emit(f"{saved} = {local}", indent)
+        self.fn.emit(f"for {local} in _counted_at(s, list({items}), {self.m.const(e.span, 'span')}):", indent)
+        self._blocks += 1
+        nonnull = e.iterable.type == ZONE or (isinstance(e.iterable, R.StateValue) and e.iterable.name == "players")
+        inner = dict(scope)
+        inner[e.var] = Frag(local, frozenset({local}), True, nonnull)
+        self.block(e.body, inner, visible | {e.var}, indent + 1)
+        self._blocks -= 1
+        if saved is not None:
+            self.fn.emit(f"{local} = {saved}", indent)
+
