@@ -74,6 +74,21 @@ class Generated:
 ALL_CHECKED = False
 
 
+def _run(gen: "Generator", title: str) -> tuple[dict[str, Any], str, float]:
+    """Compile and run the module `gen` wrote, under a file name of its own (`<koloda TITLE HASH>`, one
+    per text, so that tracebacks and profiles show its lines): its namespace, its source, and the
+    seconds Python's compile() took (or reading its result from the cache)."""
+    source = gen.m.source()
+    filename = f"<koloda {title} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
+    compiling = time.perf_counter()
+    code = compiled(source, filename)
+    seconds = time.perf_counter() - compiling
+    namespace = gen.m.namespace
+    exec(code, namespace)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return namespace, source, seconds
+
+
 def generate(flow: Flow, loaded: Any, rules: R.Rules, watch: Watch, label: str,
              values: Sequence[R.Expr] = (), fns: list[Callable] | None = None) -> Generated:
     """Put the generated functions in the flow's frame (game._flow), and in `fns` those of `values`
@@ -85,17 +100,9 @@ def generate(flow: Flow, loaded: Any, rules: R.Rules, watch: Watch, label: str,
     for k, node in enumerate(values):
         if fns is not None:
             done.installs.append((_keyed(fns, k), gen.asked(node)))
-    source = gen.m.source()
-    # one name per text (options and players change it), so that tracebacks and profiles show its lines
-    filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
-    compiling = time.perf_counter()
-    code = compiled(source, filename)
-    done.compile_seconds = time.perf_counter() - compiling
-    namespace = gen.m.namespace
-    exec(code, namespace)
+    namespace, source, done.compile_seconds = _run(gen, f"generated {label!r}")
     for install, name in done.installs:
         install(namespace[name])
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     done.installs.clear()
     done.source, done.namespace = source, namespace
     done.seconds = time.perf_counter() - started
@@ -112,11 +119,7 @@ def expressions(loaded: Any, watch: Watch, nodes: Sequence[R.Expr], label: str) 
         return []
     gen = Generator(loaded, Module(NAMESPACE), watch)
     names = [gen.asked(n) for n in nodes]
-    source = gen.m.source()
-    filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
-    namespace = gen.m.namespace
-    exec(compiled(source, filename), namespace)
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = _run(gen, f"generated {label!r}")[0]
     return [namespace[name] for name in names]
 
 
@@ -125,11 +128,7 @@ def effects(loaded: Any, watch: Watch, nodes: tuple[R.Effect, ...], names: Seque
     its local `names` read from `b`."""
     gen = Generator(loaded, Module(NAMESPACE), watch)
     name = gen.effects_function(nodes, list(names))
-    source = gen.m.source()
-    filename = f"<koloda generated {label!r} {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
-    namespace = gen.m.namespace
-    exec(compiled(source, filename), namespace)
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = _run(gen, f"generated {label!r}")[0]
     return namespace[name]
 
 
@@ -141,11 +140,7 @@ def checked_function(loaded: Any, watch: Watch, write: Callable[["Generator"], s
     gen = Generator(loaded, Module(NAMESPACE), watch)
     gen.checked = True
     name = write(gen)
-    source = gen.m.source()
-    filename = f"<koloda checked {hashlib.sha256(source.encode('utf-8', 'replace')).hexdigest()[:8]}>"
-    namespace = gen.m.namespace
-    exec(compiled(source, filename), namespace)
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = _run(gen, "checked")[0]
     return namespace[name]
 
 
