@@ -20,7 +20,11 @@ seat's share of the win, given at the end.
 `illegal="lose"` ends the match at an illegal token, with reward `illegal_reward` (-1 by default),
 as PettingZoo's classic games do (what Gymnasium's and Stable-Baselines3's `check_env` need,
 since they step with unmasked samples); by default an illegal token is an error.
-`action_masks()` is sb3-contrib's MaskablePPO hook. `SelfPlayEnv` has the agent play every seat.
+`action_masks()` is sb3-contrib's MaskablePPO hook.
+A match over before the seat's first move (a natural at Blackjack, dealt against the house) has
+nothing to learn from and no observation Gymnasium could start on: `reset()` passes it over and
+deals the next one, and `info["passed"]` lists the seat's returns of the matches passed over, so
+that a mean return can still count them (docs/ai.md). `SelfPlayEnv` has the agent play every seat.
 `scale=S` divides each bounded entry of the tensor by its upper bound and each unbounded one (a
 score) by S; without it the tensor is as the rules keep it. `run` and `tournament` play matches
 between Python agent objects (`act(view) -> token`, as a `py:` seat) and koloda's bots.
@@ -52,6 +56,8 @@ ENV_ID = "koloda/Seat-v0"
 SELF_PLAY_ID = "koloda/SelfPlay-v0"
 RENDER_MODES = ["ansi", "human"]
 ILLEGAL = ("raise", "lose")
+# matches in a row that may end before the seat moves: past it, the game gives the seat no move
+PASS_LIMIT = 1000
 
 # a seat played from Python: the seat's observation dict in, a token out
 Policy = Callable[[dict[str, np.ndarray]], Any]
@@ -71,6 +77,12 @@ def scaling(spelling: CompactGame, scale: float | None) -> np.ndarray | None:
         raise ValueError(f"scale is a positive number (what scores are divided by), not {scale!r}")
     high = np.asarray(spelling.observation_tensor_bounds()[1], np.float64)
     return np.where(np.isfinite(high), np.maximum(high, 1.0), float(scale)).astype(np.float32)
+
+
+def check_passed(count: int, who: str) -> None:
+    """Stop a reset that could go on for ever: a game whose every match ends before `who` moves."""
+    if count >= PASS_LIMIT:
+        raise RuntimeError(f"{count} matches in a row ended before {who} had a move: this seat never plays")
 
 
 def observation_space(spelling: CompactGame, divisor: np.ndarray | None = None) -> spaces.Dict:
@@ -186,14 +198,19 @@ class SeatEnv(_Base):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         super().reset(seed=seed)
         self.lost = False
-        match_seed = int(self.np_random.integers(0, 1 << 62))
-        self.episode = Episode(self.table, match_seed, self.max_moves)
-        bot_seeds = random.Random(match_seed)
-        others = [p for p in range(self.game.num_players) if p != self.seat]
-        self.bots = {p: spec if callable(spec) else make_agent(spec, bot_seeds.randrange(1 << 62))
-                     for p, spec in zip(others, self.others)}
-        self._others_play()
-        return self._observe(self.seat), {}
+        passed: list[float] = []
+        while True:
+            match_seed = int(self.np_random.integers(0, 1 << 62))
+            self.episode = episode = Episode(self.table, match_seed, self.max_moves)
+            bot_seeds = random.Random(match_seed)
+            others = [p for p in range(self.game.num_players) if p != self.seat]
+            self.bots = {p: spec if callable(spec) else make_agent(spec, bot_seeds.randrange(1 << 62))
+                         for p, spec in zip(others, self.others)}
+            self._others_play()
+            if not episode.is_terminal():
+                return self._observe(self.seat), {"passed": passed} if passed else {}
+            passed.append(episode.returns()[self.seat])
+            check_passed(len(passed), f"seat {self.seat}")
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         episode = self._match()
@@ -236,9 +253,17 @@ class SelfPlayEnv(_Base):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         super().reset(seed=seed)
         self.lost = False
-        self.episode = Episode(self.table, int(self.np_random.integers(0, 1 << 62)), self.max_moves)
-        player = self.episode.current_player()
-        return self._observe(player), {"player": player}
+        passed: list[list[float]] = []
+        while True:
+            self.episode = episode = Episode(self.table, int(self.np_random.integers(0, 1 << 62)), self.max_moves)
+            if not episode.is_terminal():
+                player = episode.current_player()
+                info: dict[str, Any] = {"player": player}
+                if passed:
+                    info["passed"] = passed
+                return self._observe(player), info
+            passed.append(episode.returns())        # over at the deal: every seat's returns
+            check_passed(len(passed), "any seat")
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         episode = self._match()

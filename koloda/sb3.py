@@ -70,12 +70,14 @@ class KolodaVecEnv(VecEnv):
             _, reward, terminated, truncated, info = part.step(self._actions[k * self.each:(k + 1) * self.each])
             rewards.append(reward)
             dones.append(terminated | truncated)
-            ended = info.get("_final_obs")
+            ended, passed = info.get("_final_obs"), info.get("_passed")
             for i in range(self.each):
                 item: dict[str, Any] = {}
                 if ended is not None and ended[i]:
                     item["terminal_observation"] = info["final_obs"][i]["observation"]
                     item["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+                if passed is not None and passed[i]:        # matches over before the seat moved
+                    item["passed"], item["passed_return"] = int(info["passed"][i]), float(info["passed_return"][i])
                 infos.append(item)
         return (self._observations(), np.concatenate(rewards).astype(np.float32), np.concatenate(dones), infos)
 

@@ -15,6 +15,9 @@ match's first observation, the ended match's last is in `infos["final_obs"][i]` 
 `infos["_final_obs"][i]` true), and its reward and end flags are those of the ended match. The next
 seed of a match is drawn from its own generator, as SeatEnv.reset() without a seed draws it.
 `action_masks()` gives the (N, vocabulary) legal tokens as booleans (sb3-contrib's hook).
+A match over before the seat's first move is passed over, as SeatEnv.reset passes it over: its row
+starts the next one, and `infos["passed"][i]` counts the matches passed over at row i by this call
+(`infos["passed_return"][i]` the sum of the seat's returns in them), each with its `_` mask.
 """
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ from koloda.agents.base import Agent
 from koloda.agents.registry import make_agent
 from koloda.api import load
 from koloda.episode import DEFAULT_MAX_STEPS, Table
-from koloda.gymnasium import ILLEGAL, observation_space, scaling
+from koloda.gymnasium import ILLEGAL, check_passed, observation_space, scaling
 from koloda.interpreter.core.state import State
 from koloda.vector.batch import BatchObserver
 
@@ -100,20 +103,38 @@ class SeatVectorEnv(VectorEnv):
         self._rows = np.arange(num_envs)
         self._all = list(range(num_envs))
         self._draw = [1.0 / self.game.layout.num_sides] * n       # the returns of a match cut short
+        self.passed = np.zeros(num_envs, np.int64)          # matches passed over by this call, per row
+        self.passed_return = np.zeros(num_envs, np.float64)
         self._batch: dict[str, np.ndarray] = {"observation": self.observations, "action_mask": self.masks}
 
     # ------------------------------------------------------------ one match
-    def _start(self, match: _Match, seed: int | None) -> None:
-        """A new match, seeded as SeatEnv.reset seeds one, played on to the seat's first move."""
+    def _start(self, row: int, seed: int | None) -> None:
+        """A new match at `row`, seeded as SeatEnv.reset seeds one, played on to the seat's first
+        move; a match over before it is passed over (counted in `passed`), as SeatEnv passes it."""
+        match = self.matches[row]
         if seed is not None or match.rng is None:
             match.rng, _ = seeding.np_random(seed)
-        match_seed = int(match.rng.integers(0, 1 << 62))
-        match.state = self.game.new_initial_state(seed=match_seed)
-        match.prefix, match.spelled, match.steps = (), None, 0
-        bot_seeds = random.Random(match_seed)
         others = [p for p in range(self.game.num_players) if p != self.seat]
-        match.bots = {p: make_agent(spec, bot_seeds.randrange(1 << 62)) for p, spec in zip(others, self.others)}
-        self._others_play(match)
+        while True:
+            match_seed = int(match.rng.integers(0, 1 << 62))
+            match.state = s = self.game.new_initial_state(seed=match_seed)
+            match.prefix, match.spelled, match.steps = (), None, 0
+            bot_seeds = random.Random(match_seed)
+            match.bots = {p: make_agent(spec, bot_seeds.randrange(1 << 62)) for p, spec in zip(others, self.others)}
+            self._others_play(match)
+            if not self._over(match):
+                return
+            self.passed[row] += 1
+            self.passed_return[row] += (s.returns() if s.terminal else self._draw)[self.seat]
+            check_passed(int(self.passed[row]), f"seat {self.seat} (environment {row})")
+
+    def _passed_infos(self) -> dict[str, Any]:
+        """The matches passed over by this call, as Gymnasium's vector infos (a value and its mask)."""
+        if not self.passed.any():
+            return {}
+        mask = self.passed > 0
+        return {"passed": self.passed.copy(), "_passed": mask, "passed_return": self.passed_return.copy(),
+                "_passed_return": mask.copy()}
 
     def _others_play(self, match: _Match) -> None:
         s, seat, bots, cap = match.state, self.seat, match.bots, self.max_moves
@@ -188,15 +209,17 @@ class SeatVectorEnv(VectorEnv):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds given for {self.num_envs} environments")
-        for match, s in zip(self.matches, seeds):
+        self.passed.fill(0)
+        self.passed_return.fill(0.0)
+        for row, (match, s) in enumerate(zip(self.matches, seeds)):
             if s is None:       # a fresh generator, as Gymnasium gives an env reset without a seed first
                 match.rng = None
-            self._start(match, s)
+            self._start(row, s)
         self._write(self._all, self.observations, self.masks)
         self.rewards.fill(0)
         self.terminations.fill(False)
         self.truncations.fill(False)
-        return self._batch, {}
+        return self._batch, self._passed_infos()
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict]:
         actions = np.asarray(actions)
@@ -210,6 +233,8 @@ class SeatVectorEnv(VectorEnv):
         terminations.fill(False)
         truncations.fill(False)
         ended: list[int] = []
+        self.passed.fill(0)
+        self.passed_return.fill(0.0)
         seat = self.seat
         tokens = actions.tolist()
         for i, match in enumerate(self.matches):
@@ -236,8 +261,8 @@ class SeatVectorEnv(VectorEnv):
             for k, i in enumerate(ended):
                 final[i] = {"observation": last[k], "action_mask": last_masks[k]}
                 flags[i] = True
-                self._start(self.matches[i], None)
-            infos = {"final_obs": final, "_final_obs": flags}
+                self._start(i, None)
+            infos = {"final_obs": final, "_final_obs": flags, **self._passed_infos()}
         self._write(self._all, self.observations, self.masks)
         return self._batch, rewards, terminations, truncations, infos
 
