@@ -263,3 +263,26 @@ def test_while_keys_are_struck_only_the_last_text_is_checked(client, folder):
                                                  "contentChanges": [{"text": changed}]})
     found = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]
     assert found["version"] == 13 and "`suix`" in found["diagnostics"][0]["message"]
+
+
+@pytest.mark.parametrize("before,expected", [
+    ("  trumps(): 4 if kind == ", {"suit_game", "grand", "null_game"}),
+    ("  trumps(): 4 if kind != gr", {"suit_game", "grand", "null_game"}),
+    ("      - set kind to ", {"suit_game", "grand", "null_game"}),
+    ("  x(): kind in [grand, ", {"suit_game", "grand", "null_game"}),
+])
+def test_completion_offers_a_word_variable_s_words_where_its_value_goes(before, expected):
+    pytest.importorskip("pygls")
+    from koloda.dsl.pipeline import check_text
+    from koloda.lsp.complete import complete
+    path = RULES / "skat.yaml"
+    text = path.read_text("utf-8")
+    result = check_text(str(path), text)
+    lines = text.split("\n") + [before]
+    found = [n.name for n in complete(lines, len(lines) - 1, len(before), result.spec, result.rules)]
+    assert set(found[:len(expected)]) == expected           # the words first
+    assert "trump" in found                                  # then the other names that may stand there
+    # a number variable's value is no word: nothing is offered first that is a word of `kind`
+    plain = "  x(): declarer == "
+    found = [n.name for n in complete(lines[:-1] + [plain], len(lines) - 1, len(plain), result.spec, result.rules)]
+    assert "grand" not in found

@@ -1,5 +1,6 @@
 """What may be written at a position of a rule file: keys where a key goes, attributes after a dot,
-effects where an effect starts, and otherwise the names in scope, the built-ins and the keywords."""
+effects where an effect starts, a word variable's words where one of its values goes, and otherwise
+the names in scope, the built-ins and the keywords."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -8,14 +9,19 @@ import re
 
 from koloda.dsl import resolved as R
 from koloda.dsl.model import Spec
-from koloda.dsl.types import PLAYER, SIDE
+from koloda.dsl.types import PLAYER, SIDE, enum_words, is_enum
 from koloda.lsp import context
-from koloda.lsp.names import (KEYWORD, Name, attributes, builtin_names, local_types, options, own_names,
+from koloda.lsp.names import (CONSTANT, KEYWORD, Name, attributes, builtin_names, local_types, options, own_names,
                               player_names, type_of_chain)
 
 _CHAIN = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\.(\w*)$")
 _MY = re.compile(r"\bmy\s+(\w*)$")
 _WORD = re.compile(r"[A-Za-z_]\w*$")
+# where one of a word variable's values goes: `contract == `, `my contract != `, `set p.contract to `,
+# `contract in [grand, ` (the value being typed, if any, is the last group)
+_VALUE_OF = re.compile(r"(?:\bset\s+((?:my\s+)?[A-Za-z_][\w.]*)\s+to\s+"
+                       r"|\b((?:my\s+)?[A-Za-z_][\w.]*)\s*(?:==|!=)\s*"
+                       r"|\b((?:my\s+)?[A-Za-z_][\w.]*)\s+(?:not\s+)?in\s+\[(?:\s*\w+\s*,)*\s*)\w*$")
 
 
 @lru_cache(maxsize=1)
@@ -56,6 +62,9 @@ def complete(lines: list[str], line: int, col: int, spec: Spec | None, rules: R.
     if _MY.search(before):
         return player_names(spec, rules)
     found = list(own_names(spec, rules).values()) + list(builtin_names().values())
+    words = _words_of(before, "\n".join(lines), spec, rules)
+    if words:               # a word variable's value: its words first, then whatever else may stand there
+        return words + found
     effect_words, words = keywords()
     if where.kind == context.EFFECT:
         block_keys = context.effect_keys() if re.search(r"(?:^|-\s+)\w*$", before) else ()
@@ -63,6 +72,22 @@ def complete(lines: list[str], line: int, col: int, spec: Spec | None, rules: R.
         return starts + [Name(k, KEYWORD, "block") for k in block_keys] + found + \
             [Name(w, KEYWORD, "keyword") for w in words if w not in effect_words]
     return found + [Name(w, KEYWORD, "keyword") for w in words]
+
+
+def _words_of(before: str, text: str, spec: Spec | None, rules: R.Rules | None) -> list[Name]:
+    """The words of the word variable whose value is being written before the cursor, if it is one."""
+    value = _VALUE_OF.search(before)
+    if value is None:
+        return []
+    written = next(g for g in value.groups() if g is not None)
+    chain = written.replace("my ", "my.", 1).split(".")
+    name = chain[-1]
+    if chain[0] == "my":
+        chain = chain[1:]
+    t = type_of_chain(chain, spec, rules, local_types(text, spec))
+    if t is None or not is_enum(t):
+        return []
+    return [Name(w, CONSTANT, f"a word of `{name}`") for w in enum_words(t)]
 
 
 def _after_dot(chain: list[str], text: str, spec: Spec | None, rules: R.Rules | None) -> list[Name]:
