@@ -16,10 +16,15 @@ OpenSpiel splits a tied pot into fractions of a chip where koloda gives the odd 
 player left of the dealer: a deal's chips agree exactly, or within one chip where OpenSpiel's share has a
 fraction. The rules koloda's side pots follow are the same (`valueOfState` of the ACPC's game.c).
 
+At limit the stacks are deep enough that nobody runs short (at most 48 chips a deal go in): the ACPC lets
+a limit player short of a full raise "raise" all in even below the bet, where koloda offers no raise to a
+player who cannot more than call (a player all in at limit is tested by scenarios, tests/test_holdem.py).
+No-limit tables are short (20 to 60 chips), so that players go all in and side pots are split often.
+
 Outside the suite, 1,000 games of each configuration (5,000 in all, 2 to 6 players, limit and no-limit,
-most of several deals):
+up to four deals each):
     python tests/test_holdem_differential.py 1000
-    -> 5000 games, 11000+ deals, 0 mismatches (see the result printed: games, deals, decisions, mismatches)
+    -> {'games': 5000, 'deals': 12106, 'decisions': 70120, 'mismatches': 0}
 """
 from __future__ import annotations
 
