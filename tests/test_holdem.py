@@ -172,3 +172,35 @@ def test_random_matches_keep_the_chips(players):
             s.apply_action(rng.choice(s.legal_actions()))
             assert sum(chips(s, p) + put(s, p) for p in range(players)) == 200 * players
         assert sum(s.scores()) == 0
+
+
+def test_an_all_in_raise_short_of_a_full_raise_opens_the_betting_again():
+    s = new_state(game(3), hands=["AS AH", "KS KH", "QS QH"], then="2C 8D 3H 4C 3C 9D 4H 5S")
+    setup(s, vars={("stack", 0): 11})           # P1: 12 chips in all
+    act(s, "raise to 10")                       # P3: the least raise after it is to 18
+    assert [m for m in legal(s) if m.startswith("raise")] == ["raise to 12"]
+    act(s, "raise to 12")                       # P1 all in, 2 more
+    act(s, "call")                              # P2
+    # P3 may raise again, still to 18 at least: a short raise does not make the next one bigger
+    assert s.current_player() == 2 and legal(s)[:3] == ["fold", "call", "raise to 18"]
+
+
+def test_the_odd_chip_goes_to_the_first_tied_player_left_of_the_dealer():
+    # the board is a straight, A K Q J 10: every hand plays it
+    s = new_state(game(3), hands=["2S 3H", "2D 3C", "4D 5C"], then="6C AH KD QS 7C JD 8H 10S")
+    act(s, "call")                              # P3 calls 2
+    act(s, "fold")                              # P1 folds the small blind
+    act(s, "check")                             # P2, the big blind
+    for _ in range(6):
+        act(s, "check")
+    assert s.is_terminal()
+    # a pot of 5 between P2 and P3: P2 is the first of them left of the dealer (P3)
+    assert [chips(s, p) for p in range(3)] == [199, 201, 200]
+
+
+def test_the_match_ends_when_a_player_has_no_chips_left():
+    s = new_state(game(2, hands=5), hands=["QS QH", "JC 10C"], then=BOARD)
+    act(s, "raise to 200")
+    act(s, "call")
+    assert s.is_terminal() and s.deal_number == 1
+    assert s.scores() == [200, -200]
