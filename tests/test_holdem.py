@@ -204,3 +204,14 @@ def test_the_match_ends_when_a_player_has_no_chips_left():
     act(s, "call")
     assert s.is_terminal() and s.deal_number == 1
     assert s.scores() == [200, -200]
+
+
+def test_a_limit_raise_short_of_the_bet_size_goes_all_in():
+    s = heads_up(betting="limit")
+    setup(s, vars={("stack", 1): 2})           # P2: 3 chips in all, the small blind in
+    assert legal(s) == ["fold", "call", "raise to 3"]
+    act(s, "raise to 3")
+    assert legal(s) == ["fold", "call"]        # P2 is all in: nobody is left to answer a raise
+    act(s, "call")
+    assert s.is_terminal()          # P1's queens take P2's 3 chips
+    assert (chips(s, 0), chips(s, 1)) == (203, 0)

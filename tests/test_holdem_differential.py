@@ -51,6 +51,8 @@ CONFIGS = [
     (3, "no_limit", 40, 1, 2, 4),
     (3, "limit", 200, 1, 2, 3),          # deep: at most 48 chips a deal go in at limit
     (6, "no_limit", 20, 1, 2, 3),
+    (2, "no_limit", 200, 1, 2, 2),       # the default table
+    (10, "no_limit", 30, 1, 2, 2),
 ]
 
 
