@@ -96,6 +96,13 @@ FUNCTIONS: dict[str, Signature] = {
                                    optional=2),
     "hand_pattern": Signature((Param(CARDS),), STR, needs="patterns"),
     "hand_compare": Signature((Param(CARDS), Param(CARDS)), INT, needs="patterns"),
+    # the strongest k of the cards by the patterns: Hold'em's best five of seven
+    "best_hand": Signature((Param(CARDS), Param(INT, "the second argument of `best_hand` (how many cards)")),
+                           list_of(CARD), needs="patterns"),
+    # a pot with its side pots: what each player takes, from what each put in and their hands (empty: folded)
+    "pot_shares": Signature((Param(list_of(INT), "the first argument of `pot_shares` (what each player put in)"),
+                             Param(list_of(list_of(CARD)), "the second argument of `pot_shares` (each player's hand)")),
+                            list_of(INT), needs="patterns"),
 }
 
 # `sum(x for x in ...)`: the reductions written over a comprehension.
@@ -151,5 +158,5 @@ STATIC_FUNCTIONS = {"value", "abs", "count", "sum", "any", "all", "max", "min", 
 
 # Built-in names added after rule files were written: a file may still name its own things so (its own
 # then wins where it is named), so that no file valid before they came stops being valid.
-LATER_NAMES = {"player", "direction", "product", "combinations", "subsets"}
+LATER_NAMES = {"player", "direction", "product", "combinations", "subsets", "best_hand", "pot_shares"}
 NAMES_TAKEN = (set(FUNCTIONS) | set(STATE_NAMES)) - LATER_NAMES    # a rule file cannot name its own things so

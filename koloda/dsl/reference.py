@@ -32,6 +32,8 @@ FUNCTIONS: dict[str, str] = {
     "best_points_after": "as `best_points`, after plan `m` (layoffs too)",
     "hand_pattern": "the name of the hand pattern the cards make, by `patterns:`",
     "hand_compare": "1 if cards `a` beat cards `b`, -1 if they lose, 0 for an exact tie",
+    "best_hand": "the strongest `k` of the cards by `patterns:` (the best five of seven)",
+    "pot_shares": "what each player takes from a pot and its side pots, from what each put in and their hands",
 }
 
 STATE_NAMES: dict[str, str] = {

@@ -27,9 +27,10 @@ def schema() -> dict:
 
 @lru_cache(maxsize=1)
 def library_schema() -> dict:
-    """A library holds patterns, functions and values for games to import: no deck, no phases."""
+    """A library holds patterns, variables, functions, procedures and values for games to import: no deck, no
+    phases."""
     main = schema()
-    keep = ("library", "title", "source", "notes", "patterns", "define", "procedures", "values", "melds")
+    keep = ("library", "title", "source", "notes", "patterns", "vars", "define", "procedures", "values", "melds")
     return {**main, "required": ["library"], "properties": {k: main["properties"][k] for k in keep}}
 
 

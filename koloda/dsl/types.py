@@ -46,6 +46,8 @@ def show(t: str) -> str:
         return "one of " + ", ".join(enum_words(t))
     if is_list(t):
         inner = elem(t)
+        if is_list(inner):          # `list:list:card`: a list of lists of cards
+            return "a list of " + show(inner)[len("a "):].replace("list of", "lists of", 1)
         return "a list of " + ("texts" if inner == STR else "words" if is_enum(inner) else inner + "s")
     return {INT: "a number", BOOL: "true/false", CARD: "a card", RANK: "a rank", SUIT: "a suit",
             COLOR: "a colour", PLAYER: "a player", ZONE: "a zone", STR: "a text", NONE: "none",

@@ -72,6 +72,8 @@ PHRASES: dict[str, str] = {
     "call.best_points_after.4":
         "the most points that can go down after {a0} from {a1}, keeping {a2} cards (counted up to {a3})",
     "call.hand_pattern.1": "the hand pattern of {a0}", "call.hand_compare.2": "how {a0} compares with {a1}",
+    "call.best_hand.2": "the best {a1} of {a0}",
+    "call.pot_shares.2": "what each takes from the pot and its side pots, by stakes {a0} and hands {a1}",
     "usercall.0": "“{name}”", "usercall": "“{name}” of {args}",
     # lists and reductions
     "over": "{who} in {iterable}",

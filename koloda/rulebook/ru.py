@@ -95,6 +95,8 @@ PHRASES: dict[str, str] = {
     "call.best_points_after.4": "наибольшее число очков, которое можно выложить после {a0.gen} из {a1.gen}, "
                                 "оставив карт: {a2} (счёт до {a3.gen})",
     "call.hand_pattern.1": "комбинация {a0.gen}|комбинации {a0.gen}", "call.hand_compare.2": "сравнение {a0.gen} и {a1.gen}",
+    "call.best_hand.2": "лучшие {a1} из {a0.gen}|лучших {a1} из {a0.gen}",
+    "call.pot_shares.2": "доли банка и побочных банков по ставкам {a0} и рукам {a1}|долей банка и побочных банков по ставкам {a0} и рукам {a1}",
     "usercall.0": "«{name}»", "usercall": "«{name}» для {args.gen}",
     # lists and reductions
     "over": "{var} из {iterable.gen}",

@@ -122,6 +122,18 @@ class CallGen(AttrGen):
         patterns = self.m.const(self.c.patterns, "patterns")
         return Frag(f"{self.runtime('hand_compare')}({patterns}, {left.text}, {right.text})", left.deps | right.deps)
 
+    def call_best_hand(self, n: R.BuiltinCall, scope: Scope) -> Frag:
+        cards, k = self.sequence(n.args[0], scope), self.gen(n.args[1], scope)
+        patterns = self.m.const(self.c.patterns, "patterns")
+        return Frag(f"{self.runtime('best_hand')}({patterns}, {cards.text}, {k.text}, {self.at(n)})",
+                    cards.deps | k.deps, False, True)
+
+    def call_pot_shares(self, n: R.BuiltinCall, scope: Scope) -> Frag:
+        stakes, hands = self.sequence(n.args[0], scope), self.sequence(n.args[1], scope)
+        patterns = self.m.const(self.c.patterns, "patterns")
+        return Frag(f"{self.runtime('pot_shares')}({patterns}, {stakes.text}, {hands.text}, {self.at(n)})",
+                    stakes.deps | hands.deps, False, True)
+
     # ------------------------------------------------------------ tricks and the strongest card
     def card_function(self, arg: R.Expr, what: str, n: R.BuiltinCall) -> str:
         """The rule file's function of a card (`power` in `winner(trick, trump, power)`) as a function of a

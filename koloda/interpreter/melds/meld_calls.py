@@ -11,6 +11,7 @@ from koloda.dsl.types import ZONE
 from koloda.dsl.errors import Span
 from koloda.interpreter.melds.bitmask import mask_of
 from koloda.interpreter.base.errors import RuleRuntimeError
+from koloda.interpreter.base.work import choices_count
 
 
 # ------------------------------------------------------------ functions of plain values (generated code calls them)
@@ -68,6 +69,19 @@ def hand_pattern(patterns: Any, cards: Any) -> str:
 def hand_compare(patterns: Any, left: Any, right: Any) -> int:
     """`hand_compare(a, b)`: which set of cards wins by the patterns (1, 0 or -1)."""
     return patterns.compare(list(left), list(right))
+
+
+MOST_HANDS = 1 << 12       # `best_hand` weighs at most this many choices of cards (C(12, 6) = 924; 7 cards: 21)
+
+
+def best_hand(patterns: Any, cards: Any, k: Any, at: Span) -> list:
+    """`best_hand(cards, k)`: the strongest `k` of the cards by the patterns (Hold'em's best five of seven)."""
+    if k is None or k < 1:
+        raise RuleRuntimeError(f"`best_hand` of {k} cards: give a whole number from 1", at)
+    held = [c for c in cards if c is not None]
+    if choices_count(len(held), k, MOST_HANDS) > MOST_HANDS:
+        raise RuleRuntimeError(f"`best_hand` of {k} from {len(held)} cards weighs more than {MOST_HANDS} hands", at)
+    return patterns.best(held, k)
 
 
 def best_points(reach: Any, cards: Any, keep: Any, enough: Any, at: Span) -> int:

@@ -10,6 +10,7 @@ by its top card, so A-2-3-4-5 is the lowest straight).
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 from typing import cast
 from koloda.dsl.model import Pattern
 from koloda.interpreter.melds.bounded import fill
@@ -83,3 +84,23 @@ class PatternRules:
         if ia != ib:
             return 1 if ia < ib else -1
         return (ka > kb) - (ka < kb)
+
+    def best(self, hand, k: int) -> list:
+        """The strongest `k` of the cards (all of them when there are no more): Hold'em's best five of seven.
+        Of equal choices the first in the cards' order, so that the same cards always give the same hand."""
+        cards = list(hand)
+        if len(cards) <= k:
+            return cards
+        best: list = []
+        best_key: tuple | None = None
+        for choice in combinations(cards, k):
+            index, tie = self.evaluate(choice)
+            key = (-index, tie)
+            if best_key is None or key > best_key:
+                best, best_key = list(choice), key
+        return best
+
+    def strength(self, hand) -> tuple:
+        """A key that orders hands as `compare` does: the larger, the stronger."""
+        index, tie = self.evaluate(hand)
+        return (-index, tie)

@@ -37,6 +37,7 @@ from typing import Any, Callable
 from koloda.interpreter.runtime import builtin_runtime as rt
 
 from koloda.interpreter.melds import meld_calls
+from koloda.interpreter.runtime.pots import pot_shares
 from koloda.interpreter.runtime.choices import combinations_of, subsets_of
 from koloda.interpreter.runtime.trick_order import extreme_card, trick_winner
 
@@ -80,6 +81,8 @@ ENTRIES: dict[str, Entry] = {
     "min": Entry(rt.extreme, "min({0})", pure=True, static=True),
     "hand_pattern": Entry(meld_calls.hand_pattern, pure=True),
     "hand_compare": Entry(meld_calls.hand_compare, pure=True),
+    "best_hand": Entry(meld_calls.best_hand, pure=True),
+    "pot_shares": Entry(pot_shares, pure=True),
     "product": Entry(rt.total, static=True),
     "combinations": Entry(combinations_of, static=True, reads=frozenset({BUDGET})),
     "subsets": Entry(subsets_of, static=True, reads=frozenset({BUDGET})),
