@@ -105,6 +105,7 @@ PHRASES: dict[str, str] = {
     "fx.deal": "deal {count} cards from {source} to each player's {family}",
     "fx.set": "set {target} to {value}", "fx.add": "add {value} to {target}", "fx.sub": "take {value} from {target}",
     "fx.op": "{target} {op} {value}", "fx.let": "let {name} be {value}",
+    "fx.append": "put {value} at the end of {target}", "fx.remove": "take the first {value} out of {target}",
     "fx.score": "add to {target}, part by part:", "fx.score.part": "{label}: {value}",
     "fx.goto": "go on to the step “{step}”", "fx.turn": "the turn passes to {player}", "fx.skip": "{player} misses a turn",
     "fx.ask": "{player} answers at the step “{step}”",

@@ -131,6 +131,7 @@ PHRASES: dict[str, str] = {
     "fx.deal": "сдать из стопки {source} каждому игроку в стопку «{family}» карт: {count}",
     "fx.set": "{target} := {value}", "fx.add": "{target} увеличивается на: {value}", "fx.sub": "{target} уменьшается на: {value}",
     "fx.op": "{target} {op} {value}", "fx.let": "пусть {name} = {value}",
+    "fx.append": "{value} добавляется в конец списка {target}", "fx.remove": "первое {value} убирается из списка {target}",
     "fx.score": "{target} увеличивается на сумму частей:", "fx.score.part": "{label}: {value}",
     "fx.goto": "перейти к шагу «{step}»", "fx.turn": "ход переходит к: {player}", "fx.skip": "{player} пропускает ход",
     "fx.ask": "отвечает {player} (шаг «{step}»)",

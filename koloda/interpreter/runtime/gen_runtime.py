@@ -11,6 +11,7 @@ from typing import Any
 from koloda.dsl.errors import NOWHERE
 from koloda.interpreter.runtime import builtin_runtime, effect_runtime
 from koloda.interpreter.base.errors import RuleRuntimeError
+from koloda.interpreter.base.exact import quotient
 from koloda.interpreter.runtime.knowledge import audience, is_true, told
 from koloda.interpreter.base.work import MAX_VALUE, checked_number, counted, too_much
 
@@ -181,6 +182,7 @@ RUNTIME: dict[str, Any] = {f.__name__: f for f in (
     _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others,
     _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _sum, _number,
     _check_events, _turn_over, _text, _say, _shown, _reveal, _tell, _told)}
+RUNTIME["_quotient"] = quotient       # `/`, exact (base/exact.py)
 # the built-ins' own functions
 RUNTIME.update({"_melds": builtin_runtime.table_melds, "_meld_kind": builtin_runtime.meld_kind,
                 "_meld_fresh": builtin_runtime.meld_fresh})
