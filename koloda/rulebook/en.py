@@ -89,7 +89,7 @@ PHRASES: dict[str, str] = {
     "seats.all": "every player in turn from {start}", "seats.others": "the other players in turn after {start}",
     # operators
     "arith.+": "{left} + {right}", "arith.-": "{left} − {right}", "arith.*": "{left} × {right}",
-    "arith.//": "{left} ÷ {right} (rounded down)", "arith.%": "the remainder of {left} ÷ {right}",
+    "arith.//": "{left} ÷ {right} (rounded down)", "arith./": "{left} ÷ {right}", "arith.%": "the remainder of {left} ÷ {right}",
     "is.true": "{x} is true", "is.false": "{x} is false", "is.none": "{x} is not set", "is.some": "{x} is set",
     "cmp.==": "{left} is {right}", "cmp.!=": "{left} is not {right}", "cmp.>=": "{left} is at least {right}",
     "cmp.<=": "{left} is at most {right}", "cmp.>": "{left} is more than {right}", "cmp.<": "{left} is less than {right}",

@@ -115,7 +115,7 @@ PHRASES: dict[str, str] = {
     "seats.others": "остальные игроки по очереди после {start.gen}|остальных игроков по очереди после {start.gen}",
     # operators
     "arith.+": "{left} + {right}", "arith.-": "{left} − {right}", "arith.*": "{left} × {right}",
-    "arith.//": "{left} ÷ {right} (с округлением вниз)", "arith.%": "остаток от деления: {left} ÷ {right}",
+    "arith.//": "{left} ÷ {right} (с округлением вниз)", "arith./": "{left} ÷ {right}", "arith.%": "остаток от деления: {left} ÷ {right}",
     "is.true": "{x} — да", "is.false": "{x} — нет", "is.none": "{x} не задано", "is.some": "{x} задано",
     "cmp.==": "{left} — {right}", "cmp.!=": "{left} — не {right}", "cmp.>=": "{left} не меньше, чем {right}",
     "cmp.<=": "{left} не больше, чем {right}", "cmp.>": "{left} больше, чем {right}", "cmp.<": "{left} меньше, чем {right}",

@@ -6,6 +6,7 @@ which raises the located error (see generate.py, gen_checks.py).
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from koloda.dsl.errors import NOWHERE
@@ -111,9 +112,9 @@ def _range(s: Any, low: int, high: int) -> range:
 
 
 def _times(x: Any, y: Any) -> Any:
-    """`x * y`, bounded as numbers in play are."""
+    """`x * y`, bounded as numbers in play are (a fraction by its numerator and denominator too)."""
     made = x * y
-    if -MAX_VALUE <= made <= MAX_VALUE:
+    if -MAX_VALUE <= made <= MAX_VALUE and (type(made) is int or made.denominator <= MAX_VALUE):
         return made
     raise ValueError(f"`*` gives a number of {len(str(abs(made)))} digits")
 
@@ -128,7 +129,10 @@ def _sum(values: Any) -> Any:
 
 def _number(value: Any, what: str, span: Any) -> Any:
     """A value set into a variable, bounded as numbers in play are."""
-    if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+    if type(value) is int:
+        if not -MAX_VALUE <= value <= MAX_VALUE:
+            checked_number(value, what, span)
+    elif type(value) is Fraction:
         checked_number(value, what, span)
     return value
 
