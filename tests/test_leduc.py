@@ -5,11 +5,14 @@ OpenSpiel in tests/test_leduc_differential.py."""
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 import koloda
-from helpers import act, get_var, legal, zone_cards
+from helpers import act, check_state, get_var, legal, zone_cards
 
 LEDUC = str(Path(__file__).resolve().parent.parent / "examples" / "leduc.yaml")
 
@@ -75,3 +78,51 @@ def test_a_tie_of_two_after_a_fold_splits_the_pot_in_half_chips():
     assert {"fraction": [1, 2]} in saved["vars"]
     again = type(s).from_json(game, saved)
     assert again.scores() == s.scores() and again.vars == s.vars
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_seeded_random_games_keep_every_invariant_and_end(players):
+    game = koloda.load(LEDUC, players=players)
+    halves = 0
+    for seed in range(25):
+        rng = random.Random(seed)
+        s = game.new_initial_state(seed)
+        while not s.is_terminal():
+            check_state(s, rng)          # saves (fractions among them), clones, observations
+            s.apply_action(rng.choice(s.legal_actions()))
+        check_state(s, rng)
+        assert sum(s.scores()) == 0, "chips only change hands"
+        assert all(0 <= r <= 1 for r in s.returns())
+        halves += any(isinstance(x, Fraction) for x in s.scores())
+    if players > 2:
+        assert halves, "some pot was split into fractions of a chip"
+
+
+def test_a_transcript_with_half_chips_replays_and_an_edited_one_is_refused(tmp_path):
+    from click.testing import CliRunner
+    from koloda.cli.main import main
+    runner = CliRunner()
+    seats = ["--seat", "random"] * 3
+    for seed in range(60):           # a seed whose game splits a pot into halves
+        log = tmp_path / f"game{seed}.jsonl"
+        played = runner.invoke(main, ["play", LEDUC, "--players", "3", *seats, "--fast", "--seed", str(seed),
+                                      "--log", str(log)])
+        assert played.exit_code == 0, played.output
+        if "fraction" in log.read_text(encoding="utf-8"):
+            break
+    else:
+        pytest.fail("no seed of 60 split a pot into halves")
+    assert "/2" in played.output                       # `Scores: P1 -1, P2 1/2, P3 1/2`
+    replayed = runner.invoke(main, ["replay", str(log)])
+    assert replayed.exit_code == 0 and "same scores" in replayed.output, replayed.output
+    lines = log.read_text(encoding="utf-8").splitlines()
+    end = json.loads(lines[-1])
+    end["scores"] = [{"fraction": [1, 3]} if isinstance(v, dict) else v for v in end["scores"]]
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(lines[:-1] + [json.dumps(end)]) + "\n", encoding="utf-8")
+    refused = runner.invoke(main, ["replay", str(edited)])
+    assert refused.exit_code != 0 and "Traceback" not in refused.output
+    end["scores"][0] = {"fraction": [1, 0]}
+    edited.write_text("\n".join(lines[:-1] + [json.dumps(end)]) + "\n", encoding="utf-8")
+    refused = runner.invoke(main, ["replay", str(edited)])
+    assert refused.exit_code != 0 and "not a valid transcript" in refused.output

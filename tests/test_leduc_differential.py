@@ -77,6 +77,14 @@ def test_leduc_agrees_with_openspiel(players):
         assert any(isinstance(x, Fraction) and x.denominator == 2 for _, scores in results for x in scores)
 
 
+def test_leduc_inside_openspiel_passes_pyspiel_s_own_checks():
+    # koloda's Leduc as an OpenSpiel game (koloda.openspiel): tensors with fractions as floats,
+    # serialized states with fractions in them, returns
+    import koloda.openspiel  # noqa: F401  (registers the `koloda` game)
+    game = pyspiel.load_game("koloda", {"rules": LEDUC, "players": 3, "seeds": 100, "max_moves": 40})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
 if __name__ == "__main__":        # the long run: python tests/test_leduc_differential.py 1000
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     for count in (2, 3, 4):

@@ -414,7 +414,7 @@ def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool)
         console.print(render(session.game, state, viewer, reveal=show_all))
     if rec.end is not None:
         if rec.end.get("scores") != exact.saved(state.scores()):
-            raise Failure(f"{file}: the replay ends with scores {state.scores()}, "
+            raise Failure(f"{file}: the replay ends with scores {exact.scores_text(state.scores())}, "
                           f"but the transcript says {rec.end.get('scores')}")
         console.print(f"Replayed {len(rec.moves)} moves: same moves, same scores ({scores_text(state)}).")
         if (note := trust.replay_note(rec.integrity, whole=True)) is not None:

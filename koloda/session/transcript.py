@@ -222,7 +222,7 @@ def _check_end(session: Session, end: dict, source: Source) -> None:
         raise source.invalid(f"its end record says the game is over, but after its {count} moves it is not: "
                              "moves are missing")
     if end["scores"] != exact.saved(state.scores()):      # a fraction as a save writes it
-        raise source.invalid(f"the replay ends with scores {state.scores()}, but the transcript says "
+        raise source.invalid(f"the replay ends with scores {exact.scores_text(state.scores())}, but the transcript says "
                              f"{shown(end['scores'])}")
     if end["returns"] != state.returns():
         raise source.invalid(f"the replay ends with returns {state.returns()}, but the transcript says "

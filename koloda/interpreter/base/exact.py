@@ -38,9 +38,9 @@ def number_text(value: Any) -> str:
     return str(value)
 
 
-def as_float(value: Any) -> float:
-    """A number for tools that take floats (returns, tensors, report means): 15/2 is 7.5."""
-    return float(value)
+def scores_text(scores: list) -> str:
+    """Scores as a list is written: `[-1, 1/2, 1/2]`."""
+    return "[" + ", ".join(number_text(v) for v in scores) + "]"
 
 
 def saved(value: Any) -> Any:
