@@ -78,7 +78,7 @@ class Checker(Resolver, ControlChecks, ListChecks):
             wild=wild, next_dealer=self._optional(m.next_dealer, {}, PLAYER, "`next dealer`"),
             turn_cap=self._optional(s.turn_cap, {}, INT, "`turn cap` (the most turns a deal may last)"),
             procedures=dict(self.procedures),
-            house_score=self._optional(m.house_score, {}, INT, "`match: house score`"))
+            house_score=self._optional(m.house_score, {}, FRAC, "`match: house score`"))
         self._house(m)
         if m.next_dealer is not None and not m.rotate:
             self.error("`next dealer:` says who deals next, and `dealer rotates: false` that the dealer stays: "
