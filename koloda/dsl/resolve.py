@@ -49,7 +49,8 @@ class Resolver(Operators):
         r = self.coerce_rank(node, self.expr(node, scope), want)
         if r.type != ANY and not assignable(want, r.type):
             wanted = "a number" if want == FRAC else show(want)       # FRAC takes whole numbers too
-            self.error(f"{what} must be {wanted}, but this is {show(r.type)}", node, category="type")
+            hint = "a whole number is wanted here: round with `//` (`pot // 2`)" if r.type == FRAC else None
+            self.error(f"{what} must be {wanted}, but this is {show(r.type)}", node, hint, category="type")
         return r
 
     # ------------------------------------------------------------ dispatch
