@@ -40,7 +40,7 @@ import random
 from typing import Any
 
 from koloda.agents.sampling import determinize
-from koloda.dsl.types import INT, is_list
+from koloda.dsl.types import FRAC, INT, is_list
 from koloda.api import load
 from koloda.interpreter.base.errors import IllegalAction
 from koloda.interpreter.game import Game
@@ -173,7 +173,7 @@ def tensor_bounds(observer: Observer, information: bool) -> tuple[list[float], l
         width = observer.blocks[[b[1] for b in observer.blocks].index(at)][2]
         high[at] = 1.0                       # the `none` flag
         for k in range(at + 1, at + width):
-            if t == INT:
+            if t in (INT, FRAC):
                 low[k], high[k] = -inf, inf
             elif is_list(t):
                 high[k] = inf

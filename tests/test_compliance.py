@@ -75,6 +75,7 @@ action (so `goto` is allowed) unless the case says `in_action: false`.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
@@ -93,6 +94,7 @@ from koloda.dsl.to_ast import parse
 from koloda.dsl.types import COLORS, RANK_CONSTANTS, elem, is_list, rank_code
 from koloda.interpreter.base.cards import rank_name
 from koloda.interpreter.base.errors import RuleRuntimeError
+from koloda.interpreter.base.exact import number_text
 from koloda.interpreter.game import compile_expression
 from koloda.interpreter.codegen.generate import effects
 
@@ -100,7 +102,7 @@ HERE = Path(__file__).parent / "compliance"
 FILES = sorted(HERE.glob("*.yaml"))
 CASE_KEYS = {"expr", "effect", "counter", "result", "type", "error", "message", "hint", "scope", "bind", "current", "then",
              "xfail", "id", "in_action", "direction", "help", "language", "moves", "play"}
-NAMED = {"card", "suit", "rank", "player", "color", "zone", "str"}
+NAMED = {"card", "suit", "rank", "player", "color", "zone", "str", "fraction"}   # a fraction as written: "7/2"
 
 
 # ------------------------------------------------------------------ reading the files
@@ -207,6 +209,9 @@ def code(game, t: str, raw):
         assert isinstance(raw, int) and not isinstance(raw, bool)
     if t == "bool":
         assert isinstance(raw, bool)
+    if t == "fraction":
+        made = Fraction(str(raw))
+        return made.numerator if made.denominator == 1 else made
     return raw
 
 
@@ -232,6 +237,9 @@ def render(game, value, t: str):
         return game.layout.zone_names[value] + ("" if owner is None else f":P{owner + 1}")
     if t == "int":
         assert isinstance(value, int) and not isinstance(value, bool), f"a number must be an int, not {value!r}"
+    if t == "fraction":
+        assert type(value) in (int, Fraction), f"a fraction must be an int or a Fraction, not {value!r}"
+        return number_text(value)
     if t == "bool":
         assert type(value) is bool, f"true/false must be a bool, not {value!r}"
     return value

@@ -20,6 +20,7 @@ from rich.text import Text
 from koloda.cli.explain import explain
 from koloda.cli import authoring, serve
 from koloda.cli.output import Failure, console, err_console
+from koloda.interpreter.base import exact
 from koloda.cli.tune import tune
 from koloda.cli.table_run import default_save, holds_something, run, scores_text
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
@@ -412,8 +413,8 @@ def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool)
     if not quiet:
         console.print(render(session.game, state, viewer, reveal=show_all))
     if rec.end is not None:
-        if rec.end.get("scores") != state.scores():
-            raise Failure(f"{file}: the replay ends with scores {state.scores()}, "
+        if rec.end.get("scores") != exact.saved(state.scores()):
+            raise Failure(f"{file}: the replay ends with scores {exact.scores_text(state.scores())}, "
                           f"but the transcript says {rec.end.get('scores')}")
         console.print(f"Replayed {len(rec.moves)} moves: same moves, same scores ({scores_text(state)}).")
         if (note := trust.replay_note(rec.integrity, whole=True)) is not None:

@@ -160,6 +160,13 @@ class TargetAttr(Node):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class TargetItem(Node):
+    """`xs[i]` set by an assignment: an item of a list variable (`obj` a TargetVar or TargetAttr)."""
+    obj: Node
+    index: Node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Move(Node):
     what: Node
     dest: Node

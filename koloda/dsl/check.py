@@ -12,6 +12,7 @@ from typing import Callable
 from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.builtins import STATIC_CARD_ATTRS, STATIC_FUNCTIONS
+from koloda.dsl.check_lists import ListChecks
 from koloda.dsl.check_effects import ControlChecks
 from koloda.dsl.check_together import check_together
 from koloda.dsl.clashes import clash, without_echoes
@@ -21,10 +22,11 @@ from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_number
 from koloda.dsl.model import RESERVED, VAR_TYPES, DeckSpec, PhaseSpec, Spec
 from koloda.dsl.params import uncoded_numbers, word_domain
 from koloda.dsl.resolve import Resolver, Scope
-from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, DECKS, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, STR, SUIT,
-                              TYPE_NAMES, ZONE, compatible, elem, enum_words, is_enum, is_list, list_of, show)
+from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, DECKS, FRAC, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, STR,
+                              SUIT, TYPE_NAMES, ZONE, assignable, elem, enum_words, is_enum, is_list,
+                              is_number, list_of, show)
 
-class Checker(Resolver, ControlChecks):
+class Checker(Resolver, ControlChecks, ListChecks):
     def __init__(self, spec: Spec, var_types: dict[str, str] | None = None,
                  functions: dict[str, R.Function] | None = None):
         super().__init__(spec, dict(var_types or {}), functions)
@@ -66,17 +68,17 @@ class Checker(Resolver, ControlChecks):
             deal_ends=self._optional(s.deal_ends, {}, BOOL, "`deal ends`"),
             scoring=self.effects(s.scoring, {}),
             show={label: self.expr(node, self._viewer()) for label, node in s.show.items()},
-            heuristic=self._optional(s.heuristic, {"p": PLAYER, **self._viewer()}, INT,
+            heuristic=self._optional(s.heuristic, {"p": PLAYER, **self._viewer()}, FRAC,
                                      "`heuristic` (with `p` the player)"),
             counters={name: self.expect(node, {}, BOOL, f"counter `{name}`") for name, node in s.counters.items()},
             match_ends=self._optional(m.ends, {}, BOOL, "`match: ends`"),
-            match_score=self._optional(m.score, {"p": PLAYER}, INT, "`match: score` (with `p` the player)"),
+            match_score=self._optional(m.score, {"p": PLAYER}, FRAC, "`match: score` (with `p` the player)"),
             match_won=self._optional(m.won, {"p": PLAYER}, BOOL, "`match: won` (with `p` the player)"),
             first_dealer=self._optional(m.first_dealer, {}, PLAYER, "`first dealer`"),
             wild=wild, next_dealer=self._optional(m.next_dealer, {}, PLAYER, "`next dealer`"),
             turn_cap=self._optional(s.turn_cap, {}, INT, "`turn cap` (the most turns a deal may last)"),
             procedures=dict(self.procedures),
-            house_score=self._optional(m.house_score, {}, INT, "`match: house score`"))
+            house_score=self._optional(m.house_score, {}, FRAC, "`match: house score`"))
         self._house(m)
         if m.next_dealer is not None and not m.rotate:
             self.error("`next dealer:` says who deals next, and `dealer rotates: false` that the dealer stays: "
@@ -125,9 +127,11 @@ class Checker(Resolver, ControlChecks):
                     start = self.coerce_rank(var.start, start, declared)
                 if declared is None:
                     t = start.type if start.type not in (NONE, ANY) else None
-                elif start.type != ANY and not compatible(start.type, declared):
+                elif start.type != ANY and not assignable(declared, start.type):
                     self.error(f"`{var.name}` is {show(declared)} but starts as {show(start.type)}", var.start,
                                category="type")
+            if start is None and t is not None and is_list(t):
+                start = R.ListLit(var.span, t, ())       # a list variable starts empty
             if t is None:
                 self.error(f"variable `{var.name}` needs a `type:` (one of {', '.join(VAR_TYPES)})", var.span,
                            category="type")
@@ -330,15 +334,21 @@ class Checker(Resolver, ControlChecks):
         return R.Deal(e.span, count, e.family, source)
 
     def _do_Assign(self, e: ast.Assign, scope: Scope) -> R.Effect | None:
+        if e.op in ("append", "remove") or isinstance(e.target, ast.TargetItem):
+            return self.list_change(e, scope)
         target = self.target(e.target, scope)
         value = self.coerce_rank(e.value, self.word_for(e.value, scope, target.type), target.type)
         tt, vt = target.type, value.type
         if e.op != "=":
-            if tt not in (INT, ANY):
+            if not is_number(tt) and tt != ANY:
                 self.error(f"`{e.op}` needs a number, but the target is {show(tt)}", e.target, category="type")
-            if vt not in (INT, ANY):
+            if not is_number(vt) and vt != ANY:
                 self.error(f"`{e.op}` needs a number, but this is {show(vt)}", e.value, category="type")
-        elif ANY not in (tt, vt) and not compatible(tt, vt) and not (is_enum(tt) and is_enum(vt)):
+            elif tt == INT and vt == FRAC:
+                self._fraction_into_whole(tt, e.value)
+        elif tt == INT and vt == FRAC:
+            self._fraction_into_whole(tt, e.value)
+        elif ANY not in (tt, vt) and not assignable(tt, vt) and not (is_enum(tt) and is_enum(vt)):
             self.error(f"cannot set {show(tt)} to {show(vt)}", e.value, category="type")
         elif is_enum(tt) and is_enum(vt) and not set(enum_words(vt)) <= set(enum_words(tt)):
             missing = ", ".join(w for w in enum_words(vt) if w not in enum_words(tt))
@@ -349,11 +359,16 @@ class Checker(Resolver, ControlChecks):
             return None
         return R.Assign(e.span, target, e.op, value)
 
+    def _fraction_into_whole(self, target: str, value: ast.Node) -> None:
+        self.error("this may be a fraction, and the variable holds whole numbers", value,
+                   "declare it `type: fraction`, or round with `//` (`pot // 2`)", category="type")
+
     def _do_Score(self, e: ast.Score, scope: Scope) -> R.Effect | None:
         target = self.target(e.target, scope)
-        if target.type not in (INT, ANY):
+        if not is_number(target.type) and target.type != ANY:
             self.error(f"`score:` adds numbers, but the target is {show(target.type)}", e.target, category="type")
-        values = tuple(self.expect(v, scope, INT, f"the part `{label}`") for label, v in zip(e.labels, e.values))
+        part = FRAC if target.type == FRAC else INT
+        values = tuple(self.expect(v, scope, part, f"the part `{label}`") for label, v in zip(e.labels, e.values))
         if not isinstance(target, (R.VarRef, R.OwnedVar)):
             return None
         return R.Score(e.span, target, e.labels, values)

@@ -26,6 +26,9 @@ def problems(node: ast.Node, options: dict, what: str) -> list[RuleError]:
             if n.name not in options:
                 found.append(RuleError(f"unknown option `{n.name}`", n.span, category="name"))
             continue
+        if isinstance(n, ast.Arith) and n.op == "/":
+            found.append(RuleError(f"{what} is a whole number, and `/` may give a fraction", n.span,
+                                   "divide with `//`, which rounds down", category="type"))
         if isinstance(n, (ast.Arith, ast.Compare, ast.And, ast.Or)):
             stack += [n.left, n.right]
         elif isinstance(n, (ast.Not, ast.Neg)):

@@ -23,7 +23,7 @@ from koloda.dsl.to_ast import guarded_binding, parse
 from koloda.dsl.deckspec import DeckSpec, cell_rank, read_deck
 from koloda.dsl.matchspec import HouseSpec, MatchSpec, read_house, read_match
 from koloda.dsl.meldkinds import MeldKind, read_melds
-from koloda.dsl.types import CONSTANTS, enum_of
+from koloda.dsl.types import ANY, CONSTANTS, enum_of, list_of
 
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
 RESERVED = {"me", "dealer", "players", "others", "option", "my", "to", "each", "from", "deal",
@@ -33,7 +33,9 @@ RESERVED = {"me", "dealer", "players", "others", "option", "my", "to", "each", "
 # grammar reads them as the effect only at an effect's start, and not before `=`, `+=` or `.`); a procedure
 # cannot take them, since `move(x)` at an effect's start is the effect
 EFFECT_WORDS = {"move", "meld"}
-VAR_TYPES = ("int", "bool", "card", "rank", "suit", "player", "color", "side")
+# what a list variable may hold (`type: list of int`); cards lie in zones
+LIST_ITEM_TYPES = ("int", "fraction", "bool", "rank", "suit", "player", "color", "side")
+VAR_TYPES = ("int", "fraction", "bool", "card", "rank", "suit", "player", "color", "side")
 
 
 @dataclass
@@ -430,7 +432,21 @@ def _value_tables(raw: dict, named: dict[str, dict[str, int]]) -> dict[str, int]
 
 
 def _var_type(raw: object, where: Span, errors: list[RuleError]) -> str | None:
-    """A type's name, or for a word variable (`type: [check, bet, raise, fold]`) the type of its words."""
+    """A type's name, or for a word variable (`type: [check, bet, raise, fold]`) the type of its words;
+    a list variable's (`type: list of player`, `type: {list of: [check, bet]}`) is `list:` and its items'."""
+    if isinstance(raw, dict) and set(raw) == {"list of"}:
+        inner = _var_type(raw["list of"], span_of(raw["list of"], where), errors)
+        return None if inner is None else list_of(inner)
+    if isinstance(raw, str) and raw.startswith("list of "):
+        inner = raw[len("list of "):].strip()
+        if inner not in LIST_ITEM_TYPES:
+            errors.append(RuleError(f"a list variable holds {', '.join(LIST_ITEM_TYPES)} or words, not `{inner}`"
+                                    + (": cards lie in zones" if inner in ("card", "cards") else ""), where,
+                                    "`type: list of player`; words as `type: {list of: [check, bet]}`"
+                                    + ("; for cards declare a zone" if inner in ("card", "cards") else ""),
+                                    category="type"))
+            return ANY          # told once: its uses are not checked against a type it lacks
+        return list_of(inner)
     if not isinstance(raw, list):
         return None if raw is None else str(raw)
     words = [str(w) for w in raw]

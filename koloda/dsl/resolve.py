@@ -17,9 +17,10 @@ from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.fixed import fixed_int
 from koloda.dsl.limits import MAX_NESTING, MAX_WORK
 from koloda.dsl.model import Spec
-from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, SUIT, TYPE_NAMES,
-                              ZONE, MAX_RANK_NUMBER, compatible, elem, enum_of, enum_words, is_enum, is_list,
-                              list_of, number_rank, show)
+from koloda.dsl.resolve_ops import Operators
+from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, FRAC, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, SUIT,
+                              TYPE_NAMES, ZONE, MAX_RANK_NUMBER, assignable, compatible, elem, enum_of, enum_words,
+                              is_enum, is_list, is_number, list_of, number_of, number_rank, show)
 
 Scope = dict[str, str]       # local name -> its type
 
@@ -27,7 +28,7 @@ _ATTR_NODES: dict[str, type[R.Attribute]] = {CARD: R.CardAttr, ZONE: R.ZoneAttr,
 _ORDINALS = ("first", "second", "third", "fourth")
 
 
-class Resolver:
+class Resolver(Operators):
     def __init__(self, spec: Spec, var_types: dict[str, str], functions: dict[str, R.Function] | None = None):
         self.spec = spec
         self.var_types = var_types
@@ -46,8 +47,10 @@ class Resolver:
 
     def expect(self, node: ast.Node, scope: Scope, want: str, what: str) -> R.Expr:
         r = self.coerce_rank(node, self.expr(node, scope), want)
-        if r.type != ANY and not compatible(r.type, want):
-            self.error(f"{what} must be {show(want)}, but this is {show(r.type)}", node, category="type")
+        if r.type != ANY and not assignable(want, r.type):
+            wanted = "a number" if want == FRAC else show(want)       # FRAC takes whole numbers too
+            hint = "a whole number is wanted here: round with `//` (`pot // 2`)" if r.type == FRAC else None
+            self.error(f"{what} must be {wanted}, but this is {show(r.type)}", node, hint, category="type")
         return r
 
     # ------------------------------------------------------------ dispatch
@@ -347,8 +350,8 @@ class Resolver:
         if sig.needs == "melds" and not self.spec.meld_kinds:
             self.error(f"`{name}` needs `melds:` kinds and a zone with `melds: true`", n)
         if sig.several and len(args) >= 2:
-            numbers = tuple(self.expect(a, scope, INT, f"each argument of `{name}`") for a in args)
-            return R.BuiltinCall(span, INT, name, numbers)
+            numbers = tuple(self.expect(a, scope, FRAC, f"each argument of `{name}`") for a in args)
+            return R.BuiltinCall(span, number_of(*(a.type for a in numbers)), name, numbers)
         k, optional = len(sig.params), sig.optional
         if name == "value" and not self.spec.value_tables:
             k, optional = 1, 0        # a table's name is for files that name their tables
@@ -448,7 +451,7 @@ class Resolver:
         want = FUNCTIONS[func].element
         if want == BOOL and t not in (BOOL, ANY):
             self.error(f"`{func}` needs true/false values, not {show(t)}", n, category="type")
-        elif want == INT and t not in (INT, ANY):
+        elif want == INT and not is_number(t) and t != ANY:
             self.error(f"`{func}` needs numbers, not {show(t)}", n, category="type")
 
     def _comprehension(self, n: ast.Aggregate | ast.ListComp, scope: Scope) -> tuple[R.Expr, Scope, R.Expr | None]:
@@ -468,7 +471,10 @@ class Resolver:
         iterable, inner, cond = self._comprehension(n, scope)
         item = self.expr(n.elem, inner)
         self._check_items(n, n.func, item.type)
-        return R.Aggregate(n.span, FUNCTIONS[n.func].result, n.func, item, n.var, iterable, cond)
+        result = FUNCTIONS[n.func].result
+        if result == INT and n.func != "count" and item.type == FRAC:     # a sum of fractions is one
+            result = FRAC
+        return R.Aggregate(n.span, result, n.func, item, n.var, iterable, cond)
 
     def _ListComp(self, n: ast.ListComp, scope: Scope) -> R.Expr:
         iterable, inner, cond = self._comprehension(n, scope)
@@ -493,8 +499,11 @@ class Resolver:
         if any(i.type == RANK for i in items):    # `[A, 2, 3]`: numbers beside ranks are ranks
             items = [self.coerce_rank(syntax, i, RANK) for syntax, i in zip(n.items, items)]
         known = [i.type for i in items if i.type not in (ANY, NONE)]
+        if known and all(is_number(t) for t in known):        # `[1, 1/2]`: a list of fractions
+            known = [number_of(*known)]
         for item, syntax in zip(items, n.items):
-            if known and item.type not in (ANY, NONE) and item.type != known[0]:
+            if known and item.type not in (ANY, NONE) and item.type != known[0] \
+                    and not (known[0] == FRAC and item.type == INT):
                 self.error(f"a list holds one kind of thing: {show(known[0])} and {show(item.type)}", syntax,
                            category="type")
         return R.ListLit(n.span, list_of(known[0] if known else ANY), tuple(items))
@@ -518,75 +527,3 @@ class Resolver:
                        "write `by 5` for every fifth number; count down with a list such as "
                        "`[30 - k for k in 0..30]`", category="type")
         return R.Range(n.span, list_of(INT), low, high, step)
-
-    def _Arith(self, n: ast.Arith, scope: Scope) -> R.Expr:
-        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
-        if n.op == "+" and is_list(left.type) and is_list(right.type):
-            if not compatible(left.type, right.type):
-                self.error(f"cannot join {show(left.type)} and {show(right.type)}", n, category="type")
-            return R.Arith(n.span, left.type if elem(left.type) != ANY else right.type, n.op, left, right)
-        for side, r in ((n.left, left), (n.right, right)):
-            if r.type not in (INT, ANY):
-                self.error(f"`{n.op}` needs numbers, but this is {show(r.type)}", side, category="type")
-        return R.Arith(n.span, INT, n.op, left, right)
-
-    def _Compare(self, n: ast.Compare, scope: Scope) -> R.Expr:
-        left = self.expr(n.left, scope)
-        right = self.word_for(n.right, scope, left.type)
-        self.check_word(left, right.type)
-        left, right = self.coerce_rank(n.left, left, right.type), self.coerce_rank(n.right, right, left.type)
-        lt, rt = left.type, right.type
-        if not compatible(lt, rt):
-            self.error(f"cannot compare {show(lt)} with {show(rt)}", n, category="type")
-        elif n.op not in ("==", "!=") and not ({lt, rt} <= {INT, ANY} or {lt, rt} <= {RANK, ANY}):
-            self.error(f"`{n.op}` compares numbers or ranks, not {show(lt)}", n, category="type")
-        return R.Compare(n.span, BOOL, n.op, left, right)
-
-    def _In(self, n: ast.In, scope: Scope) -> R.Expr:
-        item, container = self.expr(n.item, scope), self.expr(n.container, scope)
-        if item.type == RANK:
-            container = self.coerce_rank(n.container, container, list_of(RANK))
-        self.check_word(container, item.type)
-        ct = container.type
-        if ct == ZONE or is_list(ct):
-            if not compatible(item.type, elem(ct)):
-                self.error(f"{show(item.type)} can never be in {show(ct)}", n, category="type")
-        elif ct != ANY:
-            self.error(f"`in` looks into a list or a zone, not {show(ct)}", n.container, category="type")
-        return R.Contains(n.span, BOOL, item, container, n.negated)
-
-    def _And(self, n: ast.And, scope: Scope) -> R.Expr:
-        left = self.expect(n.left, scope, BOOL, "each side of `and`")
-        right = self.expect(n.right, scope, BOOL, "each side of `and`")
-        return R.And(n.span, BOOL, left, right)
-
-    def _Or(self, n: ast.Or, scope: Scope) -> R.Expr:
-        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
-        if left.type == BOOL or right.type == BOOL:
-            for side, r in ((n.left, left), (n.right, right)):
-                if r.type not in (BOOL, ANY):
-                    self.error(f"each side of `or` must be true/false here, but this is {show(r.type)}", side,
-                               category="type")
-            return R.Or(n.span, BOOL, left, right)
-        if not compatible(left.type, right.type):
-            self.error(f"`or` picks between two values of one kind, not {show(left.type)} and {show(right.type)}",
-                       n, category="type")
-        return R.Or(n.span, left.type if left.type not in (NONE, ANY) else right.type, left, right)
-
-    def _Not(self, n: ast.Not, scope: Scope) -> R.Expr:
-        return R.Not(n.span, BOOL, self.expect(n.operand, scope, BOOL, "what `not` negates"))
-
-    def _Neg(self, n: ast.Neg, scope: Scope) -> R.Expr:
-        return R.Neg(n.span, INT, self.expect(n.operand, scope, INT, "what `-` negates"))
-
-    def _SeatOrder(self, n: ast.SeatOrder, scope: Scope) -> R.Expr:
-        start = self.expect(n.start, scope, PLAYER, f"what `{n.base} from` starts at")
-        return R.SeatOrder(n.span, list_of(PLAYER), n.base == "others", start)
-
-    def _IfElse(self, n: ast.IfElse, scope: Scope) -> R.Expr:
-        cond = self.expect(n.cond, scope, BOOL, "the condition after `if`")
-        a, b = self.expr(n.then, scope), self.expr(n.orelse, scope)
-        if not compatible(a.type, b.type):
-            self.error(f"both branches must be of one kind, not {show(a.type)} and {show(b.type)}", n,
-                       category="type")
-        return R.IfElse(n.span, a.type if a.type not in (NONE, ANY) else b.type, a, cond, b)

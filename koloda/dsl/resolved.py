@@ -303,9 +303,12 @@ class Deal(Effect):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Assign(Effect):
+    """`=`, `+=`, `-=`, `*=`; for a list variable also `append` and `remove` (of `value`), and an item set
+    (`index`: `xs[i] = value`, `xs[i] += value`)."""
     target: VarRef | OwnedVar
     op: str
     value: Expr
+    index: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -38,9 +38,10 @@ def _parser() -> Lark:
 _TOKEN_WORDS = {
     "LPAR": "(", "RPAR": ")", "LSQB": "[", "RSQB": "]", "COMMA": ",", "DOT": ".",
     "COLON": ":", "NAME": "a name", "NUMBER": "a number", "STRING": "a string",
-    "COMP_OP": "a comparison", "ADD_OP": "+ or -", "MUL_OP": "*, // or %",
+    "COMP_OP": "a comparison", "ADD_OP": "+ or -", "MUL_OP": "*, /, // or %",
     "ASSIGN_OP": "= or +=", "MINUS": "-", "$END": "the end of the text", "EQUAL": "=",
     "CHECK_EVENTS": "check events", "FACE": "face up or face down", "_MOVE": "move", "_MELD": "meld",
+    "_APPEND": "append", "_REMOVE": "remove",
 }
 
 
@@ -197,6 +198,22 @@ class _Builder(Transformer[Token, ast.Node]):
 
     def assign(self, meta: Meta, items: list[Any]) -> ast.Assign:
         return ast.Assign(self._span(meta), items[0], str(items[1]), items[2])
+
+    def append(self, meta: Meta, items: list[Any]) -> ast.Assign:
+        return ast.Assign(self._span(meta), items[1], "append", items[0])
+
+    def remove(self, meta: Meta, items: list[Any]) -> ast.Assign:
+        return ast.Assign(self._span(meta), items[1], "remove", items[0])
+
+    def target_item(self, meta: Meta, items: list[Any]) -> ast.TargetItem:
+        obj = items[0]
+        if isinstance(obj, ast.Name):
+            obj = ast.TargetVar(obj.span, obj.name)
+        elif isinstance(obj, ast.My):
+            obj = ast.TargetAttr(obj.span, ast.Name(obj.span, "me"), obj.name)
+        elif isinstance(obj, ast.Attr):
+            obj = ast.TargetAttr(obj.span, obj.obj, obj.name)
+        return ast.TargetItem(self._span(meta), obj, items[1])
 
     def target_var(self, meta: Meta, items: list[Any]) -> ast.TargetVar:
         return ast.TargetVar(self._span(meta), str(items[0]))

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 INT, BOOL, CARD, RANK, SUIT, COLOR, PLAYER, ZONE, STR, NONE, ANY, GRID, SIDE, PLAN = (
     "int", "bool", "card", "rank", "suit", "color", "player", "zone", "str", "none", "any", "grid", "side", "plan")
+# An exact number that may be a fraction (`pot / 2`): a whole number is one too, but not the other way
+# round, so a fraction never reaches what counts (an index, a range, a number of cards).
+FRAC = "fraction"
 
-NULLABLE = {CARD, RANK, SUIT, COLOR, PLAYER, INT, ANY, NONE, ZONE, GRID, SIDE}
+NULLABLE = {CARD, RANK, SUIT, COLOR, PLAYER, INT, FRAC, ANY, NONE, ZONE, GRID, SIDE}
 PARAM_TYPES = {CARD, RANK, SUIT, PLAYER, INT, BOOL, COLOR, ZONE, SIDE, PLAN}
 
 
@@ -14,6 +17,16 @@ def list_of(t: str) -> str:
 
 def is_list(t: str) -> bool:
     return t.startswith("list:")
+
+
+def is_number(t: str) -> bool:
+    """A whole number or a fraction: what arithmetic and `<` take."""
+    return t in (INT, FRAC)
+
+
+def number_of(*types: str) -> str:
+    """The type of arithmetic on these: a fraction if any of them is one."""
+    return FRAC if FRAC in types else INT
 
 
 def elem(t: str) -> str:
@@ -51,12 +64,12 @@ def show(t: str) -> str:
         return "a list of " + ("texts" if inner == STR else "words" if is_enum(inner) else inner + "s")
     return {INT: "a number", BOOL: "true/false", CARD: "a card", RANK: "a rank", SUIT: "a suit",
             COLOR: "a colour", PLAYER: "a player", ZONE: "a zone", STR: "a text", NONE: "none",
-            ANY: "anything", GRID: "a grid", SIDE: "a side", PLAN: "a meld plan"}.get(t, t)
+            ANY: "anything", GRID: "a grid", SIDE: "a side", PLAN: "a meld plan", FRAC: "a fraction"}.get(t, t)
 
 
 def compatible(a: str, b: str) -> bool:
     """Can values of these two types be compared or assigned to each other?"""
-    if a == b or ANY in (a, b):
+    if a == b or ANY in (a, b) or (is_number(a) and is_number(b)):
         return True
     if NONE in (a, b):
         other = b if a == NONE else a
@@ -69,6 +82,16 @@ def compatible(a: str, b: str) -> bool:
     if is_list(a) and is_list(b):
         return compatible(elem(a), elem(b))
     return False
+
+
+def assignable(target: str, value: str) -> bool:
+    """May a value of type `value` be kept where `target` is declared? As `compatible`, but a fraction
+    does not go where a whole number is wanted (a whole number may go where a fraction is)."""
+    if target == INT and value == FRAC:
+        return False
+    if is_list(target) and is_list(value):
+        return assignable(elem(target), elem(value))
+    return compatible(target, value)
 
 
 # The decks a rule file can name, by their ranks low to high; each rank comes in four suits.
@@ -144,7 +167,7 @@ CONSTANTS: dict[str, tuple[str, object]] = {
 
 # Types a user function's parameter may be declared with: `worth(grid g)`, `score(line l)`.
 TYPE_NAMES: dict[str, str] = {
-    "int": INT, "bool": BOOL, "card": CARD, "rank": RANK, "suit": SUIT, "color": COLOR, "player": PLAYER,
+    "int": INT, "fraction": FRAC, "bool": BOOL, "card": CARD, "rank": RANK, "suit": SUIT, "color": COLOR, "player": PLAYER,
     "side": SIDE, "zone": ZONE, "cell": ZONE, "grid": GRID, "cards": "list:card", "zones": "list:zone",
     "line": "list:zone", "players": "list:player", "plan": PLAN,
 }

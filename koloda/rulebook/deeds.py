@@ -51,8 +51,10 @@ class Deeds:
                         family=self.w.zone_name(e.family))
 
     def _Assign(self, e: R.Assign, depth: int) -> Lines:
-        key = {"=": "fx.set", "+=": "fx.add", "-=": "fx.sub"}.get(e.op, "fx.op")
-        return self.one(depth, key, target=self.w(e.target), value=self.w(e.value), op=e.op)
+        key = {"=": "fx.set", "+=": "fx.add", "-=": "fx.sub", "append": "fx.append", "remove": "fx.remove"}.get(
+            e.op, "fx.op")
+        target = self.w(e.target) if e.index is None else f"{self.w(e.target)}[{self.w(e.index)}]"
+        return self.one(depth, key, target=target, value=self.w(e.value), op=e.op)
 
     def _Score(self, e: R.Score, depth: int) -> Lines:
         out = self.one(depth, "fx.score", target=self.w(e.target))

@@ -91,7 +91,7 @@ PHRASES: dict[str, str] = {
     "seats.all": "every player in turn from {start}", "seats.others": "the other players in turn after {start}",
     # operators
     "arith.+": "{left} + {right}", "arith.-": "{left} − {right}", "arith.*": "{left} × {right}",
-    "arith.//": "{left} ÷ {right} (rounded down)", "arith.%": "the remainder of {left} ÷ {right}",
+    "arith.//": "{left} ÷ {right} (rounded down)", "arith./": "{left} ÷ {right}", "arith.%": "the remainder of {left} ÷ {right}",
     "is.true": "{x} is true", "is.false": "{x} is false", "is.none": "{x} is not set", "is.some": "{x} is set",
     "cmp.==": "{left} is {right}", "cmp.!=": "{left} is not {right}", "cmp.>=": "{left} is at least {right}",
     "cmp.<=": "{left} is at most {right}", "cmp.>": "{left} is more than {right}", "cmp.<": "{left} is less than {right}",
@@ -107,6 +107,7 @@ PHRASES: dict[str, str] = {
     "fx.deal": "deal {count} cards from {source} to each player's {family}",
     "fx.set": "set {target} to {value}", "fx.add": "add {value} to {target}", "fx.sub": "take {value} from {target}",
     "fx.op": "{target} {op} {value}", "fx.let": "let {name} be {value}",
+    "fx.append": "put {value} at the end of {target}", "fx.remove": "take the first {value} out of {target}",
     "fx.score": "add to {target}, part by part:", "fx.score.part": "{label}: {value}",
     "fx.goto": "go on to the step “{step}”", "fx.turn": "the turn passes to {player}", "fx.skip": "{player} misses a turn",
     "fx.ask": "{player} answers at the step “{step}”",

@@ -117,7 +117,7 @@ PHRASES: dict[str, str] = {
     "seats.others": "остальные игроки по очереди после {start.gen}|остальных игроков по очереди после {start.gen}",
     # operators
     "arith.+": "{left} + {right}", "arith.-": "{left} − {right}", "arith.*": "{left} × {right}",
-    "arith.//": "{left} ÷ {right} (с округлением вниз)", "arith.%": "остаток от деления: {left} ÷ {right}",
+    "arith.//": "{left} ÷ {right} (с округлением вниз)", "arith./": "{left} ÷ {right}", "arith.%": "остаток от деления: {left} ÷ {right}",
     "is.true": "{x} — да", "is.false": "{x} — нет", "is.none": "{x} не задано", "is.some": "{x} задано",
     "cmp.==": "{left} — {right}", "cmp.!=": "{left} — не {right}", "cmp.>=": "{left} не меньше, чем {right}",
     "cmp.<=": "{left} не больше, чем {right}", "cmp.>": "{left} больше, чем {right}", "cmp.<": "{left} меньше, чем {right}",
@@ -133,6 +133,7 @@ PHRASES: dict[str, str] = {
     "fx.deal": "сдать из стопки {source} каждому игроку в стопку «{family}» карт: {count}",
     "fx.set": "{target} := {value}", "fx.add": "{target} увеличивается на: {value}", "fx.sub": "{target} уменьшается на: {value}",
     "fx.op": "{target} {op} {value}", "fx.let": "пусть {name} = {value}",
+    "fx.append": "{value} добавляется в конец списка {target}", "fx.remove": "первое {value} убирается из списка {target}",
     "fx.score": "{target} увеличивается на сумму частей:", "fx.score.part": "{label}: {value}",
     "fx.goto": "перейти к шагу «{step}»", "fx.turn": "ход переходит к: {player}", "fx.skip": "{player} пропускает ход",
     "fx.ask": "отвечает {player} (шаг «{step}»)",

@@ -16,6 +16,7 @@ from pathlib import Path
 from koloda.agents.registry import UnknownAgent, parse_seat
 from koloda.api import load
 from koloda.dsl.errors import RuleError, RuleErrors
+from koloda.interpreter.base import exact
 from koloda.dsl.loader import resolve, shipped_path
 from koloda.interpreter.base.errors import IllegalAction
 from koloda.interpreter.core import state_fields
@@ -176,7 +177,7 @@ class Session:
         return json.dumps(record)
 
     def transcript_end(self) -> str:
-        record: dict = {"type": "end", "scores": self.state.scores(), "returns": self.state.returns(),
+        record: dict = {"type": "end", "scores": exact.saved(self.state.scores()), "returns": self.state.returns(),
                         "moves": len(self.moves), "digest": self.digest()}
         record["check"] = make(transcript_whole(self.header(), self.moves, record))
         return json.dumps(record)

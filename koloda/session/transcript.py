@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from koloda.dsl.errors import RuleError
+from koloda.interpreter.base import exact
 from koloda.interpreter.base.errors import IllegalAction
 from koloda.session.errors import SaveError, Source, shown
 from koloda.session.jsonfile import parse, read_text
@@ -220,8 +221,8 @@ def _check_end(session: Session, end: dict, source: Source) -> None:
     if not state.is_terminal():
         raise source.invalid(f"its end record says the game is over, but after its {count} moves it is not: "
                              "moves are missing")
-    if end["scores"] != state.scores():
-        raise source.invalid(f"the replay ends with scores {state.scores()}, but the transcript says "
+    if end["scores"] != exact.saved(state.scores()):      # a fraction as a save writes it
+        raise source.invalid(f"the replay ends with scores {exact.scores_text(state.scores())}, but the transcript says "
                              f"{shown(end['scores'])}")
     if end["returns"] != state.returns():
         raise source.invalid(f"the replay ends with returns {state.returns()}, but the transcript says "

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from koloda.dsl.labels import label_text
+from koloda.interpreter.base.exact import number_text
 from koloda.interpreter.core.house import LEVEL, WON
 from koloda.interpreter.game import Game
 from koloda.interpreter.core.state import State
@@ -128,7 +129,8 @@ def deal_end(game: Game, ended: State, lang: str) -> dict[str, Any]:
 
 
 def _scores(state: State) -> list[dict[str, Any]]:
-    return [{"player": f"P{p + 1}", "score": v} for p, v in enumerate(state.scores())]
+    return [{"player": f"P{p + 1}", "score": v if type(v) is int else number_text(v)}
+            for p, v in enumerate(state.scores())]
 
 
 def result(game: Game, state: State) -> dict[str, Any]:

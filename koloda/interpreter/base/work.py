@@ -14,6 +14,7 @@ which raise the located error.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from koloda.dsl.errors import Span
@@ -61,11 +62,17 @@ def charged(body: Any, call: Any) -> Any:
 
 
 def checked_number(value: Any, what: str, span: Span) -> Any:
-    """A whole number in play, refused past ±MAX_VALUE (a number squared each round grows without end)."""
+    """A whole number in play, refused past ±MAX_VALUE (a number squared each round grows without end);
+    a fraction likewise, by its numerator and its denominator (a third of a third ... each round)."""
     if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
         raise RuleRuntimeError(f"{what} gives a number of {len(str(abs(value)))} digits; numbers in play stay "
                                f"within ±10^{len(str(MAX_VALUE)) - 1}", span,
                                "a number that grows every round (squared, doubled) has no end: bound it")
+    if type(value) is Fraction and (abs(value.numerator) > MAX_VALUE or value.denominator > MAX_VALUE):
+        raise RuleRuntimeError(f"{what} gives a fraction of {len(str(max(abs(value.numerator), value.denominator)))} "
+                               f"digits; numbers in play stay within ±10^{len(str(MAX_VALUE)) - 1} above and below "
+                               "the line", span, "a number divided or multiplied by a fraction every round has no "
+                               "end: bound it, or round it with `//`")
     return value
 
 

@@ -17,9 +17,11 @@ from koloda.dsl.errors import Span
 from koloda.interpreter.runtime import builtin_runtime as rt
 from koloda.interpreter.melds import meld_calls
 from koloda.interpreter.base.errors import RuleRuntimeError
+from koloda.interpreter.base.exact import quotient
 from koloda.interpreter.base.work import checked_number, spend, too_much
 
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": quotient, "//": operator.floordiv,
+          "%": operator.mod}
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
@@ -44,8 +46,14 @@ class Checked:
 def arith(x: Any, y: Any, sign: str, at: Span) -> Any:
     if x is None or y is None:
         raise RuleRuntimeError(f"`{sign}` with none", at)
-    if y == 0 and sign in ("//", "%"):
+    if y == 0 and sign in ("/", "//", "%"):
         raise RuleRuntimeError("division by zero", at)
+    if sign == "/":
+        try:
+            return quotient(x, y)
+        except ValueError as exc:
+            raise RuleRuntimeError(f"{exc}; numbers in play stay within ±10^18", at,
+                                   "a number divided every round has no end: bound it") from None
     made = _ARITH[sign](x, y)
     return checked_number(made, "`*`", at) if sign == "*" else made
 

@@ -204,7 +204,9 @@ class EffectGen(ExprGen):
         # a whole number set is bounded (work.py)
         bounded = e.value.type == INT or e.op != "="
         what, span = self.m.literal(f"`{e.target.name} {e.op}`"), self.m.const(e.span, "span")
-        if e.op == "=":
+        if e.op in ("append", "remove") or e.index is not None:
+            self.list_change(e, scope, indent)
+        elif e.op == "=":
             value = self.value(e.value, scope, indent)      # Python works out the value before the place
             index = self.index(e.target, scope, indent)
             emit(f"{V}[{index}] = " + (f"_number({value}, {what}, {span})" if bounded else value), indent)
@@ -217,6 +219,42 @@ class EffectGen(ExprGen):
             emit(f"{V}[{index}] = _number(_old {_UPDATE[e.op]} {value}, {what}, {span})", indent)
         if dirt:
             emit(f"s.dirty |= {dirt}", indent)
+
+    def list_change(self, e: R.Assign, scope: Scope, indent: int) -> None:
+        """`append`, `remove`, `xs[i] = v`: the variable gets a new list, never changed in place, so
+        that a clone sharing the old one (state_fields.py: a clone copies the variables, not their
+        lists) keeps it."""
+        emit, V = self.fn.emit, self.fn.state("_V")
+        name = e.target.name
+        value = self.value(e.value, scope, indent)
+        at = self.index(e.target, scope, indent)
+        emit(f"_old = {V}[{at}]", indent)
+        emit("if _old is None:", indent)
+        emit(self.fail(f"`{e.op if e.index is None else name + '[...]'}` of `{name}`, which is none", e.span),
+             indent + 1)
+        if e.op == "append":
+            emit(f"{V}[{at}] = _old + [{value}]", indent)
+            return
+        if e.op == "remove":
+            emit(f"if {value} not in _old:", indent)
+            emit(self.fail(f"`remove`: that is not in `{name}`", e.span), indent + 1)
+            emit("_old = _old[:]", indent)
+            emit(f"_old.remove({value})", indent)
+            emit(f"{V}[{at}] = _old", indent)
+            return
+        assert e.index is not None
+        k = self.value(e.index, scope, indent)
+        emit(f"if {is_none(k)} or not -len(_old) <= {k} < len(_old):", indent)
+        emit(self.fail(f"`{name}[...]`: the index is outside the list", e.span), indent + 1)
+        emit("_old = _old[:]", indent)
+        if e.op == "=":
+            emit(f"_old[{k}] = {value}", indent)
+        else:
+            emit(f"if _old[{k}] is None or {is_none(value)}:", indent)
+            emit(self.fail(f"`{e.op}` with none", e.span), indent + 1)
+            what, span = self.m.literal(f"`{name}[...] {e.op}`"), self.m.const(e.span, "span")
+            emit(f"_old[{k}] = _number(_old[{k}] {_UPDATE[e.op]} {value}, {what}, {span})", indent)
+        emit(f"{V}[{at}] = _old", indent)
 
     def index(self, target: R.VarRef | R.OwnedVar, scope: Scope, indent: int) -> str:
         """Where the variable sits (an owner that is none fails with the rules' message)."""

@@ -25,7 +25,7 @@ from koloda.interpreter.melds.meld_calls import asks_reach
 from koloda.interpreter.codegen.gen_calls import CallGen
 from koloda.interpreter.codegen.gen_frag import NOTHING, Frag, NotGenerated, Scope, UnknownNode, atom, deps_of
 
-_ARITH = {"+", "-", "*", "//", "%"}
+_ARITH = {"+", "-", "*", "/", "//", "%"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 # `any`/`all` over the players is written out player by player up to this many players
 UNROLLED_PLAYERS = 8
@@ -308,6 +308,8 @@ class ExprGen(CallGen):
                         False, True)
         if n.op == "*":         # the sign that squares: bounded
             return Frag(f"_times({left.text}, {right.text})", left.deps | right.deps, False, True)
+        if n.op == "/":         # exact, and whole where it comes out even (base/exact.py)
+            return Frag(f"_quotient({left.text}, {right.text})", left.deps | right.deps, False, True)
         return Frag(f"({left.text} {n.op} {right.text})", left.deps | right.deps, False, True)
 
     def _Compare(self, n: R.Compare, scope: Scope) -> Frag:

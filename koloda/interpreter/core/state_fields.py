@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from koloda.interpreter.base import exact
 from koloda.interpreter.core.history import History
 from koloda.interpreter.core.window import copy_waiting
 
@@ -71,7 +72,8 @@ FIELDS: tuple[Field, ...] = (
     Field("by", LIST, load=lambda data, s: list(data["by"])),
     Field("face", LIST, load=lambda data, s: list(data.get("face", [True] * s.game.cards.size))),
     Field("known", LIST, load=lambda data, s: list(data.get("known", [0] * s.game.cards.size))),
-    Field("vars", LIST, load=lambda data, s: list(data["vars"])),
+    # a fraction has no JSON of its own (base/exact.py); a list variable's list is never changed in place
+    Field("vars", LIST, dump=exact.saved, load=lambda data, s: exact.restored(list(data["vars"]))),
     Field("dealer"), Field("current"), Field("phase"), Field("step"), Field("turns"), Field("deal_number"),
     Field("moves"),
     Field("skips", LIST, load=lambda data, s: list(data["skips"])),
@@ -94,7 +96,9 @@ FIELDS: tuple[Field, ...] = (
     Field("said", omit_empty=True, load=lambda data, s: tuple((k, mask, text) for k, mask, text in data.get("said", []))),
     Field("facts", omit_empty=True, load=lambda data, s: tuple(tuple(f) for f in data.get("facts", []))),
     Field("scored", omit_empty=True, later=True,
-          load=lambda data, s: tuple((deal, var, tuple((str(label), value) for label, value in parts))
+          dump=lambda scored: [[deal, var, [[label, exact.saved(value)] for label, value in parts]]
+                               for deal, var, parts in scored],
+          load=lambda data, s: tuple((deal, var, tuple((str(label), exact.restored(value)) for label, value in parts))
                                      for deal, var, parts in data.get("scored", []))),
     # a state saved before it was kept: none listed
     Field("phase_start", later=True, load=lambda data, s: int(data.get("phase_start", s.moves))),

@@ -6,11 +6,13 @@ which raises the located error (see generate.py, gen_checks.py).
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from koloda.dsl.errors import NOWHERE
 from koloda.interpreter.runtime import builtin_runtime, effect_runtime
 from koloda.interpreter.base.errors import RuleRuntimeError
+from koloda.interpreter.base.exact import quotient
 from koloda.interpreter.runtime.knowledge import audience, is_true, told
 from koloda.interpreter.base.work import MAX_VALUE, checked_number, counted, too_much
 
@@ -110,9 +112,9 @@ def _range(s: Any, low: int, high: int) -> range:
 
 
 def _times(x: Any, y: Any) -> Any:
-    """`x * y`, bounded as numbers in play are."""
+    """`x * y`, bounded as numbers in play are (a fraction by its numerator and denominator too)."""
     made = x * y
-    if -MAX_VALUE <= made <= MAX_VALUE:
+    if -MAX_VALUE <= made <= MAX_VALUE and (type(made) is int or made.denominator <= MAX_VALUE):
         return made
     raise ValueError(f"`*` gives a number of {len(str(abs(made)))} digits")
 
@@ -127,7 +129,10 @@ def _sum(values: Any) -> Any:
 
 def _number(value: Any, what: str, span: Any) -> Any:
     """A value set into a variable, bounded as numbers in play are."""
-    if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+    if type(value) is int:
+        if not -MAX_VALUE <= value <= MAX_VALUE:
+            checked_number(value, what, span)
+    elif type(value) is Fraction:
         checked_number(value, what, span)
     return value
 
@@ -181,6 +186,7 @@ RUNTIME: dict[str, Any] = {f.__name__: f for f in (
     _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others,
     _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _sum, _number,
     _check_events, _turn_over, _text, _say, _shown, _reveal, _tell, _told)}
+RUNTIME["_quotient"] = quotient       # `/`, exact (base/exact.py)
 # the built-ins' own functions
 RUNTIME.update({"_melds": builtin_runtime.table_melds, "_meld_kind": builtin_runtime.meld_kind,
                 "_meld_fresh": builtin_runtime.meld_fresh})

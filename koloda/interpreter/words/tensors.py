@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Callable
 
-from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE, elem, enum_words, is_enum, is_list
+from koloda.dsl.types import BOOL, CARD, COLOR, FRAC, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE, elem, enum_words, is_enum, is_list
 from koloda.interpreter.melds.bounded import recall, remember
 from koloda.interpreter.melds.meldlist import IDENTITIES
 from koloda.interpreter.words.spelling import Spelling
@@ -115,7 +115,7 @@ class Observer:
         layout = self.layout
         one_hot = {SUIT: self.game.cards.suit_radix, RANK: self.game.cards.rank_radix, COLOR: 2, PLAYER: layout.num_players, SIDE: layout.num_sides,
                    ZONE: len(layout.zones)}
-        if t in (INT, BOOL):
+        if t in (INT, FRAC, BOOL):          # a fraction as a float: 15/2 is 7.5
             def number(x: list[float], at: int, v: Any) -> None:
                 x[at] = float(v)
             return 1, number

@@ -10,7 +10,8 @@ import re
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
-from koloda.dsl.types import BOOL, CARD, COLOR, COLORS, PLAN, PLAYER, RANK, SIDE, SUIT, SUITS, ZONE, elem, is_list
+from koloda.dsl.types import BOOL, CARD, COLOR, COLORS, FRAC, PLAN, PLAYER, RANK, SIDE, SUIT, SUITS, ZONE, elem, is_list
+from koloda.interpreter.base.exact import number_text
 from koloda.interpreter.base.cards import CardTable, rank_name
 from koloda.interpreter.core.codec import ActionCodec
 from koloda.interpreter.runtime.knowledge import fact_text, facts_of, said_to
@@ -74,6 +75,10 @@ class View:
             return self.layout.owner_label(value, True)
         if t == BOOL:
             return "yes" if value else "no"
+        if is_list(t):          # a list variable, as the rules write a list: `[P2, P1]`, `[3, 1/2]`
+            return "[" + ", ".join(self.render(v, elem(t)) for v in value) + "]"
+        if t == FRAC:
+            return number_text(value)
         return str(value)
 
     def plan_text(self, plan: Plan, hide: Callable[[int], bool] | None = None, plain: bool = False) -> str:
