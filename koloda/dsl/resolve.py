@@ -23,7 +23,8 @@ from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYE
 
 Scope = dict[str, str]       # local name -> its type
 
-_ATTR_NODES: dict[str, type[R.Attribute]] = {CARD: R.CardAttr, ZONE: R.ZoneAttr, GRID: R.GridAttr, "plan": R.PlanAttr}
+_ATTR_NODES: dict[str, type[R.Attribute]] = {CARD: R.CardAttr, ZONE: R.ZoneAttr, GRID: R.GridAttr, "plan": R.PlanAttr,
+                                             "combo": R.ComboAttr}
 _ORDINALS = ("first", "second", "third", "fourth")
 
 
@@ -183,6 +184,8 @@ class Resolver:
             found = table[n.name]
             if t == CARD and n.name == "deck" and self.spec.deck.named:
                 found = enum_of(self.spec.deck.names)      # several named decks: the card's deck's name
+            if t == "combo" and n.name == "kind" and self.spec.combo_kinds:
+                found = enum_of([k.name for k in self.spec.combo_kinds])    # a word of the `combos:` kinds
             return _ATTR_NODES[t](span, found, obj, n.name)
         if t == PLAYER:
             if n.name in PLAYER_ATTRS:
@@ -346,6 +349,8 @@ class Resolver:
             self.error(f"`{name}` needs `patterns:` (write them, or `import: [poker]`)", n, category="name")
         if sig.needs == "melds" and not self.spec.meld_kinds:
             self.error(f"`{name}` needs `melds:` kinds and a zone with `melds: true`", n)
+        if sig.needs == "combos" and not self.spec.combo_kinds:
+            self.error(f"`{name}` needs `combos:` kinds (the combinations a hand may make)", n, category="name")
         if sig.several and len(args) >= 2:
             numbers = tuple(self.expect(a, scope, INT, f"each argument of `{name}`") for a in args)
             return R.BuiltinCall(span, INT, name, numbers)
@@ -385,11 +390,23 @@ class Resolver:
             resolved_args.append(r)
         if name == "value" and len(resolved_args) == 2:
             self._value_table(resolved_args[1])
+        if name == "combos" and len(resolved_args) == 2:
+            self._combo_kind(resolved_args[1])
         if name in ("combinations", "subsets"):       # lists of the items' own type
             items = resolved_args[0].type
             return R.BuiltinCall(span, list_of(list_of(CARD if items == ZONE else elem(items) if is_list(items)
                                                        else ANY)), name, tuple(resolved_args))
         return R.BuiltinCall(span, sig.result, name, tuple(resolved_args))
+
+    def _combo_kind(self, kind: R.Expr) -> None:
+        """`combos(my hand, "chain")`: the kind is written out, one of `combos:`, so its moves are known."""
+        kinds = [k.name for k in self.spec.combo_kinds]
+        if not isinstance(kind, R.Const) or kind.type != STR:
+            self.error("the kind of `combos` is written as a text: `combos(my hand, \"chain\")`", kind,
+                       "one of " + ", ".join(kinds), category="type")
+        elif kinds and kind.value not in kinds:
+            self.error(f"there is no combination `{kind.value}` in `combos:`", kind,
+                       did_you_mean(str(kind.value), kinds) or "one of " + ", ".join(kinds), category="name")
 
     def _card_function(self, arg: ast.Node, p: Param, func: str) -> R.Expr:
         """`power` in `winner(trick, trump, power)`: a function of one card named, not called. It

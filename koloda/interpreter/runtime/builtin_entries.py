@@ -80,6 +80,7 @@ ENTRIES: dict[str, Entry] = {
     "min": Entry(rt.extreme, "min({0})", pure=True, static=True),
     "hand_pattern": Entry(meld_calls.hand_pattern, pure=True),
     "hand_compare": Entry(meld_calls.hand_compare, pure=True),
+    "combos": Entry(meld_calls.combos, pure=True),
     "product": Entry(rt.total, static=True),
     "combinations": Entry(combinations_of, static=True, reads=frozenset({BUDGET})),
     "subsets": Entry(subsets_of, static=True, reads=frozenset({BUDGET})),
