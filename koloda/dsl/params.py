@@ -15,12 +15,12 @@ is said by `koloda check` where it is written rather than when the game runs:
 from __future__ import annotations
 
 from koloda.dsl import resolved as R
-from koloda.dsl.errors import RuleError
+from koloda.dsl.errors import RuleError, did_you_mean
 from koloda.dsl.fixed import fixed_int, fixed_span
 from koloda.dsl.model import RESERVED, Spec
 from koloda.dsl.types import CONSTANTS, STR, enum_of, list_of
 
-__all__ = ["word_domain", "uncoded_numbers", "combo_domain"]
+__all__ = ["word_domain", "uncoded_numbers", "combo_domain", "combo_kind"]
 
 _WORDS_HINT = 'write the words in the list, each as a text: `g in ["grand", "null"]`'
 
@@ -91,3 +91,14 @@ def combo_domain(var: str, domain: R.Expr) -> list[RuleError]:
     return [RuleError(f"parameter `{var}` ranges over combinations, so it ranges over `combos(...)` itself",
                       domain.span, "write `with: m in combos(my hand)` and say under `if:` which may be played",
                       category="type")]
+
+
+def combo_kind(kind: R.Expr, kinds: list[str]) -> list[RuleError]:
+    """`combos(my hand, "chain")`: the kind is written out, one of `combos:`, so that its moves are known."""
+    if not isinstance(kind, R.Const) or kind.type != STR:
+        return [RuleError('the kind of `combos` is written as a text: `combos(my hand, "chain")`', kind.span,
+                          "one of " + ", ".join(kinds), category="type")]
+    if kinds and kind.value not in kinds:
+        return [RuleError(f"there is no combination `{kind.value}` in `combos:`", kind.span,
+                          did_you_mean(str(kind.value), kinds) or "one of " + ", ".join(kinds), category="name")]
+    return []

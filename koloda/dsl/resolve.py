@@ -17,6 +17,7 @@ from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.fixed import fixed_int
 from koloda.dsl.limits import MAX_NESTING, MAX_WORK
 from koloda.dsl.model import Spec
+from koloda.dsl.params import combo_kind
 from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, SUIT, TYPE_NAMES,
                               ZONE, MAX_RANK_NUMBER, compatible, elem, enum_of, enum_words, is_enum, is_list,
                               list_of, number_rank, show)
@@ -350,7 +351,7 @@ class Resolver:
         if sig.needs == "melds" and not self.spec.meld_kinds:
             self.error(f"`{name}` needs `melds:` kinds and a zone with `melds: true`", n)
         if sig.needs == "combos" and not self.spec.combo_kinds:
-            self.error(f"`{name}` needs `combos:` kinds (the combinations a hand may make)", n, category="name")
+            self.error(f"`{name}` needs `combos:` kinds", n, category="name")
         if sig.several and len(args) >= 2:
             numbers = tuple(self.expect(a, scope, INT, f"each argument of `{name}`") for a in args)
             return R.BuiltinCall(span, INT, name, numbers)
@@ -391,22 +392,12 @@ class Resolver:
         if name == "value" and len(resolved_args) == 2:
             self._value_table(resolved_args[1])
         if name == "combos" and len(resolved_args) == 2:
-            self._combo_kind(resolved_args[1])
+            self.errors += combo_kind(resolved_args[1], [k.name for k in self.spec.combo_kinds])
         if name in ("combinations", "subsets"):       # lists of the items' own type
             items = resolved_args[0].type
             return R.BuiltinCall(span, list_of(list_of(CARD if items == ZONE else elem(items) if is_list(items)
                                                        else ANY)), name, tuple(resolved_args))
         return R.BuiltinCall(span, sig.result, name, tuple(resolved_args))
-
-    def _combo_kind(self, kind: R.Expr) -> None:
-        """`combos(my hand, "chain")`: the kind is written out, one of `combos:`, so its moves are known."""
-        kinds = [k.name for k in self.spec.combo_kinds]
-        if not isinstance(kind, R.Const) or kind.type != STR:
-            self.error("the kind of `combos` is written as a text: `combos(my hand, \"chain\")`", kind,
-                       "one of " + ", ".join(kinds), category="type")
-        elif kinds and kind.value not in kinds:
-            self.error(f"there is no combination `{kind.value}` in `combos:`", kind,
-                       did_you_mean(str(kind.value), kinds) or "one of " + ", ".join(kinds), category="name")
 
     def _card_function(self, arg: ast.Node, p: Param, func: str) -> R.Expr:
         """`power` in `winner(trick, trump, power)`: a function of one card named, not called. It

@@ -124,6 +124,7 @@ ATTRIBUTES: dict[str, dict[str, NameEntry]] = {
     "grid": {name: NameEntry() for name in ("cells", "lines", "rows", "columns", "diagonals")},
     "plan": {name: NameEntry() for name in ("cards", "points", "size", "kind", "target", "new", "layoff", "swap",
                                             "taken")},
+    "combo": {name: NameEntry() for name in ("cards", "size", "kind", "low", "high", "length")},
     "player": {"side": NameEntry(), "seat": NameEntry()},
     "side": {"players": NameEntry()},
     "list": {"size": NameEntry()},
