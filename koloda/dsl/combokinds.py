@@ -72,7 +72,7 @@ def _range(name: str, key: str, raw: object, at: Span, errors: list[RuleError],
     if high < low or (lowest is not None and low < lowest):
         errors.append(RuleError(f"combination `{name}`: `{key}: {raw}` holds no "
                                 f"{'length' if key == 'run' else 'value'}", span_of(raw, at),
-                                f"write the least first, as in `{max(low, lowest or low)}..{max(high, low)}`"
-                                if high < low else "a run is 1 group or more", category="type"))
+                                f"write the least first, as in `{high}..{low}`" if high < low
+                                else "a run is 1 group or more", category="type"))
         return 1, 1
     return low, high

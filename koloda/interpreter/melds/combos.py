@@ -14,7 +14,7 @@ from collections import OrderedDict
 from typing import Iterator, Sequence
 
 from koloda.dsl.combokinds import ComboKind
-from koloda.dsl.errors import RuleError, RuleErrors
+from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
 from koloda.dsl.types import rank_word
 from koloda.interpreter.base.cards import JOKER, CardTable
 from koloda.interpreter.melds.combo import Combo
@@ -53,7 +53,7 @@ class ComboTable:
                 if len(self.entries) > MOST_COMBOS:
                     raise RuleErrors([RuleError(
                         f"the combinations of `combos:` make more than {MOST_COMBOS:,} moves of this deck "
-                        f"(at `{kind.name}`)", kind.span,
+                        f"(at `{kind.name}`)", kind.span or NOWHERE,
                         "give fewer lengths to `run:`, fewer `values:`, or smaller wings", category="limit")])
         self.size = len(self.entries)
         self._held: OrderedDict[tuple, list[Combo]] = OrderedDict()
