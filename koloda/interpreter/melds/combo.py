@@ -13,4 +13,13 @@ class Combo(int):
     high: int
     length: int                      # how many groups
     counts: tuple[tuple[int, int], ...]   # (value, how many cards of it), groups then wings
-    cards: tuple[int, ...]           # the cards it takes: the first of each value in the cards it was made from
+    # each value's cards where it was made, and the deck's (for a value it lacks: a combination decoded)
+    pool: dict[int, list[int]]
+    deck: dict[int, list[int]]
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """The cards it takes: the first of each value in the cards it was made from (worked out when
+        asked: a listing makes many combinations, and its guard reads the cards of few)."""
+        pool, deck = self.pool, self.deck
+        return tuple(c for v, n in self.counts for c in (pool.get(v) or deck[v])[:n])

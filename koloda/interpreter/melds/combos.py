@@ -56,6 +56,8 @@ class ComboTable:
                         f"(at `{kind.name}`)", kind.span or NOWHERE,
                         "give fewer lengths to `run:`, fewer `values:`, or smaller wings", category="limit")])
         self.size = len(self.entries)
+        # by code, what a combination is (its kind, lowest and highest value, length, cards of each value)
+        self._about: list[tuple[str, int, int, int, tuple[tuple[int, int], ...]] | None] = [None] * self.size
         self._held: OrderedDict[tuple, list[Combo]] = OrderedDict()
 
     def kind_span(self, kind: str | None) -> tuple[int, int]:
@@ -89,17 +91,22 @@ class ComboTable:
 
     def combo(self, code: int, pool: dict[int, list[int]] | None = None) -> Combo:
         """The combination of a code, its cards the first of each value in `pool` (the deck's by default)."""
+        about = self._about[code]
+        if about is None:
+            about = self._about[code] = self._describe(code)
+        name, low, high, length, counts = about
+        combo = Combo(code)
+        combo.kind, combo.low, combo.high, combo.length, combo.counts = name, low, high, length, counts
+        combo.pool, combo.deck = pool if pool is not None else self.pool, self.pool
+        return combo
+
+    def _describe(self, code: int) -> tuple[str, int, int, int, tuple[tuple[int, int], ...]]:
         k, (low, length, wings) = self.entries[code]
         kind = self.kinds[k]
         counts: dict[int, int] = {v: kind.same for v in range(low, low + length)}
         for v in wings:
             counts[v] = counts.get(v, 0) + kind.wings
-        taken = pool if pool is not None else self.pool
-        combo = Combo(code)
-        combo.kind, combo.low, combo.high, combo.length = kind.name, low, low + length - 1, length
-        combo.counts = tuple(counts.items())
-        combo.cards = tuple(c for v, n in combo.counts for c in (taken.get(v) or self.pool[v])[:n])
-        return combo
+        return kind.name, low, low + length - 1, length, tuple(counts.items())
 
     def decode(self, code: int) -> Combo:
         return self.combo(code)
@@ -126,18 +133,23 @@ class ComboTable:
 def shapes(kind: ComboKind, have: dict[int, int]) -> Iterator[Shape]:
     """The shapes of a kind that cards holding `have[v]` of each value `v` make: by length, lowest value,
     then wings."""
-    core_values = sorted(v for v in have if kind.low is None or kind.low <= v <= (kind.high or v))
-    allowed = set(core_values)
-    for length in range(kind.run_min, kind.run_max + 1):
-        for low in core_values:
-            core = range(low, low + length)
-            if any(v not in allowed or have.get(v, 0) < kind.same for v in core):
+    same, low_end, high_end = kind.same, kind.low, kind.high
+    values = sorted(v for v, n in have.items() if n >= same and (low_end is None or low_end <= v)
+                    and (high_end is None or v <= high_end))
+    streak: dict[int, int] = {}         # how many values in a row from each, all of them held so
+    for v in reversed(values):
+        streak[v] = streak.get(v + 1, 0) + 1
+    longest = max(streak.values(), default=0)
+    others = sorted(have) if kind.wings else []
+    for length in range(kind.run_min, min(kind.run_max, longest) + 1):
+        for low in values:
+            if streak[low] < length:
                 continue
             if not kind.wings:
                 yield low, length, ()
                 continue
-            others = [v for v in sorted(have) if not low <= v < low + length]
-            for wings in _wings(others, have, length, kind.wings, kind.wing_most, 0):
+            free = [v for v in others if not low <= v < low + length]
+            for wings in _wings(free, have, length, kind.wings, kind.wing_most, 0):
                 yield low, length, wings
 
 
