@@ -39,6 +39,8 @@ PAIRS = [
 # the rule files: Kuhn poker is the example tests/test_kuhn_differential.py checks against OpenSpiel's,
 # Goofspiel and Dou Dizhu the shipped games (names, not paths)
 FILES = {"kuhn": str(HERE.parent / "examples" / "kuhn.yaml"), "goofspiel": "goofspiel", "doudizhu": "doudizhu"}
+# the options that play OpenSpiel's rules (as the differential tests load them)
+OPTIONS = {"doudizhu": {"openspiel": True}}
 
 
 def koloda_file(name: str) -> str:
@@ -81,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, engine in sides if r % 2 == 0 else sides[::-1]:
             label = f"{engine}:{name}"
             if engine == "koloda":
-                game = koloda.load(koloda_file(name))
+                game = koloda.load(koloda_file(name), OPTIONS.get(name))
                 played = play_koloda(game, args.games, base, 100_000)
                 start_share.setdefault(name, []).append(starts(game, args.games, base) / played.cpu)
             else:

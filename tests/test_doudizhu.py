@@ -137,17 +137,17 @@ def test_a_bomb_beats_anything_but_a_higher_bomb_and_the_rocket():
 def test_the_rocket_beats_everything_and_a_bomb_beats_it_only_as_openspiel_plays():
     hands = ["9H", "5H 5S 5D 5C 3H", "9S"]
     s = position(hands, current=1, last="rocket", low=16, length=2, leader=0, table="BJ RJ")
-    assert plays(s) == ["play 5 5 5 5"]                            # OpenSpiel's code lets a bomb on the rocket
-    s = position(hands, current=1, last="rocket", low=16, length=2, leader=0, table="BJ RJ", openspiel=False)
     assert plays(s) == []
+    s = position(hands, current=1, last="rocket", low=16, length=2, leader=0, table="BJ RJ", openspiel=True)
+    assert plays(s) == ["play 5 5 5 5"]                            # OpenSpiel's code lets a bomb on the rocket
 
 
 def test_no_chain_from_a_rank_held_four_times_as_openspiel_plays():
     hands = ["3H 3S 3D 3C 4H 5H 6H 7H 4S 5S 6S 7S", "9H", "9S"]
-    moves = plays(position(hands))
+    moves = plays(position(hands, openspiel=True))
     assert "play 3 4 5 6 7" not in moves and "play 4 5 6 7" not in moves and "play 3 3 3 3" in moves
     assert "play 3 3 4 4 5 5" not in moves and "play 4 4 5 5 6 6" in moves
-    assert "play 3 4 5 6 7" in plays(position(hands, openspiel=False))
+    assert "play 3 4 5 6 7" in plays(position(hands))
 
 
 def test_a_play_moves_its_cards_to_the_table_and_two_passes_give_the_lead_back():

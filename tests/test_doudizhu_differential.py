@@ -7,7 +7,8 @@ sample; for more games:
 
     PYTHONPATH=. python tests/test_doudizhu_differential.py 1000     # 1000 games, 0 mismatches (2026-12-02)
 
-How the two are matched (open_spiel/games/dou_dizhu): OpenSpiel first draws the place in the deal of a
+koloda's file is loaded with its option `openspiel` (a bomb may beat the rocket, no chain from a rank
+held four times: OpenSpiel's code). How the two are matched (open_spiel/games/dou_dizhu): OpenSpiel first draws the place in the deal of a
 card turned up (its holder bids first), then deals 51 cards one at a time, the k-th (from 0) to player
 k mod 3, and leaves the last three as the kitty. koloda's seed decides the deal and the first bidder (the
 player after a dealer drawn by lot), so OpenSpiel is given place k = the first bidder and then koloda's
@@ -82,7 +83,7 @@ def deal_both(game, theirs, seed: int):
 
 def play_both(seed: int, game=None, theirs=None) -> int:
     """One seeded game on both sides; returns the number of moves."""
-    game = game or koloda.load("doudizhu")
+    game = game or koloda.load("doudizhu", {"openspiel": True})
     theirs = theirs or pyspiel.load_game("dou_dizhu")
     rng = random.Random(f"doudizhu/{seed}")
     k, o = deal_both(game, theirs, seed)
@@ -106,13 +107,13 @@ def play_both(seed: int, game=None, theirs=None) -> int:
 
 
 def test_doudizhu_agrees_with_openspiel():
-    game, theirs = koloda.load("doudizhu"), pyspiel.load_game("dou_dizhu")
+    game, theirs = koloda.load("doudizhu", {"openspiel": True}), pyspiel.load_game("dou_dizhu")
     lengths = [play_both(seed, game, theirs) for seed in range(12)]
     assert max(lengths) > 20          # games that reach the play, not only auctions passed out
 
 
 def main(games: int) -> int:
-    game, theirs = koloda.load("doudizhu"), pyspiel.load_game("dou_dizhu")
+    game, theirs = koloda.load("doudizhu", {"openspiel": True}), pyspiel.load_game("dou_dizhu")
     mismatches = 0
     for seed in range(games):
         try:
