@@ -212,3 +212,17 @@ def test_a_move_that_does_not_beat_is_refused_with_the_rule():
     assert why_refused(s, "play 5 5 6 6 7 7") is None
     lead = position(["3H 3S 9D", "4H", "KH"], current=0)
     assert "must play" in why_refused(lead, "pass")
+
+
+def test_a_bad_combination_or_a_bad_move_is_a_message_and_a_non_zero_exit(tmp_path):
+    from click.testing import CliRunner
+    from koloda.cli.main import main
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: doudizhu\ngame: bad\ncombos:\n  chain: {run: 12..5}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(bad)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "bad.yaml:4:16: combination `chain`: `run: 12..5` holds no length" in result.output
+    result = CliRunner().invoke(main, ["play", "doudizhu", "--seat", "human", "--seat", "random", "--seat", "random",
+                                       "--seed", "1"], input="play 9 9 9 9 9\nquit\n")
+    assert "Traceback" not in result.output
+    assert "`play 9 9 9 9 9`: you can't play a combination now" in result.output     # told, and play goes on
