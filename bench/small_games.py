@@ -7,8 +7,10 @@ Small games are where a generic engine's fixed costs show: a new state, its deal
 listings. The rule files are written from the rules OpenSpiel's games play (Kuhn poker,
 examples/kuhn.yaml, at two players; the shipped Goofspiel at 13 cards, its simultaneous bids
 made in turn on both sides: OpenSpiel's through its `turn_based_simultaneous_game`, koloda's
-engine underneath its `turns: together` phase, docs/language.md §8.7; both are checked against
-OpenSpiel's games by tests/test_kuhn_differential.py and tests/test_goofspiel_differential.py).
+engine underneath its `turns: together` phase, docs/language.md §8.7; the shipped Dou Dizhu, whose
+plays are combinations of `combos:`; all are checked against OpenSpiel's games by
+tests/test_kuhn_differential.py, tests/test_goofspiel_differential.py and
+tests/test_doudizhu_differential.py).
 Each round loads every game afresh (outside the clock), plays the same seeds on each side (the
 engines' own deals, `random.Random(seed)` choosing the moves: bench/engines.py, the loops bench.py
 times), the two sides one after the other, in the reverse order every other round. Printed: CPU
@@ -32,10 +34,13 @@ from engines import openspiel_available, openspiel_setup, play_koloda, play_open
 PAIRS = [
     ("kuhn", "kuhn_poker"),
     ("goofspiel", "turn_based_simultaneous_game(game=goofspiel(num_cards=13))"),
+    ("doudizhu", "dou_dizhu"),
 ]
 # the rule files: Kuhn poker is the example tests/test_kuhn_differential.py checks against OpenSpiel's,
-# Goofspiel the shipped game (a name, not a path)
-FILES = {"kuhn": str(HERE.parent / "examples" / "kuhn.yaml"), "goofspiel": "goofspiel"}
+# Goofspiel and Dou Dizhu the shipped games (names, not paths)
+FILES = {"kuhn": str(HERE.parent / "examples" / "kuhn.yaml"), "goofspiel": "goofspiel", "doudizhu": "doudizhu"}
+# the options that play OpenSpiel's rules (as the differential tests load them)
+OPTIONS = {"doudizhu": {"openspiel": True}}
 
 
 def koloda_file(name: str) -> str:
@@ -78,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, engine in sides if r % 2 == 0 else sides[::-1]:
             label = f"{engine}:{name}"
             if engine == "koloda":
-                game = koloda.load(koloda_file(name))
+                game = koloda.load(koloda_file(name), OPTIONS.get(name))
                 played = play_koloda(game, args.games, base, 100_000)
                 start_share.setdefault(name, []).append(starts(game, args.games, base) / played.cpu)
             else:

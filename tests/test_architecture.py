@@ -238,7 +238,7 @@ def test_the_compiled_modules_are_the_meld_search_and_the_runtime():
 
 
 # ------------------------------------------------------------------ built-ins: two entries each
-@pytest.mark.parametrize("kind", ["FUNCTIONS", "STATE_NAMES", "CARD_ATTRS", "ZONE_ATTRS", "GRID_ATTRS", "PLAN_ATTRS",
+@pytest.mark.parametrize("kind", ["FUNCTIONS", "STATE_NAMES", "CARD_ATTRS", "ZONE_ATTRS", "GRID_ATTRS", "PLAN_ATTRS", "COMBO_ATTRS",
                                   "PLAYER_ATTRS", "SIDE_ATTRS", "LIST_ATTRS"])
 def test_every_built_in_has_a_signature_an_implementation_and_a_line_of_reference(kind):
     declared = getattr(signatures, kind)

@@ -88,9 +88,11 @@ def test_the_watch_reads_its_facts_from_the_entries():
     assert watch._CONSTANT_NAMES == {name for name, entry in NAMES.items() if entry.watched}
     assert watch._CARD_ATTRS == {name for name, entry in ATTRIBUTES["card"].items() if entry.watched}
     assert watch._ZONE_ATTRS == {name for name, entry in ATTRIBUTES["zone"].items() if entry.watched}
-    # the facts as they were before the entries held them: the same conditions are watched
+    # the facts as they were before the entries held them: the same conditions are watched (and `combos`,
+    # added since, reads only the cards it is given)
     assert builtin_entries.PURE == {"value", "abs", "next", "prev", "player", "top", "winner", "count", "sum", "any",
-                                    "all", "max", "min", "hand_pattern", "hand_compare", "best_hand", "pot_shares"}
+                                    "all", "max", "min", "hand_pattern", "hand_compare", "best_hand", "pot_shares",
+                                    "combos"}
     assert builtin_entries.CHEAP == {"value", "abs", "next", "prev", "top"}
     assert watch._CONSTANT_NAMES == {"players", "player_count", "suits", "ranks", "deck_size", "sides", "all_cards"}
     assert watch._CARD_ATTRS == {"rank", "suit", "color", "deck"}

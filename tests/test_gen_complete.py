@@ -13,12 +13,13 @@ import koloda
 from koloda.dsl import builtins as signatures
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import NOWHERE
-from koloda.dsl.types import CARD, GRID, PLAN, PLAYER, SIDE, ZONE, list_of
+from koloda.dsl.types import CARD, COMBO, GRID, PLAN, PLAYER, SIDE, ZONE, list_of
 from koloda.interpreter.codegen.gen_checks import Checked
 from koloda.interpreter.codegen.generate import checked_function, expressions
 
 _ATTRIBUTES = [(R.CardAttr, CARD, signatures.CARD_ATTRS), (R.ZoneAttr, ZONE, signatures.ZONE_ATTRS),
                (R.GridAttr, GRID, signatures.GRID_ATTRS), (R.PlanAttr, PLAN, signatures.PLAN_ATTRS),
+               (R.ComboAttr, COMBO, signatures.COMBO_ATTRS),
                (R.PlayerAttr, PLAYER, signatures.PLAYER_ATTRS), (R.SideAttr, SIDE, signatures.SIDE_ATTRS),
                (R.ListAttr, list_of(CARD), signatures.LIST_ATTRS)]
 
@@ -39,8 +40,8 @@ def recovered(run) -> bool:
     return any(isinstance(v, Checked) and v.fn is not None for v in run.__globals__.values())
 
 
-# games with melds on the table, a grid, a deck per player (`c.deck`), and none of those
-_GAMES = ["canasta", "leopard", "pony"]
+# games with melds on the table, a grid, a deck per player (`c.deck`), none of those, and combinations
+_GAMES = ["canasta", "leopard", "pony", "doudizhu"]
 
 
 @pytest.mark.parametrize("game_name", _GAMES)

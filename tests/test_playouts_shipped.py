@@ -151,6 +151,7 @@ CONFIGS: list[tuple[str, int | None, dict, str]] = [
     ("peklo", None, {"missed_bid_penalty": True}, RANDOM),
     ("peklo", None, {"hook": True}, RANDOM),
     ("doppelkopf", None, {"deals": 1}, RANDOM),
+    ("doudizhu", None, {"openspiel": True}, RANDOM),
     ("peklo", None, {"deal_size": 5}, RANDOM),
     ("peklo", None, {"deal_size": 5, "no_trump": True}, RANDOM),
     ("pony", None, {"deck": "standard52"}, RANDOM),

@@ -27,7 +27,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
 
 # The top level, as docs/language.md §2 lists it (a test holds the two together).
 TOP = ("extends", "game", "library", "title", "source", "notes", "players", "sides", "house", "deck", "ace", "values", "import",
-       "options", "zones", "melds", "wild", "patterns", "vars", "define", "procedures", "setup", "deal", "events",
+       "options", "zones", "melds", "wild", "patterns", "combos", "vars", "define", "procedures", "setup", "deal", "events",
        "phases", "deal ends", "scoring", "match", "turn cap", "show", "heuristic", "count")
 # Inside one entry of a section: what it is first, then its details, then the words for people.
 OPTION = ("default", "type", "choices", "min", "max", "search", "help")
@@ -36,12 +36,14 @@ VAR = ("each", "type", "start", "visible", "internal", "label", "shown as", "hel
 EVENT = ("when", "do", "help")
 MELD = ("of", "min", "max", "layoffs past max", "suits", "ace", "wild max", "repeat suits from", "named", "help")
 PATTERN = ("groups", "same suit", "run", "help")
+COMBO = ("same", "run", "values", "wings", "most of a value", "help")
 PHASE = ("label", "help", "show moves", "if", "first", "turns", "start", "ends", "playout", "actions", "steps",
          "after turn")
 ACTION = ("label", "help", "with", "if", "text", "do")
 MATCH = ("first dealer", "ends", "score", "winner", "house score", "dealer rotates", "next dealer")
 TURN_CAP = ("turns", "ends")
-SECTIONS = {"options": OPTION, "zones": ZONE, "vars": VAR, "events": EVENT, "melds": MELD, "patterns": PATTERN}
+SECTIONS = {"options": OPTION, "zones": ZONE, "vars": VAR, "events": EVENT, "melds": MELD, "patterns": PATTERN,
+            "combos": COMBO}
 
 # Keys of an effect whose values are effects again (`if:`/`then:`/`else:`, `for:`/`do:`, loops).
 _NESTED_EFFECTS = ("then", "else", "do")

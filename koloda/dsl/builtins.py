@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from koloda.dsl.types import (ANY, BOOL, CARD, COLOR, GRID, INT, PLAN, PLAYER, RANK, SIDE, STR, SUIT, ZONE,
+from koloda.dsl.types import (ANY, BOOL, CARD, COLOR, COMBO, GRID, INT, PLAN, PLAYER, RANK, SIDE, STR, SUIT, ZONE,
                               list_of)
 
 # Parameter kinds beyond the value types.
@@ -103,6 +103,9 @@ FUNCTIONS: dict[str, Signature] = {
     "pot_shares": Signature((Param(list_of(INT), "the first argument of `pot_shares` (what each player put in)"),
                              Param(list_of(list_of(CARD)), "the second argument of `pot_shares` (each player's hand)")),
                             list_of(INT), needs="patterns"),
+    # the combinations of `combos:` kinds the cards make (of one kind, named by a text: `"chain"`)
+    "combos": Signature((Param(CARDS), Param(STR, "the kind of combination (`\"chain\"`)")), list_of(COMBO),
+                        needs="combos", optional=1),
 }
 
 # `sum(x for x in ...)`: the reductions written over a comprehension.
@@ -136,6 +139,11 @@ PLAN_ATTRS: dict[str, str] = {
     "cards": list_of(CARD), "points": INT, "size": INT, "kind": STR, "target": ZONE, "new": BOOL,
     "layoff": BOOL, "swap": BOOL, "taken": CARD,
 }
+# A combination (`combos:`): its cards (the first of each value in the cards it was made from), its kind
+# (a word of the `combos:` kinds), the least and greatest value of its groups, and how many groups.
+COMBO_ATTRS: dict[str, str] = {
+    "cards": list_of(CARD), "size": INT, "kind": STR, "low": INT, "high": INT, "length": INT,
+}
 GRID_ATTRS: dict[str, str] = {
     "cells": list_of(ZONE), "lines": list_of(list_of(ZONE)), "rows": list_of(list_of(ZONE)),
     "columns": list_of(list_of(ZONE)), "diagonals": list_of(list_of(ZONE)),
@@ -148,7 +156,7 @@ LIST_ATTRS: dict[str, str] = {"size": INT}
 # The attribute tables by the type they belong to; `kind` names the thing in messages.
 ATTRIBUTES: dict[str, tuple[str, dict[str, str]]] = {
     CARD: ("card", CARD_ATTRS), ZONE: ("zone", ZONE_ATTRS), GRID: ("grid", GRID_ATTRS),
-    PLAN: ("plan", PLAN_ATTRS),
+    PLAN: ("plan", PLAN_ATTRS), COMBO: ("combination", COMBO_ATTRS),
 }
 
 # The card attributes a card alone decides (not where it lies or who moved it): what `wild:` may read.
@@ -158,5 +166,5 @@ STATIC_FUNCTIONS = {"value", "abs", "count", "sum", "any", "all", "max", "min", 
 
 # Built-in names added after rule files were written: a file may still name its own things so (its own
 # then wins where it is named), so that no file valid before they came stops being valid.
-LATER_NAMES = {"player", "direction", "product", "combinations", "subsets", "best_hand", "pot_shares"}
+LATER_NAMES = {"player", "direction", "product", "combinations", "subsets", "best_hand", "pot_shares", "combos"}
 NAMES_TAKEN = (set(FUNCTIONS) | set(STATE_NAMES)) - LATER_NAMES    # a rule file cannot name its own things so

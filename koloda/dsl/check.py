@@ -20,11 +20,11 @@ from koloda.dsl.decklist import static_ranks
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
 from koloda.dsl.model import RESERVED, VAR_TYPES, DeckSpec, PhaseSpec, Spec
-from koloda.dsl.params import uncoded_numbers, word_domain
+from koloda.dsl.params import combo_domain, uncoded_numbers, word_domain
 from koloda.dsl.resolve import Resolver, Scope
-from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, DECKS, FRAC, INT, NONE, PARAM_TYPES, PLAN, PLAYER, RANK, STR,
-                              SUIT, TYPE_NAMES, ZONE, assignable, elem, enum_words, is_enum, is_list,
-                              is_number, list_of, show)
+from koloda.dsl.types import (ANY, BOOL, CARD, COMBO, CONSTANTS, DECKS, FRAC, INT, NONE, PARAM_TYPES, PLAN, PLAYER,
+                              RANK, STR, SUIT, TYPE_NAMES, ZONE, assignable, compatible, elem, enum_words, is_enum,
+                              is_list, is_number, list_of, show)
 
 class Checker(Resolver, ControlChecks, ListChecks):
     def __init__(self, spec: Spec, var_types: dict[str, str] | None = None,
@@ -247,6 +247,8 @@ class Checker(Resolver, ControlChecks, ListChecks):
                             unread.add((binding.span.file, binding.span.line))
                     elif pt not in PARAM_TYPES and pt != ANY:
                         self.error(f"a parameter cannot range over {show(t)}", binding.domain, category="type")
+                    elif pt == COMBO:
+                        self.errors += combo_domain(binding.var, domain)
                 elif t != ANY:
                     self.error(f"`{binding.var}` must range over a zone or a list, not {show(t)}", binding.domain,
                                category="type")

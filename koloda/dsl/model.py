@@ -22,6 +22,7 @@ from koloda.dsl.options import OptionSpec, option_spec
 from koloda.dsl.to_ast import guarded_binding, parse
 from koloda.dsl.deckspec import DeckSpec, cell_rank, read_deck
 from koloda.dsl.matchspec import HouseSpec, MatchSpec, read_house, read_match
+from koloda.dsl.combokinds import ComboKind, read_combos
 from koloda.dsl.meldkinds import MeldKind, read_melds
 from koloda.dsl.types import ANY, CONSTANTS, enum_of, list_of
 
@@ -163,6 +164,7 @@ class Spec:
     counters: dict[str, ast.Node] = field(default_factory=dict)
     meld_kinds: list[MeldKind] = field(default_factory=list)     # in the order written
     patterns: list[Pattern] = field(default_factory=list)        # highest first
+    combo_kinds: list[ComboKind] = field(default_factory=list)   # `combos:`, in the order written
     library: bool = False
     wild: ast.Node | None = None
     errors: list[RuleError] = field(default_factory=list)
@@ -343,6 +345,7 @@ def build(doc: MarkedDict) -> Spec:
     spec.title_label = title_label
     spec.meld_kinds = read_melds(doc, spec.zones, spec.options, errors)
     spec.patterns = _patterns(doc, errors)
+    spec.combo_kinds = read_combos(doc, errors)
     spec.library = "library" in doc
     if spec.library:
         spec.name = str(doc["library"])

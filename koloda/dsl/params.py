@@ -7,17 +7,20 @@ is said by `koloda check` where it is written rather than when the game runs:
 * a word parameter, `g in ["grand", "null", "clubs_game"]`: its words are written in its list, each as
   a text, and its digit is its word's place there;
 * a number parameter whose range or list reads the state of play (`b in [high + 1, 36]`): its digits
-  are 0 to the deck's size, so a number it names outright must lie there.
+  are 0 to the deck's size, so a number it names outright must lie there;
+* a combination parameter, `m in combos(my hand)`: its digit is the combination's place among all those the
+  deck and `combos:` allow, and the cards it moves are taken from the cards `combos` was given when the move
+  is made, so it ranges over a call of `combos` itself.
 """
 from __future__ import annotations
 
 from koloda.dsl import resolved as R
-from koloda.dsl.errors import RuleError
+from koloda.dsl.errors import RuleError, did_you_mean
 from koloda.dsl.fixed import fixed_int, fixed_span
 from koloda.dsl.model import RESERVED, Spec
 from koloda.dsl.types import CONSTANTS, STR, enum_of, list_of
 
-__all__ = ["word_domain", "uncoded_numbers"]
+__all__ = ["word_domain", "uncoded_numbers", "combo_domain", "combo_kind"]
 
 _WORDS_HINT = 'write the words in the list, each as a text: `g in ["grand", "null"]`'
 
@@ -77,4 +80,25 @@ def uncoded_numbers(var: str, domain: R.Expr, spec: Spec) -> list[RuleError]:
                     part.span, "a number's ids are fixed before play: draw it from a range or a list made of "
                     "numbers and options only (`b in [18, 20, 22]`, `b in 100..300 by 5`), and let `if:` say "
                     "which of them may be taken", category="type")]
+    return []
+
+
+def combo_domain(var: str, domain: R.Expr) -> list[RuleError]:
+    """A combination parameter ranges over `combos(CARDS)` or `combos(CARDS, KIND)` itself: a list made from
+    it (a comprehension, a function's value) does not say which cards the move takes when it is made."""
+    if isinstance(domain, R.BuiltinCall) and domain.name == "combos":
+        return []
+    return [RuleError(f"parameter `{var}` ranges over combinations, so it ranges over `combos(...)` itself",
+                      domain.span, "write `with: m in combos(my hand)` and say under `if:` which may be played",
+                      category="type")]
+
+
+def combo_kind(kind: R.Expr, kinds: list[str]) -> list[RuleError]:
+    """`combos(my hand, "chain")`: the kind is written out, one of `combos:`, so that its moves are known."""
+    if not isinstance(kind, R.Const) or kind.type != STR:
+        return [RuleError('the kind of `combos` is written as a text: `combos(my hand, "chain")`', kind.span,
+                          "one of " + ", ".join(kinds), category="type")]
+    if kinds and kind.value not in kinds:
+        return [RuleError(f"there is no combination `{kind.value}` in `combos:`", kind.span,
+                          did_you_mean(str(kind.value), kinds) or "one of " + ", ".join(kinds), category="name")]
     return []

@@ -22,7 +22,7 @@ from koloda.dsl.model import Spec, build
 from koloda.dsl.options import KIND_WORDS, kind_of
 
 # The sections whose keys a base's rules name: `option.NAME`, a zone, a variable, a function …
-_NAMED = ("options", "zones", "vars", "define", "values", "melds", "patterns", "events", "phases")
+_NAMED = ("options", "zones", "vars", "define", "values", "melds", "patterns", "combos", "events", "phases")
 _MAX_LISTED = 4       # changed keys named in a hint
 
 

@@ -34,6 +34,7 @@ FUNCTIONS: dict[str, str] = {
     "hand_compare": "1 if cards `a` beat cards `b`, -1 if they lose, 0 for an exact tie",
     "best_hand": "the strongest `k` of the cards by `patterns:` (the best five of seven)",
     "pot_shares": "what each player takes from a pot and its side pots, from what each put in and their hands",
+    "combos": "the combinations of `combos:` the cards make (of one kind: `combos(cards, \"chain\")`)",
 }
 
 STATE_NAMES: dict[str, str] = {
@@ -72,6 +73,11 @@ PLAN_ATTRS: dict[str, str] = {
     "cards": "the cards it puts down", "points": "the points they count", "size": "how many cards",
     "kind": "the meld kind", "target": "the meld it lays off onto", "new": "true for a new meld",
     "layoff": "true for a layoff", "swap": "true for a joker swap", "taken": "the card a swap takes",
+}
+COMBO_ATTRS: dict[str, str] = {
+    "cards": "the cards it puts down", "size": "how many cards", "kind": "its kind in `combos:`",
+    "low": "the least value of its groups", "high": "the greatest value of its groups",
+    "length": "how many groups (1 for a pair, 5 for a chain of five)",
 }
 GRID_ATTRS: dict[str, str] = {
     "cells": "every cell, each a zone", "lines": "its rows, columns and diagonals",

@@ -17,6 +17,7 @@ from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.fixed import fixed_int
 from koloda.dsl.limits import MAX_NESTING, MAX_WORK
 from koloda.dsl.model import Spec
+from koloda.dsl.params import combo_kind
 from koloda.dsl.resolve_ops import Operators
 from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, FRAC, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, SUIT,
                               TYPE_NAMES, ZONE, MAX_RANK_NUMBER, assignable, compatible, elem, enum_of, enum_words,
@@ -24,7 +25,8 @@ from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, FRAC, GRID, INT, NONE,
 
 Scope = dict[str, str]       # local name -> its type
 
-_ATTR_NODES: dict[str, type[R.Attribute]] = {CARD: R.CardAttr, ZONE: R.ZoneAttr, GRID: R.GridAttr, "plan": R.PlanAttr}
+_ATTR_NODES: dict[str, type[R.Attribute]] = {CARD: R.CardAttr, ZONE: R.ZoneAttr, GRID: R.GridAttr, "plan": R.PlanAttr,
+                                             "combo": R.ComboAttr}
 _ORDINALS = ("first", "second", "third", "fourth")
 
 
@@ -186,6 +188,8 @@ class Resolver(Operators):
             found = table[n.name]
             if t == CARD and n.name == "deck" and self.spec.deck.named:
                 found = enum_of(self.spec.deck.names)      # several named decks: the card's deck's name
+            if t == "combo" and n.name == "kind" and self.spec.combo_kinds:
+                found = enum_of([k.name for k in self.spec.combo_kinds])    # a word of the `combos:` kinds
             return _ATTR_NODES[t](span, found, obj, n.name)
         if t == PLAYER:
             if n.name in PLAYER_ATTRS:
@@ -349,6 +353,8 @@ class Resolver(Operators):
             self.error(f"`{name}` needs `patterns:` (write them, or `import: [poker]`)", n, category="name")
         if sig.needs == "melds" and not self.spec.meld_kinds:
             self.error(f"`{name}` needs `melds:` kinds and a zone with `melds: true`", n)
+        if sig.needs == "combos" and not self.spec.combo_kinds:
+            self.error(f"`{name}` needs `combos:` kinds", n, category="name")
         if sig.several and len(args) >= 2:
             numbers = tuple(self.expect(a, scope, FRAC, f"each argument of `{name}`") for a in args)
             return R.BuiltinCall(span, number_of(*(a.type for a in numbers)), name, numbers)
@@ -388,6 +394,8 @@ class Resolver(Operators):
             resolved_args.append(r)
         if name == "value" and len(resolved_args) == 2:
             self._value_table(resolved_args[1])
+        if name == "combos" and len(resolved_args) == 2:
+            self.errors += combo_kind(resolved_args[1], [k.name for k in self.spec.combo_kinds])
         if name in ("combinations", "subsets"):       # lists of the items' own type
             items = resolved_args[0].type
             return R.BuiltinCall(span, list_of(list_of(CARD if items == ZONE else elem(items) if is_list(items)

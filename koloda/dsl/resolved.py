@@ -136,6 +136,11 @@ class PlanAttr(Attribute):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class ComboAttr(Attribute):
+    pass
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class PlayerAttr(Attribute):
     pass
 

@@ -329,7 +329,7 @@ def _named_kind(outer: list) -> tuple[str, dict, tuple[str, dict, str] | None] |
     if outer[0] == "phases":
         return "phase", defs["phase"], None
     item = s["properties"].get(outer[0], {}).get("additionalProperties")
-    if outer[0] in ("zones", "events", "melds", "patterns") and isinstance(item, dict):
+    if outer[0] in ("zones", "events", "melds", "patterns", "combos") and isinstance(item, dict):
         return outer[0][:-1], item, None
     return None
 

@@ -1,14 +1,15 @@
 """The types of koloda's expressions, and the names every rule file knows."""
 from __future__ import annotations
 
-INT, BOOL, CARD, RANK, SUIT, COLOR, PLAYER, ZONE, STR, NONE, ANY, GRID, SIDE, PLAN = (
-    "int", "bool", "card", "rank", "suit", "color", "player", "zone", "str", "none", "any", "grid", "side", "plan")
+INT, BOOL, CARD, RANK, SUIT, COLOR, PLAYER, ZONE, STR, NONE, ANY, GRID, SIDE, PLAN, COMBO = (
+    "int", "bool", "card", "rank", "suit", "color", "player", "zone", "str", "none", "any", "grid", "side", "plan",
+    "combo")
 # An exact number that may be a fraction (`pot / 2`): a whole number is one too, but not the other way
 # round, so a fraction never reaches what counts (an index, a range, a number of cards).
 FRAC = "fraction"
 
 NULLABLE = {CARD, RANK, SUIT, COLOR, PLAYER, INT, FRAC, ANY, NONE, ZONE, GRID, SIDE}
-PARAM_TYPES = {CARD, RANK, SUIT, PLAYER, INT, BOOL, COLOR, ZONE, SIDE, PLAN}
+PARAM_TYPES = {CARD, RANK, SUIT, PLAYER, INT, BOOL, COLOR, ZONE, SIDE, PLAN, COMBO}
 
 
 def list_of(t: str) -> str:
@@ -64,7 +65,8 @@ def show(t: str) -> str:
         return "a list of " + ("texts" if inner == STR else "words" if is_enum(inner) else inner + "s")
     return {INT: "a number", BOOL: "true/false", CARD: "a card", RANK: "a rank", SUIT: "a suit",
             COLOR: "a colour", PLAYER: "a player", ZONE: "a zone", STR: "a text", NONE: "none",
-            ANY: "anything", GRID: "a grid", SIDE: "a side", PLAN: "a meld plan", FRAC: "a fraction"}.get(t, t)
+            ANY: "anything", GRID: "a grid", SIDE: "a side", PLAN: "a meld plan", FRAC: "a fraction",
+            COMBO: "a combination"}.get(t, t)
 
 
 def compatible(a: str, b: str) -> bool:
@@ -169,5 +171,5 @@ CONSTANTS: dict[str, tuple[str, object]] = {
 TYPE_NAMES: dict[str, str] = {
     "int": INT, "fraction": FRAC, "bool": BOOL, "card": CARD, "rank": RANK, "suit": SUIT, "color": COLOR, "player": PLAYER,
     "side": SIDE, "zone": ZONE, "cell": ZONE, "grid": GRID, "cards": "list:card", "zones": "list:zone",
-    "line": "list:zone", "players": "list:player", "plan": PLAN,
+    "line": "list:zone", "players": "list:player", "plan": PLAN, "combo": COMBO,
 }

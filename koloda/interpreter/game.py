@@ -26,6 +26,7 @@ from koloda.interpreter.codegen.generate import expressions, generate
 from koloda.interpreter.base.layout import Grid, Layout
 from koloda.interpreter.core.loaded import Fn, LoadedRules
 from koloda.interpreter.melds.melds import MeldRules, Plan
+from koloda.interpreter.melds.combos import ComboTable
 from koloda.interpreter.melds.patterns import PatternRules
 from koloda.interpreter.core.state import State
 from koloda.interpreter.words.view import TextValue, View
@@ -55,10 +56,11 @@ class Game:
         self.wild_cards = self._wild_cards()
         self.melds = _meld_rules(spec, self.cards, self.wild_cards, self.layout, options)
         self.patterns = PatternRules(spec.patterns, self.cards) if spec.patterns else None
-        self.codec = ActionCodec(rules, self.layout, self.cards, self.melds, options)
+        self.combos = ComboTable(spec.combo_kinds, self.cards) if spec.combo_kinds else None
+        self.codec = ActionCodec(rules, self.layout, self.cards, self.melds, options, self.combos)
         self.num_distinct_actions = self.codec.num_distinct_actions
         self.loaded = loaded = LoadedRules(self.layout, self.cards, options, rules, self.melds, self.patterns,
-                                            self.deck_of_card)
+                                            self.deck_of_card, self.combos)
         self.watch = watch(rules, self.layout)
         if self.melds is not None:
             self.melds.table_bit = self.watch.table_bit

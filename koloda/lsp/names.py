@@ -20,6 +20,7 @@ ZONE_KIND, VARIABLE, OPTION, FUNCTION, PROCEDURE, BUILTIN, STATE, CONSTANT, KEYW
 # The attribute tables and their reference text, by the type of what has them.
 ATTRIBUTES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "card": (B.CARD_ATTRS, D.CARD_ATTRS), "zone": (B.ZONE_ATTRS, D.ZONE_ATTRS), "plan": (B.PLAN_ATTRS, D.PLAN_ATTRS),
+    "combo": (B.COMBO_ATTRS, D.COMBO_ATTRS),
     "grid": (B.GRID_ATTRS, D.GRID_ATTRS), "player": (B.PLAYER_ATTRS, D.PLAYER_ATTRS),
     "side": (B.SIDE_ATTRS, D.SIDE_ATTRS), "list": (B.LIST_ATTRS, D.LIST_ATTRS),
 }

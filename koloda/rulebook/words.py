@@ -12,12 +12,13 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import spanned_text
 from koloda.dsl.labels import label_text, readable
-from koloda.dsl.types import BOOL, CARD, COLOR, PLAN, PLAYER, RANK, SUIT, SUITS, COLORS, elem, is_list, rank_word
+from koloda.dsl.types import BOOL, CARD, COLOR, COMBO, PLAN, PLAYER, RANK, SUIT, SUITS, COLORS, elem, is_list, rank_word
 from koloda.rulebook.phrases import Ph, Phrases
 
 OR, AND, NOT = 1, 2, 3      # how tightly a phrase binds: `a or b` loosest
 # what an item of a list of this type is called (`a card c in your hand`)
-NOUNS = {CARD: "noun.card", PLAYER: "noun.player", PLAN: "noun.plan", "zone": "noun.zone", "int": "noun.number",
+NOUNS = {CARD: "noun.card", PLAYER: "noun.player", PLAN: "noun.plan", COMBO: "noun.combo", "zone": "noun.zone",
+         "int": "noun.number",
          SUIT: "noun.suit", RANK: "noun.rank", "side": "noun.side"}
 
 
@@ -79,7 +80,7 @@ class Words:
 
     def _Local(self, n: R.Local) -> Ph:
         key = NOUNS.get(n.type)
-        if key is not None and n.type in (CARD, PLAYER, PLAN):
+        if key is not None and n.type in (CARD, PLAYER, PLAN, COMBO):
             return self.say(key + ".named", name=n.name)
         return Ph(n.name)
 
@@ -136,6 +137,9 @@ class Words:
 
     def _PlanAttr(self, n: R.PlanAttr) -> Ph:
         return self._attribute(n, "plan")
+
+    def _ComboAttr(self, n: R.ComboAttr) -> Ph:
+        return self._attribute(n, "combo")
 
     def _PlayerAttr(self, n: R.PlayerAttr) -> Ph:
         return self._attribute(n, "player")

@@ -113,6 +113,18 @@ class AttrGen(ExprWalk):
             return Frag(f"(None if {plan.text} is None else {inline.format(plan.text)})", plan.deps)
         return Frag(f"_plan({self.m.const(get, 'plan_' + n.name)}, {plan.text})", plan.deps)
 
+    def _ComboAttr(self, n: R.ComboAttr, scope: Scope) -> Frag:
+        inline = {"cards": "list({}.cards)", "size": "len({}.cards)", "kind": "{}.kind", "low": "{}.low",
+                  "high": "{}.high", "length": "{}.length"}.get(n.name)     # as combo.py holds them
+        if inline is None:
+            raise NotGenerated
+        combo = self.gen(n.obj, scope)
+        if combo.nonnull:
+            return Frag(inline.format(combo.text), combo.deps, combo.safe, True)
+        if combo.text.isidentifier():       # a local that may be none: asked in place
+            return Frag(f"(None if {combo.text} is None else {inline.format(combo.text)})", combo.deps)
+        return Frag(f"_plan({self.m.const(_combo_attr(n.name), 'combo_' + n.name)}, {combo.text})", combo.deps)
+
     def _SideAttr(self, n: R.SideAttr, scope: Scope) -> Frag:
         if n.name != "players":
             raise NotGenerated
@@ -153,3 +165,10 @@ class AttrGen(ExprWalk):
         if plan is not None:
             return Frag(f"_reach_after({reach}, s, {text})", deps_of(parts), False, True, True)
         return Frag(f"_reach({reach}, {text})", deps_of(parts), False, True, True)
+
+
+def _combo_attr(name: str) -> Callable[[Any], Any]:
+    """A combination's attribute, read from one that is there (`_plan` gives none for none)."""
+    if name in ("cards", "size"):
+        return (lambda c: list(c.cards)) if name == "cards" else (lambda c: len(c.cards))
+    return lambda c: getattr(c, name)

@@ -117,6 +117,12 @@ class CallGen(AttrGen):
         patterns = self.m.const(self.c.patterns, "patterns")
         return Frag(f"{self.runtime('hand_pattern')}({patterns}, {cards.text})", cards.deps)
 
+    def call_combos(self, n: R.BuiltinCall, scope: Scope) -> Frag:
+        cards = self.sequence(n.args[0], scope)
+        combos = self.m.const(self.c.combos, "combos")
+        kind = self.m.literal(n.args[1].value) if len(n.args) == 2 and isinstance(n.args[1], R.Const) else "None"
+        return Frag(f"{self.runtime('combos')}({combos}, {cards.text}, {kind})", cards.deps, False, True)
+
     def call_hand_compare(self, n: R.BuiltinCall, scope: Scope) -> Frag:
         left, right = self.sequence(n.args[0], scope), self.sequence(n.args[1], scope)
         patterns = self.m.const(self.c.patterns, "patterns")

@@ -28,9 +28,11 @@ class EffectGen(ExprGen):
     # the checked function `write` writes, made when first asked (generate.py Generator.recovery)
     recovery: Callable[[Callable[[Any], str]], Any]
     _blocks = 0          # `try` and `for` blocks around the statement being written
-    def effects_function(self, nodes: tuple[R.Effect, ...], names: list[str] | None = None) -> str:
+    def effects_function(self, nodes: tuple[R.Effect, ...], names: list[str] | None = None,
+                         picks: dict[str, R.Expr] | None = None) -> str:
         """A function (s, b) that runs a list of effects, the values of its local `names` (an action's
-        parameters, as the codec decodes them: never none) read from `b`."""
+        parameters, as the codec decodes them: never none) read from `b`. A combination parameter (`picks`:
+        the cards its `combos` was given) takes its cards from those cards as they are now."""
         name = self.m.name("run")
         self.fn = Function(self.m, name, "s, b", pure=False)
         self.listing = self.hoisting = self.memo = False
@@ -38,6 +40,10 @@ class EffectGen(ExprGen):
         for param in names or ():
             local = self.m.local(param)
             self.fn.emit(f"{local} = b[{self.m.literal(param)}]", 1)
+            if picks and param in picks:
+                cards = self.sequence(picks[param], scope)
+                combos = self.m.const(self.c.combos, "combos")
+                self.fn.emit(f"{local} = {combos}.pick({local}, {cards.text})", 1)
             scope[param] = Frag(local, frozenset({local}), True, True)
         self.block(nodes, scope, set(scope), 1)
         self.m.add(self.fn.text())

@@ -88,8 +88,9 @@ class ListingGen(ControlGen):
                 self._inside_cell = self._root = False
             local = self.m.local(rp.var)
             seen = f"_seen{k}"
-            # the plans a meld function lists are its own, each once, and never none
-            plans = isinstance(rp.domain, R.BuiltinCall) and rp.domain.name in ("melds_in", "layoffs", "swaps")
+            # the plans a meld function lists are its own, each once, and never none; so are combinations
+            plans = isinstance(rp.domain, R.BuiltinCall) and rp.domain.name in ("melds_in", "layoffs", "swaps",
+                                                                                  "combos")
             unique = (in_zone and param.kind is None) or counted or plans     # a zone holds a card once; copies make one move
             if not unique:
                 emit(f"{seen} = set()", indent)

@@ -30,6 +30,7 @@ ATTRIBUTES = frozenset({
     "dealer", "n", "deal_number", "last_meld", "listing", "actor", "goto", "next_player", "skips", "deal_over",
     "asked", "turn_no", "dirty", "work", "direction", "move", "move_zone", "note_leaving", "meld", "shuffle", "gather", "deal", "append", "add",
     "cards", "points",          # of a plan (melds.Plan) that is there
+    "kind", "low", "high", "length", "pick",    # of a combination (combo.Combo), and its table's cards taken
 })
 
 

@@ -39,7 +39,7 @@ from typing import Any, Callable, Sequence
 
 from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError
-from koloda.dsl.types import PLAN
+from koloda.dsl.types import COMBO, PLAN
 from koloda.interpreter.codegen.codecache import compiled
 from koloda.interpreter.base.errors import PYTHON_FAILURES, RuleRuntimeError
 from koloda.interpreter.core.flow import Action, Flow, SlowListing
@@ -169,12 +169,14 @@ class Generator(ListingGen):
                 add((_keyed(phase.listings, step), self.step_listing(pairs)))
                 phase.checked[step] = self.recovery(_listing(pairs))
         for action, ra in zip(flow.actions, [a for ph in rules.phases for a in ph.actions.values()]):
-            # a plan is decoded from the state, a word from its list: by the codec
-            if all(p.type != PLAN and p.words is None for p in action.params):
+            # a plan is decoded from the state, a word from its list, a combination from its code: by the codec
+            if all(p.type not in (PLAN, COMBO) and p.words is None for p in action.params):
                 digits = [(p.var, p.type, pc.radix, pc.low, pc.step) for p, pc in zip(ra.params, action.params)]
                 add((_setter(action, "run_code"), self.action_function(ra.effects, digits)))
-            else:           # run with the parameters the codec decodes
-                add((_setter(action, "run"), self.effects_function(ra.effects, [p.var for p in ra.params])))
+            else:           # run with the parameters the codec decodes (a combination's cards taken where it lies)
+                picks = {p.var: p.domain.args[0] for p in ra.params
+                         if p.type == COMBO and isinstance(p.domain, R.BuiltinCall)}
+                add((_setter(action, "run"), self.effects_function(ra.effects, [p.var for p in ra.params], picks)))
         for event, re in zip(flow.events, rules.events):
             add((_setter(event, "when"), self.condition(re.when, failed=THIS_FAILED)))
             add((_setter(event, "run"), self.effects_function(re.effects)))

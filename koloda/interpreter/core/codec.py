@@ -16,6 +16,10 @@ places between listed numbers are ids no move takes.
 
 A word parameter (`g in ["grand", "null"]`, checked by dsl/paramwords.py) is its word's place in
 its list: `grand` is 0, `null` is 1.
+
+A combination parameter (`m in combos(my hand)`) is the combination's code among all those the deck and
+`combos:` allow (melds/combos.py); one of a single kind (`combos(my hand, "chain")`) is its place among
+that kind's, written as a number from a range is: its kind's first code is 0.
 """
 from __future__ import annotations
 
@@ -27,9 +31,10 @@ from koloda.dsl import resolved as R
 from koloda.dsl.errors import RuleError, RuleErrors, Span
 from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
 from koloda.dsl.limits import MAX_WORK
-from koloda.dsl.types import BOOL, CARD, COLOR, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE, enum_words, is_enum
+from koloda.dsl.types import BOOL, CARD, COLOR, COMBO, INT, PLAN, PLAYER, RANK, SIDE, SUIT, ZONE, enum_words, is_enum
 from koloda.interpreter.base.cards import CardTable
 from koloda.interpreter.base.layout import Layout
+from koloda.interpreter.melds.combos import ComboTable
 from koloda.interpreter.melds.melds import MeldRules
 
 
@@ -96,8 +101,9 @@ class ActionCode:
 
 class ActionCodec:
     def __init__(self, rules: R.Rules, layout: Layout, cards: CardTable, melds: MeldRules | None,
-                 options: dict | None = None):
+                 options: dict | None = None, combos: ComboTable | None = None):
         self.melds = melds
+        self.combos = combos
         radix = {CARD: cards.size, SUIT: cards.suit_radix, RANK: cards.rank_radix, PLAYER: layout.num_players,
                  INT: cards.size + 1, BOOL: 2, COLOR: 2, ZONE: len(layout.zones), SIDE: layout.num_sides,
                  PLAN: melds.radix if melds is not None else 1}
@@ -106,7 +112,8 @@ class ActionCodec:
         for phase_index, phase in enumerate(rules.phases):
             for a in phase.actions.values():
                 params = tuple(_number(p, cards.size, options or {}, layout.num_players) or _word(p)
-                               or ParamCode(p.var, p.type, radix.get(p.type, 1)) for p in a.params)
+                               or _combo(p, combos) or ParamCode(p.var, p.type, radix.get(p.type, 1))
+                               for p in a.params)
                 _few_enough(a, cards.size, options or {}, layout.num_players)
                 code = ActionCode(len(self.actions), a.name, phase_index, offset, params,
                                   None if a.text is None else str(a.text), a.span)
@@ -125,9 +132,22 @@ class ActionCodec:
             if p.type == PLAN:
                 assert self.melds is not None, "a plan parameter exists only where melds are declared"
                 b[p.var] = self.melds.decode(digit, state)
+            elif p.type == COMBO:
+                assert self.combos is not None, "a combination parameter exists only where `combos:` are declared"
+                b[p.var] = self.combos.decode(p.value_of(digit))
             else:
                 b[p.var] = p.value_of(digit)
         return action, b
+
+
+def _combo(p: R.Param, combos: ComboTable | None) -> ParamCode | None:
+    """The code of a combination parameter: the codes of every combination, or of its one kind's."""
+    if p.type != COMBO or combos is None:
+        return None
+    call = p.domain
+    kind = call.args[1] if isinstance(call, R.BuiltinCall) and len(call.args) == 2 else None
+    low, count = combos.kind_span(str(kind.value) if isinstance(kind, R.Const) else None)
+    return ParamCode(p.var, p.type, max(count, 1), low)
 
 
 def _word(p: R.Param) -> ParamCode | None:

@@ -17,6 +17,7 @@ from koloda.dsl.types import CARD
 from koloda.interpreter.base.cards import CardTable
 from koloda.interpreter.base.layout import Layout
 from koloda.interpreter.melds.melds import MeldRules
+from koloda.interpreter.melds.combos import ComboTable
 from koloda.interpreter.melds.patterns import PatternRules
 from koloda.interpreter.melds.reach import Reach
 from koloda.interpreter.core.window import Window
@@ -32,7 +33,7 @@ class LoadedRules:
 
     def __init__(self, layout: Layout, cards: CardTable, options: dict, rules: R.Rules,
                  melds: MeldRules | None = None, patterns: PatternRules | None = None,
-                 card_deck: Sequence[int | str] | None = None):
+                 card_deck: Sequence[int | str] | None = None, combos: ComboTable | None = None):
         self.layout = layout
         self.cards = cards
         self.options = options
@@ -40,6 +41,7 @@ class LoadedRules:
         self.melds = melds
         self.reach = Reach(melds) if melds is not None else None    # shared, so its answers are remembered once
         self.patterns = patterns
+        self.combos = combos
         self.card_deck = card_deck
         self.meld_kinds = [k.name for k in rules.spec.meld_kinds]
         self.expansion = Expansion(rules.functions)        # which functions are small enough to inline

@@ -51,6 +51,11 @@ def melds_in(melds: Any, mask: int, owner: int) -> list:
     return melds.melds_of(mask, owner)
 
 
+def combos(table: Any, cards: Any, kind: str | None = None) -> list:
+    """`combos(cards)`, `combos(cards, kind)`: the combinations of `combos:` the cards make (combos.py)."""
+    return table.held(cards, kind)
+
+
 def layoffs(melds: Any, s: Any, mask: int) -> list:
     """`layoffs(cards)`: the cards' layoffs onto the melds on the table."""
     return melds.layoffs_of(s, mask)

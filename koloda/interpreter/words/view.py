@@ -10,7 +10,8 @@ import re
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
-from koloda.dsl.types import BOOL, CARD, COLOR, COLORS, FRAC, PLAN, PLAYER, RANK, SIDE, SUIT, SUITS, ZONE, elem, is_list
+from koloda.dsl.types import (BOOL, CARD, COLOR, COLORS, COMBO, FRAC, PLAN, PLAYER, RANK, SIDE, SUIT, SUITS, ZONE, elem,
+                              is_list)
 from koloda.interpreter.base.exact import number_text
 from koloda.interpreter.base.cards import CardTable, rank_name
 from koloda.interpreter.core.codec import ActionCodec
@@ -71,6 +72,8 @@ class View:
             return self.layout.zone_label(value)
         if t == PLAN:
             return self.plan_text(value)
+        if t == COMBO and self.codec.combos is not None:      # its values: the same whoever plays it
+            return self.codec.combos.text(int(value))
         if t == SIDE:
             return self.layout.owner_label(value, True)
         if t == BOOL:
