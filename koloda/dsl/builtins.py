@@ -116,6 +116,8 @@ CARD_ATTRS: dict[str, str] = {
     "deck": PLAYER,          # whose deck the card belongs to, where each player has their own
     # the rank's place in the game's rank order, 0 for the lowest; the suit's place in `suits`
     "rank_index": INT, "suit_index": INT,
+    # where it lies: its zone (none before the first `gather`), and how many cards lie on it there
+    "zone": ZONE, "depth": INT,
 }
 ZONE_ATTRS: dict[str, str] = {
     "top": CARD, "bottom": CARD, "size": INT, "owner": PLAYER, "side": SIDE, "cards": list_of(CARD),

@@ -57,6 +57,8 @@ CARD_ATTRS: dict[str, str] = {
     "deck": "with `deck: {each: player}`, the player whose deck it is",
     "rank_index": "its rank's place in the game's rank order, counting from 0",
     "suit_index": "its suit's place in `suits`, counting from 0",
+    "zone": "the zone it lies in (`none` before the deck is gathered)",
+    "depth": "how many cards lie on it in its zone: 0 for the top card",
 }
 ZONE_ATTRS: dict[str, str] = {
     "top": "the top card, or `none` if the zone is empty", "bottom": "the bottom card, or `none` if empty",

@@ -25,6 +25,7 @@ PHRASES: dict[str, str] = {
     "attr.card.rank": "the rank of {obj}", "attr.card.suit": "the suit of {obj}", "attr.card.color": "the colour of {obj}",
     "attr.card.by": "the player who played {obj}", "attr.card.face_up": "{obj} lies face up",
     "attr.card.deck": "the player whose deck {obj} is from",
+    "attr.card.zone": "the zone {obj} lies in", "attr.card.depth": "the number of cards lying on {obj}",
     "attr.card.rank_index": "the place of {obj} in the rank order", "attr.card.suit_index": "the place of {obj}'s suit",
     "attr.zone.top": "the top card of {obj}", "attr.zone.bottom": "the bottom card of {obj}",
     "attr.zone.size": "the number of cards in {obj}", "attr.zone.owner": "the owner of {obj}",

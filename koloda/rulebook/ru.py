@@ -34,6 +34,8 @@ PHRASES: dict[str, str] = {
     "attr.card.color": "цвет {obj.gen}|цвета {obj.gen}",
     "attr.card.by": "игрок, сыгравший: {obj}|игрока, сыгравшего: {obj}", "attr.card.face_up": "{obj} лежит лицом вверх",
     "attr.card.deck": "владелец колоды {obj.gen}|владельца колоды {obj.gen}",
+    "attr.card.zone": "место, где лежит {obj}|места, где лежит {obj}",
+    "attr.card.depth": "число карт поверх {obj.gen}|числа карт поверх {obj.gen}",
     "attr.card.rank_index": "место {obj.gen} по старшинству|места {obj.gen} по старшинству",
     "attr.card.suit_index": "место масти {obj.gen}|места масти {obj.gen}",
     "attr.zone.top": "верхняя карта {obj.gen}|верхней карты {obj.gen}",

@@ -116,7 +116,8 @@ NAMES: dict[str, NameEntry] = {
 # by the kind of what has them, as the dsl's tables (koloda/dsl/builtins.py) name them
 ATTRIBUTES: dict[str, dict[str, NameEntry]] = {
     "card": {"rank": _STATIC, "suit": _STATIC, "color": _STATIC, "deck": _STATIC, "by": NameEntry(),
-             "face_up": NameEntry(), "rank_index": NameEntry(static=True), "suit_index": NameEntry(static=True)},
+             "face_up": NameEntry(), "rank_index": NameEntry(static=True), "suit_index": NameEntry(static=True),
+             "zone": NameEntry(), "depth": NameEntry()},
     "zone": {"top": _WATCHED, "bottom": _WATCHED, "size": _WATCHED, "cards": _WATCHED, "free": _WATCHED,
              "rank": _WATCHED, "grid": _WATCHED, "row": _WATCHED, "column": _WATCHED, "owner": NameEntry(),
              "side": NameEntry(), "kind": NameEntry(), "fresh": NameEntry()},
