@@ -96,6 +96,8 @@ FUNCTIONS: dict[str, Signature] = {
                                    optional=2),
     "hand_pattern": Signature((Param(CARDS),), STR, needs="patterns"),
     "hand_compare": Signature((Param(CARDS), Param(CARDS)), INT, needs="patterns"),
+    # the player to move has no legal move: asked by `deal ends:` only (dsl/nomoves.py says why)
+    "no_moves": Signature((), BOOL),
 }
 
 # `sum(x for x in ...)`: the reductions written over a comprehension.
@@ -153,5 +155,5 @@ STATIC_FUNCTIONS = {"value", "abs", "count", "sum", "any", "all", "max", "min", 
 
 # Built-in names added after rule files were written: a file may still name its own things so (its own
 # then wins where it is named), so that no file valid before they came stops being valid.
-LATER_NAMES = {"player", "direction", "product", "combinations", "subsets"}
+LATER_NAMES = {"player", "direction", "product", "combinations", "subsets", "no_moves"}
 NAMES_TAKEN = (set(FUNCTIONS) | set(STATE_NAMES)) - LATER_NAMES    # a rule file cannot name its own things so

@@ -32,6 +32,7 @@ FUNCTIONS: dict[str, str] = {
     "best_points_after": "as `best_points`, after plan `m` (layoffs too)",
     "hand_pattern": "the name of the hand pattern the cards make, by `patterns:`",
     "hand_compare": "1 if cards `a` beat cards `b`, -1 if they lose, 0 for an exact tie",
+    "no_moves": "true when the player to move has no legal move (asked in `deal ends:` only)",
 }
 
 STATE_NAMES: dict[str, str] = {

@@ -47,7 +47,7 @@ PHRASES: dict[str, str] = {
     "call.next.1": "the player after {a0}", "call.prev.1": "the player before {a0}",
     "call.value.1": "the value of {a0}", "call.value.2": "the value of {a0} in the table {a1}",
     "call.player.1": "player {a0}", "call.abs.1": "the size of {a0}",
-    "call.top.2": "the top {a1} cards of {a0}",
+    "call.top.2": "the top {a1} cards of {a0}", "call.no_moves.0": "no move is left to the player to move",
     "call.winner.2": "the winner of {a0} with {a1} as trumps",
     "call.winning_card.2": "the card that wins {a0} with {a1} as trumps",
     "call.highest.1": "the highest card of {a0}", "call.lowest.1": "the lowest card of {a0}",

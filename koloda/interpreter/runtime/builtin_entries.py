@@ -47,7 +47,8 @@ PLAYED_BY = "who played each card"
 TABLE = "the melds on the table"
 MOVER = "the player to move"
 BUDGET = "the run's budget of work"      # spends from it (work.py)
-READS = frozenset({DIRECTION, SEATS, PLAYED_BY, TABLE, MOVER, BUDGET})
+LISTING = "the legal moves of the player to move"     # lists them (flow.py: Flow.no_moves)
+READS = frozenset({DIRECTION, SEATS, PLAYED_BY, TABLE, MOVER, BUDGET, LISTING})
 # what a pure built-in may read: what does not change during a match, or marks every condition when it does
 PURE_READS = frozenset({DIRECTION, SEATS, PLAYED_BY})
 
@@ -91,6 +92,8 @@ ENTRIES: dict[str, Entry] = {
     "layoffs": Entry(meld_calls.layoffs, reads=frozenset({TABLE})),
     "melds_in": Entry(meld_calls.melds_in, reads=frozenset({MOVER})),
     "swaps": Entry(meld_calls.swaps, reads=frozenset({TABLE})),
+    # the flow lists the moves of the decision that comes next (only once the action is over: flow.py)
+    "no_moves": Entry(None, "s.flow.no_moves(s)", reads=frozenset({MOVER, LISTING})),
 }
 
 PURE = frozenset(name for name, entry in ENTRIES.items() if entry.pure)
