@@ -34,12 +34,14 @@ def _nodes(value: Any) -> Iterator[R.Node]:
 
 def misplaced(rules: R.Rules) -> list[R.BuiltinCall]:
     """The calls of `no_moves()` written anywhere but in `deal ends:`."""
-    found = []
+    found: dict[tuple, R.BuiltinCall] = {}       # by place: a guard is kept whole and in its parts
     for f in dataclasses.fields(rules):
         if f.name in ("spec", "deal_ends", "warnings", "var_types"):
             continue
-        found += [n for n in _nodes(getattr(rules, f.name)) if isinstance(n, R.BuiltinCall) and n.name == NAME]
-    return found
+        for n in _nodes(getattr(rules, f.name)):
+            if isinstance(n, R.BuiltinCall) and n.name == NAME:
+                found.setdefault((n.span.file, n.span.line, n.span.col), n)
+    return list(found.values())
 
 
 def asked(rules: R.Rules) -> bool:
