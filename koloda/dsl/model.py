@@ -378,7 +378,7 @@ def build(doc: MarkedDict) -> Spec:
 
 
 def _zones(doc: MarkedDict, errors: list[RuleError], rows: dict[str, ZoneSpec]) -> dict[str, ZoneSpec]:
-    zones = {}
+    zones: dict[str, ZoneSpec] = {}
     for name, raw in (doc.get("zones") or {}).items():
         raw = raw or {}
         each = raw.get("each") in ("player", "side")

@@ -9,13 +9,22 @@ writes it so.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from koloda.dsl.errors import RuleError
+from koloda.dsl.errors import RuleError, Span
 from koloda.dsl.labels import Label
 
-if TYPE_CHECKING:
-    from koloda.dsl.model import ZoneSpec       # (which reads the rows with this module)
+
+class ZoneSpec(Protocol):
+    """What a row is read from: dsl/model.py's ZoneSpec (which reads the rows with this module)."""
+    name: str
+    each_player: bool
+    per_side: bool
+    span: Span
+    grid: Any
+    melds: bool
+    label: Label | None
+    count: int | None
 
 
 def member(row: str, k: int) -> str:
@@ -34,8 +43,9 @@ def _numbered(label: Label | None, k: int) -> Label | None:
                  None if label.any is None else f"{label.any} {k}")
 
 
-def expand(row: ZoneSpec, errors: list[RuleError]) -> list[ZoneSpec]:
-    """The zones of a row, or none where the row cannot be one (the error said where)."""
+def expand(row: Any, errors: list[RuleError]) -> list[Any]:
+    """The zones of a row (ZoneSpecs, as `row` is), or none where the row cannot be one (the error
+    said where)."""
     if row.each_player:
         errors.append(RuleError(f"zone `{row.name}`: a row of zones (`count:`) is shared, so it cannot be "
                                 f"`each: {'side' if row.per_side else 'player'}`", row.span, category="schema"))
