@@ -264,8 +264,12 @@ def make_state(game, given: dict, case: dict):
     used: set[int] = set()
     for name, content in (given.get("zones") or {}).items():
         cards = content.get("cards", []) if isinstance(content, dict) else content
-        base = game.layout.zone_base[name]
-        groups = list(enumerate(cards)) if each_player_contents(cards) else [(0, cards)]
+        if name in game.spec.rows:        # a row of zones: the cards of each, first to last
+            base = game.layout.zone_base[f"{name} 1"]
+            groups = list(enumerate(cards))
+        else:
+            base = game.layout.zone_base[name]
+            groups = list(enumerate(cards)) if each_player_contents(cards) else [(0, cards)]
         for offset, names in groups:
             for card in names:
                 s.move(card_code(game, card, used), base + offset, None)

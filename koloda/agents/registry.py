@@ -43,7 +43,7 @@ AGENT_KINDS = ("human", "random", "greedy", "ismcts", "cmd:COMMAND", "py:MODULE:
 _SECONDS = _within(float, 0.001, 3600)
 _SETTINGS: dict[str, dict[str, Callable[[str], int | float]]] = {
     "random": {},
-    "greedy": {"samples": _within(int, 1, 10_000)},
+    "greedy": {"samples": _within(int, 1, 10_000), "search": _within(int, 0, 1_000_000)},
     "ismcts": {"iterations": _within(int, 1, 100_000_000), "seconds": _SECONDS, "time": _SECONDS,
                "depth": _within(int, 0, 1_000_000), "exploration": _within(float, 0, 100), "cap": _SECONDS,
                "bias": _within(float, 0, 100)},

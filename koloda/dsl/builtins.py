@@ -106,6 +106,8 @@ FUNCTIONS: dict[str, Signature] = {
     # the combinations of `combos:` kinds the cards make (of one kind, named by a text: `"chain"`)
     "combos": Signature((Param(CARDS), Param(STR, "the kind of combination (`\"chain\"`)")), list_of(COMBO),
                         needs="combos", optional=1),
+    # the player to move has no legal move: asked by `deal ends:` only (dsl/nomoves.py says why)
+    "no_moves": Signature((), BOOL),
 }
 
 # `sum(x for x in ...)`: the reductions written over a comprehension.
@@ -126,6 +128,8 @@ CARD_ATTRS: dict[str, str] = {
     "deck": PLAYER,          # whose deck the card belongs to, where each player has their own
     # the rank's place in the game's rank order, 0 for the lowest; the suit's place in `suits`
     "rank_index": INT, "suit_index": INT,
+    # where it lies: its zone (none before the first `gather`), and how many cards lie on it there
+    "zone": ZONE, "depth": INT,
 }
 ZONE_ATTRS: dict[str, str] = {
     "top": CARD, "bottom": CARD, "size": INT, "owner": PLAYER, "side": SIDE, "cards": list_of(CARD),
@@ -166,5 +170,5 @@ STATIC_FUNCTIONS = {"value", "abs", "count", "sum", "any", "all", "max", "min", 
 
 # Built-in names added after rule files were written: a file may still name its own things so (its own
 # then wins where it is named), so that no file valid before they came stops being valid.
-LATER_NAMES = {"player", "direction", "product", "combinations", "subsets", "best_hand", "pot_shares", "combos"}
+LATER_NAMES = {"player", "direction", "product", "combinations", "subsets", "best_hand", "pot_shares", "combos", "no_moves"}
 NAMES_TAKEN = (set(FUNCTIONS) | set(STATE_NAMES)) - LATER_NAMES    # a rule file cannot name its own things so

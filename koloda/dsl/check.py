@@ -20,6 +20,7 @@ from koloda.dsl.decklist import static_ranks
 from koloda.dsl.errors import RuleError, Span, did_you_mean
 from koloda.dsl.fixed import MOST_NUMBERS, count_of, fixed_span, too_many_numbers
 from koloda.dsl.model import RESERVED, VAR_TYPES, DeckSpec, PhaseSpec, Spec
+from koloda.dsl import nomoves
 from koloda.dsl.params import combo_domain, uncoded_numbers, word_domain
 from koloda.dsl.resolve import Resolver, Scope
 from koloda.dsl.types import (ANY, BOOL, CARD, COMBO, CONSTANTS, DECKS, FRAC, INT, NONE, PARAM_TYPES, PLAN, PLAYER,
@@ -84,6 +85,11 @@ class Checker(Resolver, ControlChecks, ListChecks):
             self.error("`next dealer:` says who deals next, and `dealer rotates: false` that the dealer stays: "
                        "give one of them", m.next_dealer, "to keep the dealer, write `next dealer: dealer`")
         self._runaways(rules)
+        for call in nomoves.misplaced(rules):
+            self.error("`no_moves()` is asked only in `deal ends:`: it lists the moves of the decision that "
+                       "comes next, which only an action that is over has", call,
+                       "write it in `deal ends:` itself (`deal ends: no_moves()`), not in a function, guard or effect",
+                       category="type")
         check_together(s, rules, lambda message, where, hint: self.error(message, where, hint))
         return rules
 

@@ -24,6 +24,7 @@ from koloda.dsl.deckspec import DeckSpec, cell_rank, read_deck
 from koloda.dsl.matchspec import HouseSpec, MatchSpec, read_house, read_match
 from koloda.dsl.combokinds import ComboKind, read_combos
 from koloda.dsl.meldkinds import MeldKind, read_melds
+from koloda.dsl.rows import expand as expand_row
 from koloda.dsl.types import ANY, CONSTANTS, enum_of, list_of
 
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
@@ -51,6 +52,8 @@ class ZoneSpec:
     lines: tuple[str, ...] = ("rows", "columns", "diagonals")
     label: Label | None = None
     arrange: str | None = None  # how the table lays its cards out: `pairs`, `sorted` (display only)
+    count: int | None = None    # a row of this many like zones (dsl/rows.py); none: one zone
+    row: str | None = None      # the row this zone is one of
 
 
 @dataclass
@@ -168,6 +171,7 @@ class Spec:
     library: bool = False
     wild: ast.Node | None = None
     errors: list[RuleError] = field(default_factory=list)
+    rows: dict[str, ZoneSpec] = field(default_factory=dict)     # rows of like zones, by the row's name
     echoes: frozenset[tuple[str, int]] = frozenset()    # lines naming a word a declaration clashed with
     fingerprint: str = ""
     title_label: Label | None = None     # the title in each language it is given in
@@ -320,6 +324,7 @@ def build(doc: MarkedDict) -> Spec:
     options = {name: option_spec(name, raw, doc["options"].key_spans[name], errors)
                for name, raw in (doc.get("options") or {}).items()}
     value_tables: dict[str, dict[str, int]] = {}
+    rows: dict[str, ZoneSpec] = {}
     title_label = read_label(doc.get("title", doc.get("game")), top, "the game", [])   # its keys are not checked: it always had any
     spec = Spec(
         name=str(doc.get("game")), title=title_of(doc), source=str(doc.get("source", "")),
@@ -328,7 +333,7 @@ def build(doc: MarkedDict) -> Spec:
         deck=read_deck(doc, options, errors, b.expr, lambda w: w.isidentifier() and w not in RESERVED
                        and w not in CONSTANTS), ace=str(doc.get("ace", "high")),
         values=_value_tables(doc.get("values") or {}, value_tables),
-        options=options, zones=_zones(doc, errors), vars=_vars(doc, b), functions=_functions(doc, b),
+        options=options, zones=_zones(doc, errors, rows), rows=rows, vars=_vars(doc, b), functions=_functions(doc, b),
         procedures=_procedures(doc, b),
         setup=b.effects(doc.get("setup"), keys.get("setup", top)),
         deal=b.effects(doc.get("deal"), keys.get("deal", top)),
@@ -377,8 +382,8 @@ def build(doc: MarkedDict) -> Spec:
     return spec
 
 
-def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
-    zones = {}
+def _zones(doc: MarkedDict, errors: list[RuleError], rows: dict[str, ZoneSpec]) -> dict[str, ZoneSpec]:
+    zones: dict[str, ZoneSpec] = {}
     for name, raw in (doc.get("zones") or {}).items():
         raw = raw or {}
         each = raw.get("each") in ("player", "side")
@@ -386,7 +391,7 @@ def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
         span = doc["zones"].key_spans[name]
         zone = ZoneSpec(name, each, visible, span, per_side=raw.get("each") == "side", melds=bool(raw.get("melds")),
                         label=read_label(raw.get("label"), span, f"zone `{name}`", errors),
-                        arrange=raw.get("arrange"))
+                        arrange=raw.get("arrange"), count=raw.get("count"))
         if raw.get("grid") is not None:
             zone.grid = [[cell_rank(cell, span_of(raw["grid"], span), errors) for cell in row] for row in raw["grid"]]
             if len({len(row) for row in zone.grid}) != 1:
@@ -396,6 +401,10 @@ def _zones(doc: MarkedDict, errors: list[RuleError]) -> dict[str, ZoneSpec]:
                 zone.lines = tuple(raw["lines"])
         elif raw.get("lines") is not None:
             errors.append(RuleError(f"`lines` belong to a grid, and `{name}` has no `grid:`", span, category="schema"))
+        if zone.count is not None:
+            rows[name] = zone
+            zones.update((z.name, z) for z in expand_row(zone, errors))
+            continue
         zones[name] = zone
     areas = [z for z in zones.values() if z.melds]
     if len(areas) > 1:
@@ -570,7 +579,7 @@ def _names(spec: Spec, errors: list[RuleError]) -> set[str]:
     """Zones, variables and functions share one space of names, apart from the language's own words."""
     names: dict[str, str] = {}
     clashed: set[str] = set()
-    tables: tuple[tuple[str, dict], ...] = (("zone", spec.zones), ("variable", spec.vars),
+    tables: tuple[tuple[str, dict], ...] = (("zone", spec.rows), ("zone", spec.zones), ("variable", spec.vars),
                                             ("function", spec.functions), ("procedure", spec.procedures),
                                             ("value table", spec.value_tables))
     for what, table in tables:

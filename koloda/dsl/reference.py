@@ -35,6 +35,7 @@ FUNCTIONS: dict[str, str] = {
     "best_hand": "the strongest `k` of the cards by `patterns:` (the best five of seven)",
     "pot_shares": "what each player takes from a pot and its side pots, from what each put in and their hands",
     "combos": "the combinations of `combos:` the cards make (of one kind: `combos(cards, \"chain\")`)",
+    "no_moves": "true when the player to move has no legal move (asked in `deal ends:` only)",
 }
 
 STATE_NAMES: dict[str, str] = {
@@ -60,6 +61,8 @@ CARD_ATTRS: dict[str, str] = {
     "deck": "with `deck: {each: player}`, the player whose deck it is",
     "rank_index": "its rank's place in the game's rank order, counting from 0",
     "suit_index": "its suit's place in `suits`, counting from 0",
+    "zone": "the zone it lies in (`none` before the deck is gathered)",
+    "depth": "how many cards lie on it in its zone: 0 for the top card",
 }
 ZONE_ATTRS: dict[str, str] = {
     "top": "the top card, or `none` if the zone is empty", "bottom": "the bottom card, or `none` if empty",

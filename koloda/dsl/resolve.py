@@ -18,6 +18,7 @@ from koloda.dsl.fixed import fixed_int
 from koloda.dsl.limits import MAX_NESTING, MAX_WORK
 from koloda.dsl.model import Spec
 from koloda.dsl.params import combo_kind
+from koloda.dsl.rows import members
 from koloda.dsl.resolve_ops import Operators
 from koloda.dsl.types import (ANY, BOOL, CARD, CONSTANTS, FRAC, GRID, INT, NONE, PLAYER, RANK, SIDE, STR, SUIT,
                               TYPE_NAMES, ZONE, MAX_RANK_NUMBER, assignable, compatible, elem, enum_of, enum_words,
@@ -138,6 +139,9 @@ class Resolver(Operators):
             return R.Const(span, deck_word[0], deck_word[1])
         if name in STATE_NAMES and not (name in LATER_NAMES and (name in self.spec.zones or name in self.spec.vars)):
             return R.StateValue(span, STATE_NAMES[name], name)
+        row = self.spec.rows.get(name)
+        if row is not None:             # a row of like zones (dsl/rows.py): the list of them, first to last
+            return R.ListLit(span, list_of(ZONE), tuple(R.ZoneRef(span, ZONE, z) for z in members(row)))
         zone = self.spec.zones.get(name)
         if zone is not None:
             if zone.each_player:
@@ -159,7 +163,7 @@ class Resolver(Operators):
         if name == "option":
             self.error("`option` is followed by the option's name, as in `option.hand`", n)
             return R.Invalid(span, ANY)
-        known = list(scope) + list(CONSTANTS) + list(self.spec.deck.words()) + list(STATE_NAMES) + list(self.spec.zones) + list(self.spec.vars)
+        known = list(scope) + list(CONSTANTS) + list(self.spec.deck.words()) + list(STATE_NAMES) + list(self.spec.rows) + [z for z in self.spec.zones if z.isidentifier()] + list(self.spec.vars)
         self.error(f"unknown name `{name}`", n, did_you_mean(name, known), category="name")
         return R.Invalid(span, ANY)
 

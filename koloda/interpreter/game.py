@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
+from koloda.dsl import nomoves
 from koloda.dsl.check import Checker
 from koloda.dsl.decklist import work_out_ranks
 from koloda.dsl.errors import RuleError, RuleErrors, Span
@@ -302,6 +303,7 @@ def _flow(c: LoadedRules, rules: R.Rules, codec: ActionCodec, layout: Layout, ca
                 side_of=layout.side_of, next_dealer=optional(rules.next_dealer), turn_cap=optional(rules.turn_cap),
                 cap_ends_match=rules.spec.cap_ends == "match")
     flow.heuristic = optional(rules.heuristic)
+    flow.asks_moves = nomoves.asked(rules)
     flow.zone_dirt = w.zone_dirt
     flow.house_score = optional(rules.house_score)
     flow.windows = c.windows          # the open windows, as the generator opens them writing their effects

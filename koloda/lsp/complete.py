@@ -62,9 +62,9 @@ def complete(lines: list[str], line: int, col: int, spec: Spec | None, rules: R.
     if _MY.search(before):
         return player_names(spec, rules)
     found = list(own_names(spec, rules).values()) + list(builtin_names().values())
-    words = _words_of(before, "\n".join(lines), spec, rules)
-    if words:               # a word variable's value: its words first, then whatever else may stand there
-        return words + found
+    values = _words_of(before, "\n".join(lines), spec, rules)
+    if values:              # a word variable's value: its words first, then whatever else may stand there
+        return values + found
     effect_words, words = keywords()
     if where.kind == context.EFFECT:
         block_keys = context.effect_keys() if re.search(r"(?:^|-\s+)\w*$", before) else ()

@@ -39,6 +39,11 @@ class AttrGen(ExprWalk):
             table = self.m.const(list(decks) if decks is not None else [None] * cards.size, "deck")
         elif n.name in ("rank_index", "suit_index"):
             table = self.m.const((rank_indexes if n.name == "rank_index" else suit_indexes)(cards), n.name)
+        elif n.name in ("zone", "depth"):
+            # the state knows each card's zone (loc, -1: none yet); its depth is found in that zone's list
+            card = self.gen(n.obj, scope)
+            where = f"_{n.name}_of({self.fn.state('_L')}, {card.text}"
+            return Frag(where + (")" if n.name == "zone" else f", {self.fn.state('_Z')})"), card.deps, card.safe)
         else:
             raise NotGenerated
         card = self.gen(n.obj, scope)

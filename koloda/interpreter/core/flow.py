@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from koloda.interpreter.core.codec import ActionCode, ActionCodec
 from koloda.interpreter.base.errors import RuleRuntimeError
-from koloda.interpreter.core.house import LEVEL, against_house
+from koloda.interpreter.core.house import LEVEL, against_house, shares
 from koloda.interpreter.base.work import MAX_WORK
 
 from koloda.interpreter.core.watch import ALL
@@ -158,6 +158,7 @@ class Flow:
         # zone -> the bits of the conditions that read it (watch.py): a card moving in or out sets them
         self.zone_dirt: list[int] = []
         self._deadline = 0.0
+        self.asks_moves = False     # `deal ends:` asks `no_moves()` (game.py sets it)
 
     # ------------------------------------------------------------ the match
     def start(self, s: State, dealer: int | None = None) -> None:
@@ -173,6 +174,7 @@ class Flow:
         self.setup(s, {})
         if self._start_deal(s):
             self._end_deal(s)
+        self._settle(s)
 
     def _start_deal(self, s: State) -> bool:
         """Deal; True if the deal is over as soon as it starts."""
@@ -264,7 +266,36 @@ class Flow:
                                "an event's `do:` must make its `when:` false")
 
     # ------------------------------------------------------------ decisions
+    def _settle(self, s: State) -> None:
+        """The action is over and the next decision set: `deal ends:` asked again, now with `no_moves()`."""
+        while self.asks_moves and not s.terminal:
+            s.settled = True
+            try:
+                over = self.deal_ends is not None and self.deal_ends(s, {})
+            finally:
+                s.settled = False
+            if not over:
+                return
+            self._end_deal(s)
+
+    def no_moves(self, s: State) -> bool:
+        """`no_moves()`: false while an action is under way (dsl/nomoves.py); once it is over, whether the
+        player to move has no legal move (those they have are kept as the state's listing)."""
+        if not s.settled:
+            return False
+        found = self._listing(s)
+        s._listed = found or None
+        return not found
+
     def legal(self, s: State) -> list[int]:
+        found = self._listing(s)
+        if not found:
+            raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
+                                   f"`{self.phases[s.phase].name}`: the rules must always offer a move (a pass, "
+                                   "a draw)")
+        return found
+
+    def _listing(self, s: State) -> list[int]:
         s.listing = stamp = next(_LISTINGS)      # parts of guards worked out once per listing are stale now
         phase = self.phases[s.phase]
         found: list[int] = []
@@ -290,9 +321,6 @@ class Flow:
             # after the listing no stamp is the state's: what was kept for it is never used on a changed state
             s.listing = -stamp
             s.work = work
-        if not found:
-            raise RuleRuntimeError(f"player {s.current + 1} has no legal move in step `{s.step}` of phase "
-                                   f"`{phase.name}`: the rules must always offer a move (a pass, a draw)")
         found.sort()
         return found
 
@@ -302,6 +330,10 @@ class Flow:
                                 "so the game was stopped: its `with:` or `if:` asks too much", action.span)
 
     def apply(self, s: State, action_id: int) -> None:
+        self._apply(s, action_id)
+        self._settle(s)
+
+    def _apply(self, s: State, action_id: int) -> None:
         offsets = self._offsets
         index = bisect_right(offsets, action_id) - 1      # as the codec finds the action
         action = self.actions[index]
@@ -465,11 +497,4 @@ class Flow:
         if self.house_score is not None:       # a game against the house: each player is judged alone
             return [LEVEL] * s.n if s.capped else against_house(self.scores(s), self.house_score(s, {}),
                                                                  self.lowest_wins)
-        side = self.side_of
-        if s.capped:                 # drawn by the turn cap: every side shares the win
-            sides = {side(p) for p in range(s.n)}
-            return [1.0 / len(sides)] * s.n
-        scores = self.scores(s)
-        best = min(scores) if self.lowest_wins else max(scores)
-        winning = {side(p) for p in range(s.n) if scores[p] == best}
-        return [1.0 / len(winning) if side(p) in winning else 0.0 for p in range(s.n)]
+        return shares(lambda: self.scores(s), s.n, self.side_of, s.capped, self.lowest_wins)

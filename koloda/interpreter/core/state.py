@@ -129,6 +129,7 @@ class State:
         self.work = MAX_WORK                  # steps left to the run of the rules going on (work.py)
         self.moved: tuple[Moved, ...] = ()    # what left public zones in the last action (never changed in place)
         self._listed: list[int] | None = None     # the legal moves, once listed
+        self.settled = False                  # an action is over: `deal ends:` may ask `no_moves()` (flow.py)
         # bits of the conditions the flow must ask again (koloda/interpreter/core/watch.py): set by what changes
         # the zones and variables they read, cleared when one is found false
         self.dirty = ALL
@@ -427,8 +428,7 @@ class State:
         self.moved = ()
         if self.shown:
             self.shown = {}       # a card is shown for the action that shows it
-        self.flow.apply(self, action)
-        self._listed = None
+        self.flow.apply(self, action)       # (it may leave the next decision's moves listed: Flow.no_moves)
 
     def action_to_string(self, action: int, plain: bool = False) -> str:
         """A move's text: `play 10♥`, or with plain=True `play 10H` (as typed at a keyboard)."""

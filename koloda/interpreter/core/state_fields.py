@@ -106,7 +106,8 @@ FIELDS: tuple[Field, ...] = (
           dump=lambda shown: [[c, m] for c, m in shown.items()], load=lambda data, s: {c: m for c, m in data.get("shown", [])}),
     # the run of the rules going on: not saved, and a clone starts afresh
     Field("actor", saved=False), Field("asked", saved=False),
-    Field("listing", "c.listing = 0", saved=False),               # stamped by each listing of legal moves
+    Field("listing", "c.listing = 0", saved=False),
+    Field("settled", "c.settled = False", saved=False),           # only while the flow asks `deal ends:`               # stamped by each listing of legal moves
     Field("work", "c.work = MAX_WORK", saved=False),              # steps left to the run of the rules (work.py)
     Field("_listed", "c._listed = None if self._listed is None else self._listed[:]", saved=False),
     # the conditions to ask again, and the melds on the table (whose list is never changed in place)

@@ -48,7 +48,8 @@ PLAYED_BY = "who played each card"
 TABLE = "the melds on the table"
 MOVER = "the player to move"
 BUDGET = "the run's budget of work"      # spends from it (work.py)
-READS = frozenset({DIRECTION, SEATS, PLAYED_BY, TABLE, MOVER, BUDGET})
+LISTING = "the legal moves of the player to move"     # lists them (flow.py: Flow.no_moves)
+READS = frozenset({DIRECTION, SEATS, PLAYED_BY, TABLE, MOVER, BUDGET, LISTING})
 # what a pure built-in may read: what does not change during a match, or marks every condition when it does
 PURE_READS = frozenset({DIRECTION, SEATS, PLAYED_BY})
 
@@ -95,6 +96,8 @@ ENTRIES: dict[str, Entry] = {
     "layoffs": Entry(meld_calls.layoffs, reads=frozenset({TABLE})),
     "melds_in": Entry(meld_calls.melds_in, reads=frozenset({MOVER})),
     "swaps": Entry(meld_calls.swaps, reads=frozenset({TABLE})),
+    # the flow lists the moves of the decision that comes next (only once the action is over: flow.py)
+    "no_moves": Entry(None, "s.flow.no_moves(s)", reads=frozenset({MOVER, LISTING})),
 }
 
 PURE = frozenset(name for name, entry in ENTRIES.items() if entry.pure)
@@ -120,7 +123,8 @@ NAMES: dict[str, NameEntry] = {
 # by the kind of what has them, as the dsl's tables (koloda/dsl/builtins.py) name them
 ATTRIBUTES: dict[str, dict[str, NameEntry]] = {
     "card": {"rank": _STATIC, "suit": _STATIC, "color": _STATIC, "deck": _STATIC, "by": NameEntry(),
-             "face_up": NameEntry(), "rank_index": NameEntry(static=True), "suit_index": NameEntry(static=True)},
+             "face_up": NameEntry(), "rank_index": NameEntry(static=True), "suit_index": NameEntry(static=True),
+             "zone": NameEntry(), "depth": NameEntry()},
     "zone": {"top": _WATCHED, "bottom": _WATCHED, "size": _WATCHED, "cards": _WATCHED, "free": _WATCHED,
              "rank": _WATCHED, "grid": _WATCHED, "row": _WATCHED, "column": _WATCHED, "owner": NameEntry(),
              "side": NameEntry(), "kind": NameEntry(), "fresh": NameEntry()},

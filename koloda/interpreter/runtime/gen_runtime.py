@@ -49,6 +49,19 @@ def _in_zone(loc: list, card: Any, zone: int) -> bool:
     return card is not None and loc[card] == zone
 
 
+def _zone_of(loc: list, card: Any) -> Any:
+    """`c.zone`: none for no card, or a card in no zone yet."""
+    return None if card is None or loc[card] < 0 else loc[card]
+
+
+def _depth_of(loc: list, card: Any, zones: list) -> Any:
+    """`c.depth`: the cards lying on it, counted from its zone's top (0: the top card)."""
+    if card is None or loc[card] < 0:
+        return None
+    cards = zones[loc[card]]
+    return len(cards) - 1 - cards.index(card)
+
+
 def _side(player: Any, sides: int) -> Any:
     return None if player is None else player % sides
 
@@ -183,7 +196,7 @@ def _told(s: Any, zone: Any, kind: int, value: Any, holds: bool, mask: int) -> N
 
 
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (
-    _set, _memo, _get, _top, _bottom, _free, _in_zone, _side, _others,
+    _set, _memo, _get, _top, _bottom, _free, _in_zone, _zone_of, _depth_of, _side, _others,
     _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _sum, _number,
     _check_events, _turn_over, _text, _say, _shown, _reveal, _tell, _told)}
 RUNTIME["_quotient"] = quotient       # `/`, exact (base/exact.py)
