@@ -6,8 +6,7 @@ error instead of stopping at the first.
 """
 from __future__ import annotations
 
-import hashlib
-import json
+import hashlib, json
 from dataclasses import dataclass, field
 
 from koloda.dsl import ast
@@ -28,16 +27,12 @@ from koloda.dsl.rows import expand as expand_row
 from koloda.dsl.types import ANY, CONSTANTS, enum_of, list_of
 
 # Words of the language that a rule file cannot use to name its own zones, variables and functions.
-RESERVED = {"me", "dealer", "players", "others", "option", "my", "to", "each", "from", "deal",
-            "shuffle", "gather", "into", "let", "goto", "turn", "skip", "end", "ask", "under", "if", "else",
-            "for", "in", "and", "or", "not"}
-# `move …` and `meld …` are effects, but the words name variables, parameters and functions freely (the
-# grammar reads them as the effect only at an effect's start, and not before `=`, `+=` or `.`); a procedure
-# cannot take them, since `move(x)` at an effect's start is the effect
+RESERVED = {"me", "dealer", "players", "others", "option", "my", "to", "each", "from", "deal", "shuffle", "gather",
+            "into", "let", "goto", "turn", "skip", "end", "ask", "under", "if", "else", "for", "in", "and", "or", "not"}
+# `move`/`meld` are effects only at an effect's start (not before `=`, `+=`, `.`): free names, but not of a procedure
 EFFECT_WORDS = {"move", "meld"}
-# what a list variable may hold (`type: list of int`); cards lie in zones
 LIST_ITEM_TYPES = ("int", "fraction", "bool", "rank", "suit", "player", "color", "side")
-VAR_TYPES = ("int", "fraction", "bool", "card", "rank", "suit", "player", "color", "side")
+VAR_TYPES = LIST_ITEM_TYPES[:3] + ("card",) + LIST_ITEM_TYPES[3:]
 
 
 @dataclass

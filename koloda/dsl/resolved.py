@@ -31,7 +31,6 @@ class Expr(Node):
 class Invalid(Expr):
     """Where the checker found an error: never compiled, since errors stop the load."""
 
-
 @dataclass(frozen=True, slots=True, eq=False)
 class Const(Expr):
     """A literal or a named constant: `7`, `"text"`, `hearts`, `Q`, `none`."""
@@ -482,15 +481,14 @@ class Param:
 class Action:
     name: str
     params: tuple[Param, ...]
-    guard: Expr | None
+    guard: Expr | None      # with `conditions`, an `if:` list (all of them, each with its `help:`, "" if none)
     effects: tuple[Effect, ...]
     text: str | None
     span: Span
-    # `if:` written as a list: the guard is all of them (`and`); each with its `help:` text ("" if none)
     conditions: tuple[tuple[Expr, str], ...] = ()
-    # `text:` fields that are expressions, not a parameter's name: the field as written -> its value
+    # the field as written -> its value: `text:` fields that are expressions (not a parameter's name), and
+    # the `{…}` fields of the action's and its conditions' help texts
     text_values: dict[str, Expr] = field(default_factory=dict)
-    # `{…}` fields of the action's and its conditions' help texts: the field as written -> its value
     help_values: dict[str, Expr] = field(default_factory=dict)
 
 
@@ -577,8 +575,7 @@ def nesting(n: Node, functions: dict[str, Function]) -> int:
 
 def walk(n: Node):
     yield n
-    for child in children(n):
-        yield from walk(child)
+    for child in children(n): yield from walk(child)   # noqa: E701
 
 
 def same(a: Node, b: Node) -> bool:
