@@ -9,6 +9,7 @@ import pytest
 import koloda
 from helpers import table_meld
 from koloda.dsl import resolved as R
+from koloda.dsl.nodes import same
 from koloda.dsl.errors import Span
 from koloda.interpreter.melds.meld_calls import asks_reach
 from koloda.interpreter.melds.bitmask import mask_of
@@ -77,7 +78,7 @@ def test_only_the_same_need_on_both_sides_is_a_yes_or_no_question():
     assert not asks_reach(R.Compare(at(1), "bool", ">", call, need(5, 30)))
     two = R.BuiltinCall(at(1), "int", "best_points", (cards, R.Const(at(9), "int", 0)))
     assert not asks_reach(R.Compare(at(1), "bool", ">=", two, R.Const(at(20), "int", 0)))
-    assert R.same(need(5, 1), need(5, 40)) and not R.same(need(5, 1), cards)
+    assert same(need(5, 1), need(5, 40)) and not same(need(5, 1), cards)
 
 
 def test_what_a_listing_kept_of_the_table_is_not_used_after_it():

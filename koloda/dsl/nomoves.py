@@ -10,26 +10,11 @@ anywhere, so the call is written in `deal ends:` itself.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterator
 
 from koloda.dsl import resolved as R
+from koloda.dsl.nodes import nodes_in
 
 NAME = "no_moves"
-
-
-def _nodes(value: Any) -> Iterator[R.Node]:
-    """Every resolved node under a part of the rules (expressions and effects, in order)."""
-    if isinstance(value, R.Node):
-        yield from R.walk(value)
-    elif isinstance(value, (tuple, list)):
-        for v in value:
-            yield from _nodes(v)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _nodes(v)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from _nodes(getattr(value, f.name))
 
 
 def misplaced(rules: R.Rules) -> list[R.BuiltinCall]:
@@ -38,7 +23,7 @@ def misplaced(rules: R.Rules) -> list[R.BuiltinCall]:
     for f in dataclasses.fields(rules):
         if f.name in ("spec", "deal_ends", "warnings", "var_types"):
             continue
-        for n in _nodes(getattr(rules, f.name)):
+        for n in nodes_in(getattr(rules, f.name)):
             if isinstance(n, R.BuiltinCall) and n.name == NAME:
                 found.setdefault((n.span.file, n.span.line, n.span.col), n)
     return list(found.values())

@@ -544,7 +544,7 @@ class Rules:
 def children(n: Node) -> list[Node]:
     """The nodes directly under `n`, for walks that look at every node (free names, binders)."""
     out: list[Node] = []
-    for name in _fields(type(n)):
+    for name in fields_of(type(n)):
         value = getattr(n, name)
         if isinstance(value, Node):
             out.append(value)
@@ -556,7 +556,7 @@ def children(n: Node) -> list[Node]:
 _FIELD_CACHE: dict[type, tuple[str, ...]] = {}
 
 
-def _fields(cls: type) -> tuple[str, ...]:
+def fields_of(cls: type) -> tuple[str, ...]:
     if cls not in _FIELD_CACHE:
         names: list[str] = []
         for klass in reversed(cls.__mro__):
@@ -575,26 +575,5 @@ def nesting(n: Node, functions: dict[str, Function]) -> int:
 
 def walk(n: Node):
     yield n
-    for child in children(n): yield from walk(child)   # noqa: E701
-
-
-def same(a: Node, b: Node) -> bool:
-    """Whether two nodes say the same thing, wherever they are written: the same classes and values
-    all the way down (their places in the file aside). Expressions have no side effects, so two
-    such in one scope have the same value."""
-    if type(a) is not type(b):
-        return False
-    for name in _fields(type(a)):
-        if name == "span":
-            continue
-        x, y = getattr(a, name), getattr(b, name)
-        if isinstance(x, Node):
-            if not isinstance(y, Node) or not same(x, y):
-                return False
-        elif isinstance(x, tuple) and isinstance(y, tuple):
-            if len(x) != len(y) or not all(same(p, q) if isinstance(p, Node) and isinstance(q, Node) else p == q
-                                           for p, q in zip(x, y)):
-                return False
-        elif x != y:
-            return False
-    return True
+    for child in children(n):
+        yield from walk(child)

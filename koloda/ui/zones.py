@@ -9,11 +9,11 @@ that the hand needs on a small screen.
 """
 from __future__ import annotations
 
-import dataclasses
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from koloda.dsl import resolved as R
+from koloda.dsl.nodes import nodes_in
 from koloda.interpreter.core.state import Table
 
 
@@ -38,7 +38,7 @@ def _named_in(rules: R.Rules, phase: int) -> frozenset[str]:
     names: set[str] = set()
     seen: set[tuple[str, str]] = set()
     while roots:
-        for node in _nodes(roots.pop()):
+        for node in nodes_in(roots.pop()):
             if isinstance(node, (R.ZoneRef, R.OwnedZone)):
                 names.add(node.name)
             elif isinstance(node, R.UserCall) and ("f", node.name) not in seen and node.name in rules.functions:
@@ -49,17 +49,3 @@ def _named_in(rules: R.Rules, phase: int) -> frozenset[str]:
                 roots.append(rules.procedures[node.name].body)
     return frozenset(names)
 
-
-def _nodes(value: Any) -> Iterator[R.Node]:
-    """Every resolved node in a value of the rules: nodes, and the tuples, dicts and records holding them."""
-    if isinstance(value, R.Node):
-        yield from R.walk(value)
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _nodes(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _nodes(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from _nodes(getattr(value, f.name))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from koloda.dsl import resolved as R
+from koloda.dsl.nodes import same
 from koloda.dsl.types import ZONE
 from koloda.dsl.errors import Span
 from koloda.interpreter.melds.bitmask import mask_of
@@ -115,4 +116,4 @@ def asks_reach(n: R.Compare) -> bool:
     call = n.left
     if n.op != ">=" or not isinstance(call, R.BuiltinCall) or call.name not in ("best_points", "best_points_after"):
         return False
-    return len(call.args) == (4 if call.name == "best_points_after" else 3) and R.same(call.args[-1], n.right)
+    return len(call.args) == (4 if call.name == "best_points_after" else 3) and same(call.args[-1], n.right)
