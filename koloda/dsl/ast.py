@@ -369,3 +369,15 @@ class Signature(Node):
     """`playable(card c)`: the head of a rule file's own function."""
     name: str
     params: tuple[Param, ...]
+
+
+def as_target(node: Node) -> TargetVar | TargetAttr | None:
+    """What an expression names when it is written where a value is set: `score`, `my score` and
+    `t.score` as the variables they are; None for an expression that names no variable."""
+    if isinstance(node, Name):
+        return TargetVar(node.span, node.name)
+    if isinstance(node, My):
+        return TargetAttr(node.span, Name(node.span, "me"), node.name)
+    if isinstance(node, Attr):
+        return TargetAttr(node.span, node.obj, node.name)
+    return None

@@ -253,14 +253,8 @@ class _Builder:
         """`{score: t.score, parts: {NAME: EXPR, ...}}`: the number the parts are added to, and the parts."""
         where = item.key_spans["score"]
         head = self.expr(item["score"], where)
-        target: ast.Node | None = None
-        if isinstance(head, ast.Name):
-            target = ast.TargetVar(head.span, head.name)
-        elif isinstance(head, ast.My):
-            target = ast.TargetAttr(head.span, ast.Name(head.span, "me"), head.name)
-        elif isinstance(head, ast.Attr):
-            target = ast.TargetAttr(head.span, head.obj, head.name)
-        elif head is not None:
+        target: ast.Node | None = ast.as_target(head) if head is not None else None
+        if target is None and head is not None:
             self.errors.append(RuleError("`score:` names the number the parts are added to: a variable, as "
                                          "`score`, `my score` or `t.score`", span_of(item["score"], where)))
         parts = item.get("parts")

@@ -206,14 +206,7 @@ class _Builder(Transformer[Token, ast.Node]):
         return ast.Assign(self._span(meta), items[1], "remove", items[0])
 
     def target_item(self, meta: Meta, items: list[Any]) -> ast.TargetItem:
-        obj = items[0]
-        if isinstance(obj, ast.Name):
-            obj = ast.TargetVar(obj.span, obj.name)
-        elif isinstance(obj, ast.My):
-            obj = ast.TargetAttr(obj.span, ast.Name(obj.span, "me"), obj.name)
-        elif isinstance(obj, ast.Attr):
-            obj = ast.TargetAttr(obj.span, obj.obj, obj.name)
-        return ast.TargetItem(self._span(meta), obj, items[1])
+        return ast.TargetItem(self._span(meta), ast.as_target(items[0]) or items[0], items[1])
 
     def target_var(self, meta: Meta, items: list[Any]) -> ast.TargetVar:
         return ast.TargetVar(self._span(meta), str(items[0]))
