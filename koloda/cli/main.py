@@ -20,7 +20,6 @@ from rich.text import Text
 from koloda.cli.explain import explain
 from koloda.cli import authoring, serve
 from koloda.cli.output import Failure, console, err_console
-from koloda.interpreter.base import exact
 from koloda.cli.tune import tune
 from koloda.cli.table_run import default_save, holds_something, run, scores_text
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
@@ -413,6 +412,7 @@ def replay(file: str, step: bool, quiet: bool, seat: str | None, show_all: bool)
     if not quiet:
         console.print(render(session.game, state, viewer, reveal=show_all))
     if rec.end is not None:
+        from koloda.interpreter.base import exact       # here: `koloda --help` and `list` load no engine
         if rec.end.get("scores") != exact.saved(state.scores()):
             raise Failure(f"{file}: the replay ends with scores {exact.scores_text(state.scores())}, "
                           f"but the transcript says {rec.end.get('scores')}")

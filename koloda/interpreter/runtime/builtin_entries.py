@@ -97,7 +97,7 @@ ENTRIES: dict[str, Entry] = {
     "melds_in": Entry(meld_calls.melds_in, reads=frozenset({MOVER})),
     "swaps": Entry(meld_calls.swaps, reads=frozenset({TABLE})),
     # the flow lists the moves of the decision that comes next (only once the action is over: flow.py)
-    "no_moves": Entry(None, "s.flow.no_moves(s)", reads=frozenset({MOVER, LISTING})),
+    "no_moves": Entry(None, "_no_moves(s)", reads=frozenset({MOVER, LISTING})),
 }
 
 PURE = frozenset(name for name, entry in ENTRIES.items() if entry.pure)

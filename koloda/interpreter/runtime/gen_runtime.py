@@ -62,6 +62,11 @@ def _depth_of(loc: list, card: Any, zones: list) -> Any:
     return len(cards) - 1 - cards.index(card)
 
 
+def _no_moves(s: Any) -> bool:
+    """`no_moves()`: the flow answers (it lists the next decision's moves once an action is over)."""
+    return s.flow.no_moves(s)
+
+
 def _side(player: Any, sides: int) -> Any:
     return None if player is None else player % sides
 
@@ -196,7 +201,7 @@ def _told(s: Any, zone: Any, kind: int, value: Any, holds: bool, mask: int) -> N
 
 
 RUNTIME: dict[str, Any] = {f.__name__: f for f in (
-    _set, _memo, _get, _top, _bottom, _free, _in_zone, _zone_of, _depth_of, _side, _others,
+    _set, _memo, _get, _top, _bottom, _free, _in_zone, _zone_of, _depth_of, _no_moves, _side, _others,
     _plan, _plan_cards, _reach, _reach_after, _fail, _counted, _range, _times, _sum, _number,
     _check_events, _turn_over, _text, _say, _shown, _reveal, _tell, _told)}
 RUNTIME["_quotient"] = quotient       # `/`, exact (base/exact.py)
