@@ -4,13 +4,13 @@
     python bench/small_games.py --games 5000 --rounds 5
 
 Small games are where a generic engine's fixed costs show: a new state, its deal, the first
-listings. The rule files are written from the rules OpenSpiel's games play (Kuhn poker,
-examples/kuhn.yaml, at two players; the shipped Goofspiel at 13 cards, its simultaneous bids
-made in turn on both sides: OpenSpiel's through its `turn_based_simultaneous_game`, koloda's
-engine underneath its `turns: together` phase, docs/language.md §8.7; the shipped Dou Dizhu, whose
-plays are combinations of `combos:`; all are checked against OpenSpiel's games by
-tests/test_kuhn_differential.py, tests/test_goofspiel_differential.py and
-tests/test_doudizhu_differential.py).
+listings. The rule files are written from the rules OpenSpiel's games play (Kuhn and Leduc poker,
+examples/kuhn.yaml and examples/leduc.yaml, at two players; the shipped Goofspiel at 13 cards, its
+simultaneous bids made in turn on both sides: OpenSpiel's through its
+`turn_based_simultaneous_game`, koloda's engine underneath its `turns: together` phase,
+docs/language.md §8.7; the shipped Blackjack and Skat with the options of bench/same_rules.py;
+the shipped Dou Dizhu, whose plays are combinations of `combos:`; all are checked against
+OpenSpiel's games by the tests/test_*_differential.py of their names).
 Each round loads every game afresh (outside the clock), plays the same seeds on each side (the
 engines' own deals, `random.Random(seed)` choosing the moves: bench/engines.py, the loops bench.py
 times), the two sides one after the other, in the reverse order every other round. Printed: CPU
@@ -33,14 +33,19 @@ from engines import openspiel_available, openspiel_setup, play_koloda, play_open
 
 PAIRS = [
     ("kuhn", "kuhn_poker"),
+    ("leduc", "leduc_poker"),
     ("goofspiel", "turn_based_simultaneous_game(game=goofspiel(num_cards=13))"),
+    ("blackjack", "blackjack"),
+    ("skat", "skat"),
     ("doudizhu", "dou_dizhu"),
 ]
 # the rule files: Kuhn poker is the example tests/test_kuhn_differential.py checks against OpenSpiel's,
 # Goofspiel and Dou Dizhu the shipped games (names, not paths)
-FILES = {"kuhn": str(HERE.parent / "examples" / "kuhn.yaml"), "goofspiel": "goofspiel", "doudizhu": "doudizhu"}
+FILES = {"kuhn": str(HERE.parent / "examples" / "kuhn.yaml"), "leduc": str(HERE.parent / "examples" / "leduc.yaml"),
+         "goofspiel": "goofspiel", "blackjack": "blackjack", "skat": "skat", "doudizhu": "doudizhu"}
 # the options that play OpenSpiel's rules (as the differential tests load them)
-OPTIONS = {"doudizhu": {"openspiel": True}}
+OPTIONS = {"doudizhu": {"openspiel": True}, "skat": {"first_come": True, "card_points": True, "deals": 1},
+           "blackjack": {"naturals": False, "double": False, "split": False}}
 
 
 def koloda_file(name: str) -> str:

@@ -15,7 +15,7 @@ from koloda.interpreter.core.codec import ActionCode, ActionCodec
 from koloda.interpreter.base.errors import RuleRuntimeError
 from koloda.interpreter.core.house import LEVEL, against_house, shares
 from koloda.interpreter.base.work import MAX_WORK
-
+from koloda.interpreter.core.shuffle import below
 from koloda.interpreter.core.watch import ALL
 from koloda.interpreter.core.window import END_TURN, Window, note_decision, offer_next, opened
 
@@ -167,7 +167,7 @@ class Flow:
         s.vars = self.var_starts(s)
         if self.first_dealer is None:
             # drawn even when the dealer is given, so that the seed shuffles the same either way
-            drawn = s.rng().randrange(s.n)
+            drawn = below(s.rng(), s.n)
             s.dealer = drawn if dealer is None else dealer
         else:
             s.dealer = self.first_dealer(s, {}) % s.n if dealer is None else dealer

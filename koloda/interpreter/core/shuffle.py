@@ -8,10 +8,28 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from _random import Random as Generator     # random.Random's C base: what a deal draws from
+
 from koloda.interpreter.base.errors import PositionError
 
 
-def shuffled(rng: random.Random, cards: list[int]) -> None:
+def generator(seed: int) -> Generator:
+    """The generator of one random event: the same stream as `random.Random(seed)` for a whole
+    number, without its Python layer (seeding is most of a small game's deal, and every match
+    makes a generator per shuffle)."""
+    return Generator(seed)
+
+
+def below(rng: Generator | random.Random, n: int) -> int:
+    """`rng.randrange(n)` for n > 0, the same number from the same generator (`Random._randbelow`)."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffled(rng: Generator | random.Random, cards: list[int]) -> None:
     """`rng.shuffle(cards)`, the same order from the same generator, with `Random._randbelow` written
     out: Python's own shuffle calls it once per card, and a deal shuffles the whole deck."""
     bits = rng.getrandbits

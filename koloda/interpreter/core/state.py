@@ -6,7 +6,6 @@ objects, and a state round-trips through JSON exactly.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any, Callable, ClassVar, Protocol
 
 from koloda.dsl.limits import MAX_WORK
@@ -22,7 +21,7 @@ from koloda.interpreter.runtime.knowledge import Fact, Said, facts_after_move
 from koloda.interpreter.base.layout import Layout
 from koloda.interpreter.melds.melds import LAYOFF, NEW, SWAP
 from koloda.interpreter.core.movetext import action_named
-from koloda.interpreter.core.shuffle import given_order, shuffled
+from koloda.interpreter.core.shuffle import Generator, generator, given_order, shuffled
 from koloda.interpreter.core.watch import ALL
 from koloda.interpreter.core.window import copy_waiting
 
@@ -324,10 +323,11 @@ class State:
         """A face-down card moved: only the mover (if they knew it) still knows it."""
         return self.known[card] & (1 << who) if who is not None else 0
 
-    def rng(self) -> random.Random:
-        """A fresh generator for the next random event, decided by the seed."""
+    def rng(self) -> Generator:
+        """A fresh generator for the next random event, decided by the seed (the stream of
+        `random.Random` of the same number: shuffle.py)."""
         self.shuffles += 1
-        return random.Random(self.seed * 1_000_003 + self.shuffles)
+        return generator(self.seed * 1_000_003 + self.shuffles)
 
     def shuffle(self, zone: int) -> None:
         cards = self.own(zone)
