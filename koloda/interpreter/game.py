@@ -89,6 +89,7 @@ class Game:
         # `match: won`, the goal the returns follow (flow.py), asked once a match is over
         self.flow.won = next(fns) if rules.match_won is not None else None
         self.view = View(rules, self.layout, self.cards, self.codec, show, text_values)
+        self._unstarted: State | None = None        # see _before_match
 
     def _wild_cards(self) -> set[int]:
         """The cards that are wild: `wild:` as a condition on each card, or the jokers.
@@ -132,9 +133,24 @@ class Game:
         dealer = self._dealer(dealer)
         if hands is not None:
             orders = self.opening_orders(seed, hands, dealer) + orders
-        s = State(self, self.num_players, seed, orders)
+        s = self._before_match()
+        s.seed, s.orders = seed, [list(o) for o in orders]
         self.flow.start(s, dealer)
         return s
+
+    def _before_match(self) -> State:
+        """A state before its match starts, its variables at their starts: a copy of one made once,
+        since a small game's match costs little more than making a state (the starts read only the
+        game: the zones are empty, and no seed has been drawn from yet)."""
+        made = self._unstarted
+        if made is None:
+            made = State(self, self.num_players, 0)
+            try:
+                self.flow.var_starts(made)
+            except Exception:       # Flow.start reports it, at its place in the rules, for each match
+                return State(self, self.num_players, 0)
+            self._unstarted = made
+        return made.clone()
 
     def opening_orders(self, seed: int, hands: Hands, dealer: int | None = None) -> list[list[int]]:
         """The deck orders for the first deal's shuffles that deal `hands` (see new_initial_state)."""

@@ -164,7 +164,7 @@ class Flow:
     def start(self, s: State, dealer: int | None = None) -> None:
         """Set up the match and its first deal. `dealer`: the first dealer, instead of the rules' choice."""
         s.work = MAX_WORK
-        s.vars = self.var_starts(s)
+        s.vars = s.vars or self.var_starts(s)      # a state copied before its match has them (game.py)
         if self.first_dealer is None:
             # drawn even when the dealer is given, so that the seed shuffles the same either way
             drawn = below(s.rng(), s.n)
