@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, INT, ZONE, is_list
+from koloda.interpreter.base.work import MAX_VALUE
 from koloda.interpreter.codegen.gen_expr import ExprGen
 from koloda.interpreter.codegen.gen_frag import Frag, NotGenerated, Scope, UnknownNode, atom, is_none
 from koloda.interpreter.codegen.gen_source import Function
@@ -208,7 +209,7 @@ class EffectGen(ExprGen):
         V = self.fn.state("_V")
         dirt = self.c.var_dirt.get(e.target.name, 0)
         # a whole number set is bounded (work.py)
-        bounded = e.value.type == INT or e.op != "="
+        bounded = (e.value.type == INT or e.op != "=") and not _small_literal(e.value)
         what, span = self.m.literal(f"`{e.target.name} {e.op}`"), self.m.const(e.span, "span")
         if e.op in ("append", "remove") or e.index is not None:
             self.list_change(e, scope, indent)
@@ -220,7 +221,8 @@ class EffectGen(ExprGen):
             index = self.index(e.target, scope, indent)
             emit(f"_old = {V}[{index}]", indent)
             value = self.value(e.value, scope, indent)
-            emit(f"if _old is None or {is_none(value)}:", indent)
+            emit(f"if _old is None:" if isinstance(e.value, R.Const) and e.value.value is not None
+                 else f"if _old is None or {is_none(value)}:", indent)
             emit(self.fail(f"`{e.op}` with none", e.span), indent + 1)
             emit(f"{V}[{index}] = _number(_old {_UPDATE[e.op]} {value}, {what}, {span})", indent)
         if dirt:
@@ -269,7 +271,8 @@ class EffectGen(ExprGen):
         if isinstance(target, R.VarRef):
             return repr(base)
         owner = self.value(target.owner, scope, indent)
-        if owner != "s.current":
+        named = scope.get(target.owner.name) if isinstance(target.owner, R.Local) else None
+        if owner != "s.current" and not (named is not None and named.nonnull):     # a seat of a loop is never none
             who = "side" if target.by_side else "player"
             self.fn.emit(f"if {is_none(owner)}:", indent)
             self.fn.emit(self.fail(f"`{target.name}` of no {who}", target.span), indent + 1)
@@ -325,9 +328,12 @@ class EffectGen(ExprGen):
         if e.var in visible:          # a name seen before the loop is seen again after it
             saved = self.fn.temp()
             self.fn.emit(f"{saved} = {local}", indent)
-        self.fn.emit(f"for {local} in _counted_at(s, list({items}), {self.m.const(e.span, 'span')}):", indent)
+        # the seats are a new list each time; a zone's or a variable's list may change in the loop
+        fresh = isinstance(e.iterable, R.StateValue) and e.iterable.name in ("players", "others")
+        listed = items if fresh else f"list({items})"
+        self.fn.emit(f"for {local} in _counted_at(s, {listed}, {self.m.const(e.span, 'span')}):", indent)
         self._blocks += 1
-        nonnull = e.iterable.type == ZONE or (isinstance(e.iterable, R.StateValue) and e.iterable.name == "players")
+        nonnull = e.iterable.type == ZONE or fresh
         inner = dict(scope)
         inner[e.var] = Frag(local, frozenset({local}), True, nonnull)
         self.block(e.body, inner, visible | {e.var}, indent + 1)
@@ -335,3 +341,8 @@ class EffectGen(ExprGen):
         if saved is not None:
             self.fn.emit(f"{local} = {saved}", indent)
 
+
+def _small_literal(value: R.Expr) -> bool:
+    """A whole number written in the rules, within the bounds of numbers in play: setting it needs no
+    check (a small game sets a few of them every deal)."""
+    return isinstance(value, R.Const) and type(value.value) is int and -MAX_VALUE <= value.value <= MAX_VALUE
