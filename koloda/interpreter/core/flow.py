@@ -215,7 +215,7 @@ class Flow:
                 raise RuleRuntimeError(f"phase `{phase.name}` has no first player")
             s.current = first % s.n
         s.step = phase.first_step
-        return self._deal_should_end(s)
+        return s.deal_over or (self.deal_ends is not None and bool(self.deal_ends(s, {})))
 
     def _end_deal(self, s: State) -> None:
         # a loop, not recursion: deals that end as soon as they are dealt follow one another here
@@ -243,9 +243,6 @@ class Flow:
         if s.direction != 1:
             s.direction = 1
             s.dirty = ALL
-
-    def _deal_should_end(self, s: State) -> bool:
-        return s.deal_over or (self.deal_ends is not None and bool(self.deal_ends(s, {})))
 
     def check_events(self, s: State) -> None:
         """Events checked at a `check events` effect, in the middle of an action's (or other) effects."""
@@ -331,7 +328,8 @@ class Flow:
 
     def apply(self, s: State, action_id: int) -> None:
         self._apply(s, action_id)
-        self._settle(s)
+        if self.asks_moves:         # (the calls a move makes are a small game's cost: none that does nothing)
+            self._settle(s)
 
     def _apply(self, s: State, action_id: int) -> None:
         offsets = self._offsets
@@ -351,7 +349,8 @@ class Flow:
                 action.run(s, self.codec.decode(action_id, s)[1])
         finally:
             s.actor = None
-        self._events_that_may_hold(s)
+        if self.events:
+            self._events_that_may_hold(s)
         deal_ends = self.deal_ends
         if s.deal_over or (deal_ends is not None and deal_ends(s, {})):
             s.asked = None
@@ -421,12 +420,11 @@ class Flow:
 
     def _events_that_may_hold(self, s: State) -> None:
         """The events, asked only if some event's `when:` can hold after what changed (watch.py)."""
-        if self.events:
-            dirty = s.dirty
-            for mask in self._event_masks:
-                if dirty & mask == mask:
-                    self._events(s)
-                    break
+        dirty = s.dirty
+        for mask in self._event_masks:
+            if dirty & mask == mask:
+                self._events(s)
+                break
 
     def _end_turn(self, s: State) -> None:
         phase = self.phases[s.phase]
@@ -434,7 +432,8 @@ class Flow:
         s.turn_no += 1
         s.deal_turns += 1
         phase.after_turn(s, {})
-        self._events_that_may_hold(s)
+        if self.events:
+            self._events_that_may_hold(s)
         deal_ends = self.deal_ends
         if s.deal_over or (deal_ends is not None and deal_ends(s, {})):
             self._end_deal(s)
