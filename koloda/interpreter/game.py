@@ -129,12 +129,14 @@ class Game:
         deck:   card orders (ids or names, top first) for the shuffles in turn instead of the seed;
                 with `hands`, for the shuffles after the first deal.
         Raises PositionError (a ValueError) for a position that cannot be dealt."""
-        orders = orders_from(self.cards, deck or [], named_decks(self.spec, self.card_deck))
-        dealer = self._dealer(dealer)
-        if hands is not None:
-            orders = self.opening_orders(seed, hands, dealer) + orders
         s = self._before_match()
-        s.seed, s.orders = seed, [list(o) for o in orders]
+        s.seed = seed
+        if deck or dealer is not None or hands is not None:       # a known position, not a random one
+            orders = orders_from(self.cards, deck or [], named_decks(self.spec, self.card_deck))
+            dealer = self._dealer(dealer)
+            if hands is not None:
+                orders = self.opening_orders(seed, hands, dealer) + orders
+            s.orders = [list(o) for o in orders]
         self.flow.start(s, dealer)
         return s
 
