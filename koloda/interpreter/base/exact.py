@@ -19,6 +19,11 @@ FRACTION_KEY = "fraction"
 def quotient(x: Any, y: Any) -> Any:
     """`x / y`, exact: an int when it comes out even. Raises ZeroDivisionError for y == 0 (the checked
     code tells it at its place) and ValueError past the bound of numbers in play."""
+    if type(x) is int and type(y) is int and y and not x % y:      # whole numbers that divide: no Fraction made
+        whole = x // y
+        if not -MAX_VALUE <= whole <= MAX_VALUE:
+            raise ValueError(f"`/` gives a number of {len(str(abs(whole)))} digits")
+        return whole
     made = Fraction(x) / y
     if made.denominator == 1:
         whole = made.numerator
