@@ -11,7 +11,8 @@ found from how many cards of each value it holds, and take the first cards of ea
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Iterator, Sequence
+from itertools import combinations, combinations_with_replacement
+from typing import Callable, Iterable, Iterator, Sequence
 
 from koloda.dsl.combokinds import ComboKind
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
@@ -56,9 +57,10 @@ class ComboTable:
                         f"(at `{kind.name}`)", kind.span or NOWHERE,
                         "give fewer lengths to `run:`, fewer `values:`, or smaller wings", category="limit")])
         self.size = len(self.entries)
-        # by code, what a combination is (its kind, lowest and highest value, length, cards of each value)
-        self._about: list[tuple[str, int, int, int, tuple[tuple[int, int], ...]] | None] = [None] * self.size
-        self._held: OrderedDict[tuple, list[Combo]] = OrderedDict()
+        # by code, what its combinations are (its kind, lowest and highest value, length, cards of each value)
+        self._about: list[dict[str, object] | None] = [None] * self.size
+        self.index = {name: k for k, name in enumerate(self.names)}
+        self._held: OrderedDict[tuple, _Hand] = OrderedDict()
 
     def kind_span(self, kind: str | None) -> tuple[int, int]:
         """The codes of one kind (None: of every kind): its first code and how many."""
@@ -69,44 +71,71 @@ class ComboTable:
         return self.offsets[k], end - self.offsets[k]
 
     # ------------------------------------------------------------ combinations held
-    def held(self, cards: Sequence[int], kind: str | None = None) -> list[Combo]:
-        """`combos(cards)`, `combos(cards, kind)`: each combination the cards make, once, in code order."""
-        key = (tuple(cards), kind)
-        found = self._held.get(key)
-        if found is not None:
+    def held(self, cards: Sequence[int], kind: str | None = None, kinds: Iterable[object] | None = None
+             ) -> list[Combo]:
+        """`combos(cards)`, `combos(cards, kind)`: each combination the cards make, once, in code order.
+        `kinds`: only those of these kinds' names (what a listing's `if:` lets through, gen_kinds.py;
+        a name of no kind is none)."""
+        key = tuple(cards)
+        hand = self._held.get(key)
+        if hand is None:
+            hand = self._held[key] = _Hand(cards, self.card_values, len(self.kinds))
+            if len(self._held) > _REMEMBERED:
+                self._held.popitem(last=False)
+        else:
             self._held.move_to_end(key)
+        if kind is not None:
+            k = self.names.index(kind)
+            if kinds is not None and kind not in kinds:
+                return []
+            return self._of_kind(hand, k)
+        if kinds is None:
+            found = hand.every
+            if found is None:
+                found = hand.every = [c for k in range(len(self.kinds)) for c in self._of_kind(hand, k)]
             return found
-        pool: dict[int, list[int]] = {}
-        values = self.card_values
-        for card in dict.fromkeys(cards):
-            if card is not None:
-                pool.setdefault(values[card], []).append(card)
-        have = {v: len(held) for v, held in pool.items()}
-        kinds = range(len(self.kinds)) if kind is None else (self.names.index(kind),)
-        found = [self.combo(self.codes[(k, shape)], pool) for k in kinds for shape in shapes(self.kinds[k], have)]
-        self._held[key] = found
-        if len(self._held) > _REMEMBERED:
-            self._held.popitem(last=False)
+        index = self.index
+        wanted = sorted({index[name] for name in kinds if name in index})    # (a kind named twice is listed once)
+        if len(wanted) == 1:
+            return self._of_kind(hand, wanted[0])
+        return [c for k in wanted for c in self._of_kind(hand, k)]
+
+    def _of_kind(self, hand: _Hand, k: int) -> list[Combo]:
+        """The combinations of one kind (its index) a hand makes, found when first asked."""
+        found = hand.kinds[k]
+        if found is None:
+            codes, about, pool = self.codes, self._about, hand.pool
+            found = hand.kinds[k] = []
+            for shape in shapes(self.kinds[k], hand.have, hand.values, _wings_any):
+                code = codes[(k, shape)]
+                made = about[code] or self._describe(code)
+                combo = Combo(code)
+                # (a copy of what the code's combinations share, with this hand's cards: one dict, not seven
+                # attributes set one at a time)
+                combo.__dict__ = attrs = made.copy()
+                attrs["pool"] = pool
+                found.append(combo)
+            if self.kinds[k].wings:
+                found.sort()            # (wings chosen in another order than their codes')
         return found
 
     def combo(self, code: int, pool: dict[int, list[int]] | None = None) -> Combo:
         """The combination of a code, its cards the first of each value in `pool` (the deck's by default)."""
-        about = self._about[code]
-        if about is None:
-            about = self._about[code] = self._describe(code)
-        name, low, high, length, counts = about
         combo = Combo(code)
-        combo.kind, combo.low, combo.high, combo.length, combo.counts = name, low, high, length, counts
-        combo.pool, combo.deck = pool if pool is not None else self.pool, self.pool
+        combo.__dict__ = attrs = (self._about[code] or self._describe(code)).copy()
+        attrs["pool"] = pool if pool is not None else self.pool
         return combo
 
-    def _describe(self, code: int) -> tuple[str, int, int, int, tuple[tuple[int, int], ...]]:
+    def _describe(self, code: int) -> dict[str, object]:
+        """What the combinations of a code share (Combo's attributes but `pool`), kept for the next."""
         k, (low, length, wings) = self.entries[code]
         kind = self.kinds[k]
         counts: dict[int, int] = {v: kind.same for v in range(low, low + length)}
         for v in wings:
             counts[v] = counts.get(v, 0) + kind.wings
-        return kind.name, low, low + length - 1, length, tuple(counts.items())
+        made = self._about[code] = {"kind": kind.name, "low": low, "high": low + length - 1, "length": length,
+                                    "counts": tuple(counts.items()), "deck": self.pool}
+        return made
 
     def decode(self, code: int) -> Combo:
         return self.combo(code)
@@ -130,17 +159,48 @@ class ComboTable:
         return groups + " with " + " ".join(self.label[v] for v in wings for _ in range(kind.wings))
 
 
-def shapes(kind: ComboKind, have: dict[int, int]) -> Iterator[Shape]:
+class _Hand:
+    """What is known of the cards of one hand: each value's cards in it, how many, and its combinations
+    of each kind once they were asked for (a hand is listed again while it waits: passes, other kinds)."""
+    __slots__ = ("pool", "have", "values", "kinds", "every")
+
+    def __init__(self, cards: Sequence[int], values: Sequence[int], kinds: int):
+        pool: dict[int, list[int]] = {}
+        for card in dict.fromkeys(cards):
+            if card is not None:
+                pool.setdefault(values[card], []).append(card)
+        self.pool = pool
+        self.have = {v: len(held) for v, held in pool.items()}
+        self.values = sorted(pool)
+        self.kinds: list[list[Combo] | None] = [None] * kinds
+        self.every: list[Combo] | None = None
+
+
+def shapes(kind: ComboKind, have: dict[int, int], ordered: Sequence[int] | None = None,
+           wings_of: Callable[..., Iterable[tuple[int, ...]]] | None = None) -> Iterator[Shape]:
     """The shapes of a kind that cards holding `have[v]` of each value `v` make: by length, lowest value,
-    then wings."""
+    then wings (in the order of `_wings`). `ordered`: the values of `have`, least first (worked out once for
+    every kind of a hand); `wings_of`: `_wings` or another way to choose them (in another order)."""
+    choose = wings_of or _wings
+    if ordered is None:
+        ordered = sorted(have)
     same, low_end, high_end = kind.same, kind.low, kind.high
-    values = sorted(v for v, n in have.items() if n >= same and (low_end is None or low_end <= v)
-                    and (high_end is None or v <= high_end))
+    values = [v for v in ordered if have[v] >= same and (low_end is None or low_end <= v)
+              and (high_end is None or v <= high_end)]
+    if kind.run_max == 1:           # groups alone (most kinds): no runs to find
+        if not kind.wings:
+            for low in values:
+                yield low, 1, ()
+            return
+        for low in values:
+            free = [v for v in ordered if v != low]
+            for wings in choose(free, have, 1, kind.wings, kind.wing_most, 0):
+                yield low, 1, wings
+        return
     streak: dict[int, int] = {}         # how many values in a row from each, all of them held so
     for v in reversed(values):
         streak[v] = streak.get(v + 1, 0) + 1
     longest = max(streak.values(), default=0)
-    others = sorted(have) if kind.wings else []
     for length in range(kind.run_min, min(kind.run_max, longest) + 1):
         for low in values:
             if streak[low] < length:
@@ -148,8 +208,8 @@ def shapes(kind: ComboKind, have: dict[int, int]) -> Iterator[Shape]:
             if not kind.wings:
                 yield low, length, ()
                 continue
-            free = [v for v in others if not low <= v < low + length]
-            for wings in _wings(free, have, length, kind.wings, kind.wing_most, 0):
+            free = [v for v in ordered if not low <= v < low + length]
+            for wings in choose(free, have, length, kind.wings, kind.wing_most, 0):
                 yield low, length, wings
 
 
@@ -165,6 +225,20 @@ def _wings(others: list[int], have: dict[int, int], n: int, size: int, most: int
         for repeat in range(1, min(most_here, n) + 1):
             for rest in _wings(others, have, n - repeat, size, most, i + 1):
                 yield (v,) * repeat + rest
+
+
+def _wings_any(others: list[int], have: dict[int, int], n: int, size: int, most: int, start: int = 0
+               ) -> Iterable[tuple[int, ...]]:
+    """The wings of `_wings`, each least value first, in another order (a hand's combinations are put in
+    code order once made): through itertools rather than a generator for each wing."""
+    room = {v: min(most, have.get(v, 0)) // size for v in others}    # how many wings each value can give
+    able = [v for v in others if room[v]]
+    if n == 1:
+        return [(v,) for v in able]
+    if all(room[v] == 1 for v in able):
+        return combinations(able, n)
+    short = [v for v in able if room[v] < n]        # values that cannot give every wing
+    return [w for w in combinations_with_replacement(able, n) if all(w.count(v) <= room[v] for v in short)]
 
 
 def _label(cards: CardTable, held: list[int]) -> str:
