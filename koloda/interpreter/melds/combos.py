@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from itertools import combinations, combinations_with_replacement
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from koloda.dsl.combokinds import ComboKind
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
@@ -46,10 +46,12 @@ class ComboTable:
         self.entries: list[tuple[int, Shape]] = []      # code -> (kind, shape)
         self.codes: dict[tuple[int, Shape], int] = {}
         self.offsets: list[int] = []                    # by kind: the code of its first combination
+        self.kind_codes: list[dict[Shape, int]] = []   # by kind: its shapes' codes
         for k, kind in enumerate(self.kinds):
             self.offsets.append(len(self.entries))
+            self.kind_codes.append({})
             for shape in shapes(kind, in_deck):
-                self.codes[(k, shape)] = len(self.entries)
+                self.codes[(k, shape)] = self.kind_codes[k][shape] = len(self.entries)
                 self.entries.append((k, shape))
                 if len(self.entries) > MOST_COMBOS:
                     raise RuleErrors([RuleError(
@@ -60,7 +62,8 @@ class ComboTable:
         # by code, what its combinations are (its kind, lowest and highest value, length, cards of each value)
         self._about: list[dict[str, object] | None] = [None] * self.size
         self.index = {name: k for k, name in enumerate(self.names)}
-        self._held: OrderedDict[tuple, _Hand] = OrderedDict()
+        self._wanted: dict[tuple, list[int]] = {}        # the kinds a listing asks for -> their indices
+        self._held: OrderedDict[tuple, Hand] = OrderedDict()
 
     def kind_span(self, kind: str | None) -> tuple[int, int]:
         """The codes of one kind (None: of every kind): its first code and how many."""
@@ -79,7 +82,7 @@ class ComboTable:
         key = tuple(cards)
         hand = self._held.get(key)
         if hand is None:
-            hand = self._held[key] = _Hand(cards, self.card_values, len(self.kinds))
+            hand = self._held[key] = Hand(cards, self.card_values, len(self.kinds))
             if len(self._held) > _REMEMBERED:
                 self._held.popitem(last=False)
         else:
@@ -94,20 +97,27 @@ class ComboTable:
             if found is None:
                 found = hand.every = [c for k in range(len(self.kinds)) for c in self._of_kind(hand, k)]
             return found
-        index = self.index
-        wanted = sorted({index[name] for name in kinds if name in index})    # (a kind named twice is listed once)
+        wanted = self._wanted.get(kinds) if type(kinds) is tuple else None
+        if wanted is None:
+            index = self.index
+            wanted = sorted({index[name] for name in kinds if name in index})    # (a kind named twice: once)
+            if type(kinds) is tuple and len(self._wanted) < _REMEMBERED:
+                self._wanted[kinds] = wanted
         if len(wanted) == 1:
             return self._of_kind(hand, wanted[0])
         return [c for k in wanted for c in self._of_kind(hand, k)]
 
-    def _of_kind(self, hand: _Hand, k: int) -> list[Combo]:
+    def _of_kind(self, hand: Hand, k: int) -> list[Combo]:
         """The combinations of one kind (its index) a hand makes, found when first asked."""
         found = hand.kinds[k]
         if found is None:
-            codes, about, pool = self.codes, self._about, hand.pool
+            kind = self.kinds[k]
             found = hand.kinds[k] = []
-            for shape in shapes(self.kinds[k], hand.have, hand.values, _wings_any):
-                code = codes[(k, shape)]
+            if kind.same > hand.most or kind.run_min > len(hand.values):     # (bombs, runs: often none)
+                return found
+            codes, about, pool = self.kind_codes[k], self._about, hand.pool
+            for shape in held_shapes(kind, hand):
+                code = codes[shape]
                 made = about[code] or self._describe(code)
                 combo = Combo(code)
                 # (a copy of what the code's combinations share, with this hand's cards: one dict, not seven
@@ -115,7 +125,7 @@ class ComboTable:
                 combo.__dict__ = attrs = made.copy()
                 attrs["pool"] = pool
                 found.append(combo)
-            if self.kinds[k].wings:
+            if kind.wings:
                 found.sort()            # (wings chosen in another order than their codes')
         return found
 
@@ -159,10 +169,10 @@ class ComboTable:
         return groups + " with " + " ".join(self.label[v] for v in wings for _ in range(kind.wings))
 
 
-class _Hand:
+class Hand:
     """What is known of the cards of one hand: each value's cards in it, how many, and its combinations
     of each kind once they were asked for (a hand is listed again while it waits: passes, other kinds)."""
-    __slots__ = ("pool", "have", "values", "kinds", "every")
+    __slots__ = ("pool", "have", "values", "most", "kinds", "every", "_at_least")
 
     def __init__(self, cards: Sequence[int], values: Sequence[int], kinds: int):
         pool: dict[int, list[int]] = {}
@@ -172,35 +182,31 @@ class _Hand:
         self.pool = pool
         self.have = {v: len(held) for v, held in pool.items()}
         self.values = sorted(pool)
+        self.most = max(self.have.values(), default=0)
         self.kinds: list[list[Combo] | None] = [None] * kinds
         self.every: list[Combo] | None = None
+        self._at_least: dict[int, list[int]] = {}
+
+    def at_least(self, n: int) -> list[int]:
+        """The values held `n` times or more, least first."""
+        found = self._at_least.get(n)
+        if found is None:
+            have = self.have
+            found = self._at_least[n] = [v for v in self.values if have[v] >= n]
+        return found
 
 
-def shapes(kind: ComboKind, have: dict[int, int], ordered: Sequence[int] | None = None,
-           wings_of: Callable[..., Iterable[tuple[int, ...]]] | None = None) -> Iterator[Shape]:
+def shapes(kind: ComboKind, have: dict[int, int]) -> Iterator[Shape]:
     """The shapes of a kind that cards holding `have[v]` of each value `v` make: by length, lowest value,
-    then wings (in the order of `_wings`). `ordered`: the values of `have`, least first (worked out once for
-    every kind of a hand); `wings_of`: `_wings` or another way to choose them (in another order)."""
-    choose = wings_of or _wings
-    if ordered is None:
-        ordered = sorted(have)
+    then wings (their order is their codes', numbered at load)."""
     same, low_end, high_end = kind.same, kind.low, kind.high
-    values = [v for v in ordered if have[v] >= same and (low_end is None or low_end <= v)
-              and (high_end is None or v <= high_end)]
-    if kind.run_max == 1:           # groups alone (most kinds): no runs to find
-        if not kind.wings:
-            for low in values:
-                yield low, 1, ()
-            return
-        for low in values:
-            free = [v for v in ordered if v != low]
-            for wings in choose(free, have, 1, kind.wings, kind.wing_most, 0):
-                yield low, 1, wings
-        return
+    values = sorted(v for v, n in have.items() if n >= same and (low_end is None or low_end <= v)
+                    and (high_end is None or v <= high_end))
     streak: dict[int, int] = {}         # how many values in a row from each, all of them held so
     for v in reversed(values):
         streak[v] = streak.get(v + 1, 0) + 1
     longest = max(streak.values(), default=0)
+    others = sorted(have) if kind.wings else []
     for length in range(kind.run_min, min(kind.run_max, longest) + 1):
         for low in values:
             if streak[low] < length:
@@ -208,8 +214,8 @@ def shapes(kind: ComboKind, have: dict[int, int], ordered: Sequence[int] | None 
             if not kind.wings:
                 yield low, length, ()
                 continue
-            free = [v for v in ordered if not low <= v < low + length]
-            for wings in choose(free, have, length, kind.wings, kind.wing_most, 0):
+            free = [v for v in others if not low <= v < low + length]
+            for wings in _wings(free, have, length, kind.wings, kind.wing_most, 0):
                 yield low, length, wings
 
 
@@ -227,18 +233,44 @@ def _wings(others: list[int], have: dict[int, int], n: int, size: int, most: int
                 yield (v,) * repeat + rest
 
 
-def _wings_any(others: list[int], have: dict[int, int], n: int, size: int, most: int, start: int = 0
-               ) -> Iterable[tuple[int, ...]]:
-    """The wings of `_wings`, each least value first, in another order (a hand's combinations are put in
-    code order once made): through itertools rather than a generator for each wing."""
-    room = {v: min(most, have.get(v, 0)) // size for v in others}    # how many wings each value can give
-    able = [v for v in others if room[v]]
-    if n == 1:
-        return [(v,) for v in able]
-    if all(room[v] == 1 for v in able):
-        return combinations(able, n)
-    short = [v for v in able if room[v] < n]        # values that cannot give every wing
-    return [w for w in combinations_with_replacement(able, n) if all(w.count(v) <= room[v] for v in short)]
+def held_shapes(kind: ComboKind, hand: Hand) -> list[Shape]:
+    """The shapes `shapes` finds for a hand's values, in another order (a hand's combinations are put in
+    code order once made): a list made with comprehensions and itertools rather than nested generators,
+    the values held often enough for a kind's groups found once per hand."""
+    values = hand.at_least(kind.same)
+    if kind.low is not None or kind.high is not None:
+        low_end = values[0] if kind.low is None else kind.low
+        high_end = values[-1] if kind.high is None else kind.high
+        values = [v for v in values if low_end <= v <= high_end]
+    if len(values) < kind.run_min:
+        return []
+    if kind.run_max == 1:
+        runs = [(v, 1) for v in values]
+    else:
+        streak: dict[int, int] = {}         # how many values in a row from each, all of them held so
+        for v in reversed(values):
+            streak[v] = streak.get(v + 1, 0) + 1
+        longest = min(kind.run_max, max(streak.values()))
+        runs = [(low, length) for length in range(kind.run_min, longest + 1) for low in values
+                if streak[low] >= length]
+    if not kind.wings:
+        return [(low, length, ()) for low, length in runs]
+    have, size, most = hand.have, kind.wings, kind.wing_most
+    room = {v: min(most, n) // size for v, n in have.items()}       # how many wings each value can give
+    able = [v for v in hand.values if room[v]]
+    single = all(room[v] == 1 for v in able)
+    found: list[Shape] = []
+    for low, length in runs:
+        free = [v for v in able if not low <= v < low + length]
+        if length == 1:
+            found += [(low, 1, (v,)) for v in free]
+        elif single:
+            found += [(low, length, w) for w in combinations(free, length)]
+        else:
+            short = [v for v in free if room[v] < length]       # values that cannot give every wing
+            found += [(low, length, w) for w in combinations_with_replacement(free, length)
+                      if all(w.count(v) <= room[v] for v in short)]
+    return found
 
 
 def _label(cards: CardTable, held: list[int]) -> str:
