@@ -82,7 +82,7 @@ class ComboTable:
         key = tuple(cards)
         hand = self._held.get(key)
         if hand is None:
-            hand = self._held[key] = Hand(cards, self.card_values, len(self.kinds))
+            hand = self._held[key] = Hand(key, self.card_values, len(self.kinds))
             if len(self._held) > _REMEMBERED:
                 self._held.popitem(last=False)
         else:
@@ -103,9 +103,11 @@ class ComboTable:
             wanted = sorted({index[name] for name in kinds if name in index})    # (a kind named twice: once)
             if type(kinds) is tuple and len(self._wanted) < _REMEMBERED:
                 self._wanted[kinds] = wanted
+        made = hand.kinds
         if len(wanted) == 1:
-            return self._of_kind(hand, wanted[0])
-        return [c for k in wanted for c in self._of_kind(hand, k)]
+            found = made[wanted[0]]
+            return found if found is not None else self._of_kind(hand, wanted[0])
+        return [c for k in wanted for c in (made[k] or self._of_kind(hand, k))]      # (none made: asked again)
 
     def _of_kind(self, hand: Hand, k: int) -> list[Combo]:
         """The combinations of one kind (its index) a hand makes, found when first asked."""
@@ -152,6 +154,9 @@ class ComboTable:
 
     def pick(self, combo: Combo, cards: Sequence[int]) -> Combo:
         """The same combination taking its cards from these (the cards its move puts down)."""
+        hand = self._held.get(tuple(cards))
+        if hand is not None and hand.plain:         # (listed a moment ago: each value's cards are known)
+            return self.combo(int(combo), hand.pool)
         pool: dict[int, list[int]] = {}
         values = self.card_values
         for card in cards:
@@ -172,7 +177,7 @@ class ComboTable:
 class Hand:
     """What is known of the cards of one hand: each value's cards in it, how many, and its combinations
     of each kind once they were asked for (a hand is listed again while it waits: passes, other kinds)."""
-    __slots__ = ("pool", "have", "values", "most", "kinds", "every", "_at_least")
+    __slots__ = ("pool", "have", "values", "most", "plain", "kinds", "every", "_at_least")
 
     def __init__(self, cards: Sequence[int], values: Sequence[int], kinds: int):
         pool: dict[int, list[int]] = {}
@@ -181,6 +186,7 @@ class Hand:
                 pool.setdefault(values[card], []).append(card)
         self.pool = pool
         self.have = {v: len(held) for v, held in pool.items()}
+        self.plain = sum(self.have.values()) == len(cards)      # each card once, none none: as `pick` reads them
         self.values = sorted(pool)
         self.most = max(self.have.values(), default=0)
         self.kinds: list[list[Combo] | None] = [None] * kinds
