@@ -24,7 +24,10 @@ __all__ = ["ComboTable", "Combo", "MOST_COMBOS"]
 
 # The most combinations a game's `combos:` may make of its deck: each is a move's digit, listed at load.
 MOST_COMBOS = 200_000
-_REMEMBERED = 4096           # hands whose combinations are kept (a hand is asked about again while it waits)
+# Hands whose combinations are kept: a hand is asked again while it waits (the others pass) and for other
+# kinds, so the few latest serve; more only keep objects alive for Python's garbage collector to walk
+# (4,096 hands made a Dou Dizhu game half as dear again).
+_REMEMBERED = 16
 
 # (low value, length, wings' values (one item per wing, least first))
 Shape = tuple[int, int, tuple[int, ...]]
@@ -101,7 +104,7 @@ class ComboTable:
         if wanted is None:
             index = self.index
             wanted = sorted({index[name] for name in kinds if name in index})    # (a kind named twice: once)
-            if type(kinds) is tuple and len(self._wanted) < _REMEMBERED:
+            if type(kinds) is tuple and len(self._wanted) < 256:
                 self._wanted[kinds] = wanted
         made = hand.kinds
         if len(wanted) == 1:
