@@ -184,12 +184,20 @@ class Hand:
 
     def __init__(self, cards: Sequence[int], values: Sequence[int], kinds: int):
         pool: dict[int, list[int]] = {}
-        for card in dict.fromkeys(cards):
+        kept = 0
+        for card in cards:
             if card is not None:
-                pool.setdefault(values[card], []).append(card)
+                held = pool.get(values[card])
+                if held is None:
+                    pool[values[card]] = [card]
+                elif card in held:
+                    continue            # (a card named twice is one card)
+                else:
+                    held.append(card)
+                kept += 1
         self.pool = pool
         self.have = {v: len(held) for v, held in pool.items()}
-        self.plain = sum(self.have.values()) == len(cards)      # each card once, none none: as `pick` reads them
+        self.plain = kept == len(cards)         # each card once, none none: as `pick` reads them
         self.values = sorted(pool)
         self.most = max(self.have.values(), default=0)
         self.kinds: list[list[Combo] | None] = [None] * kinds
