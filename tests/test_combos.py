@@ -2,13 +2,15 @@
 those a hand makes found from its values, their cards, their text, and the bound on how many a deck makes."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import koloda
 from koloda.dsl.combokinds import ComboKind
 from koloda.dsl.errors import RuleErrors
 from koloda.interpreter.melds import combos
-from koloda.interpreter.melds.combos import MOST_COMBOS, ComboTable, shapes
+from koloda.interpreter.melds.combos import MOST_COMBOS, ComboTable, Hand, held_shapes, shapes
 
 from helpers import cards
 
@@ -76,3 +78,15 @@ def test_too_many_combinations_are_refused_where_the_kind_is_written(game, monke
     (error,) = refused.value.errors
     assert "more than 1,000 moves of this deck (at `airplane_solo`)" in error.message
     assert error.span.line == next(k.span.line for k in game.spec.combo_kinds if k.name == "airplane_solo")
+
+
+def test_a_hand_finds_the_shapes_the_load_numbers(game):
+    """A hand's shapes are found another way than the load's (lists and itertools, then put in code
+    order): the same shapes, each once, for any cards."""
+    rng, table = random.Random(5), game.combos
+    kinds = table.kinds + [ComboKind("plane", same=3, run_min=2, run_max=3, low=3, high=14, wings=2, wing_most=4)]
+    for _ in range(300):
+        hand = Hand(rng.sample(range(len(table.card_values)), rng.randint(0, 20)), table.card_values, len(kinds))
+        for kind in kinds:
+            found = held_shapes(kind, hand)
+            assert len(set(found)) == len(found) and sorted(found) == sorted(shapes(kind, hand.have))

@@ -118,10 +118,15 @@ class CallGen(AttrGen):
         return Frag(f"{self.runtime('hand_pattern')}({patterns}, {cards.text})", cards.deps)
 
     def call_combos(self, n: R.BuiltinCall, scope: Scope) -> Frag:
+        return self.combos_listed(n, scope, "None")
+
+    def combos_listed(self, n: R.BuiltinCall, scope: Scope, kinds: str) -> Frag:
+        """`combos(cards)`, of only the kinds the text `kinds` names when it is not None (a listing's)."""
         cards = self.sequence(n.args[0], scope)
         combos = self.m.const(self.c.combos, "combos")
         kind = self.m.literal(n.args[1].value) if len(n.args) == 2 and isinstance(n.args[1], R.Const) else "None"
-        return Frag(f"{self.runtime('combos')}({combos}, {cards.text}, {kind})", cards.deps, False, True)
+        more = "" if kinds == "None" else f", {kinds}"
+        return Frag(f"{self.runtime('combos')}({combos}, {cards.text}, {kind}{more})", cards.deps, False, True)
 
     def call_hand_compare(self, n: R.BuiltinCall, scope: Scope) -> Frag:
         left, right = self.sequence(n.args[0], scope), self.sequence(n.args[1], scope)

@@ -13,6 +13,7 @@ from koloda.dsl.types import CARD, ZONE
 from koloda.interpreter.codegen.gen_control import ControlGen
 from koloda.interpreter.codegen.gen_expr import _logic
 from koloda.interpreter.codegen.gen_frag import Frag, costly, truth
+from koloda.interpreter.codegen.gen_kinds import kinds_let_through
 from koloda.interpreter.codegen.gen_source import Function, Module
 from koloda.interpreter.core.flow import Action
 from koloda.interpreter.core.loaded import chain
@@ -59,6 +60,7 @@ class ListingGen(ControlGen):
         if ra.params and not each:
             emit("if _perf() > deadline:", indent)
             emit(f"raise _Slow({i})", indent + 1)
+        combos = self.combo_kinds(ra)
         for k, (rp, param) in enumerate(zip(ra.params, action.params)):
             in_zone = rp.domain.type == ZONE
             # a range, or the players, gives each whole number once, and never none
@@ -71,6 +73,10 @@ class ListingGen(ControlGen):
                     low, high = self.gen(rp.domain.low, scope), self.gen(rp.domain.high, scope)
                     domain = Frag(f"_range(s, {low.text}, {high.text})", low.deps | high.deps)
                     listed = domain.text
+                elif combos is not None and isinstance(rp.domain, R.BuiltinCall):   # only the kinds the guard
+                    domain = self.combos_listed(rp.domain, scope, combos)            # lets through (gen_kinds.py)
+                    listed = f"_counted(s, {domain.text})"
+                    domain = Frag(listed, domain.deps, domain.safe)
                 else:       # the values of each parameter are the listing's work (work.py)
                     domain = self.sequence(rp.domain, scope)
                     if in_zone:         # a zone is a list: its length spent here, without a call
@@ -248,6 +254,18 @@ class ListingGen(ControlGen):
         after = "    " * (loop.indent - 1)
         lines += [f"{after}if not {cell}:", f"{after}    {cell}.append(False)"]
         self.fn.lines[loop.line:loop.line + 2] = lines
+
+    def combo_kinds(self, ra: R.Action) -> str | None:
+        """For an action whose one parameter ranges over `combos(...)`: the text of the kinds its guard
+        lets through (gen_kinds.py), None when it names none."""
+        if len(ra.params) != 1 or ra.guard is None:
+            return None
+        domain = ra.params[0].domain
+        if not (isinstance(domain, R.BuiltinCall) and domain.name == "combos"):
+            return None
+        local = self.m.local(ra.params[0].var)
+        return kinds_let_through(self, ra.guard, {ra.params[0].var: Frag(local, frozenset({local}), True, True)},
+                                 ra.params[0].var)
 
     def heavy_each(self, n: R.Node) -> bool:
         """Whether working a guard out for one value of the parameters may cost much: a loop or a costly

@@ -11,7 +11,8 @@ found from how many cards of each value it holds, and take the first cards of ea
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Iterator, Sequence
+from itertools import combinations, combinations_with_replacement
+from typing import Iterable, Iterator, Sequence
 
 from koloda.dsl.combokinds import ComboKind
 from koloda.dsl.errors import NOWHERE, RuleError, RuleErrors
@@ -23,7 +24,10 @@ __all__ = ["ComboTable", "Combo", "MOST_COMBOS"]
 
 # The most combinations a game's `combos:` may make of its deck: each is a move's digit, listed at load.
 MOST_COMBOS = 200_000
-_REMEMBERED = 4096           # hands whose combinations are kept (a hand is asked about again while it waits)
+# Hands whose combinations are kept: a hand is asked again while it waits (the others pass) and for other
+# kinds, so the few latest serve; more only keep objects alive for Python's garbage collector to walk
+# (4,096 hands made a Dou Dizhu game half as dear again).
+_REMEMBERED = 16
 
 # (low value, length, wings' values (one item per wing, least first))
 Shape = tuple[int, int, tuple[int, ...]]
@@ -45,10 +49,12 @@ class ComboTable:
         self.entries: list[tuple[int, Shape]] = []      # code -> (kind, shape)
         self.codes: dict[tuple[int, Shape], int] = {}
         self.offsets: list[int] = []                    # by kind: the code of its first combination
+        self.kind_codes: list[dict[Shape, int]] = []   # by kind: its shapes' codes
         for k, kind in enumerate(self.kinds):
             self.offsets.append(len(self.entries))
+            self.kind_codes.append({})
             for shape in shapes(kind, in_deck):
-                self.codes[(k, shape)] = len(self.entries)
+                self.codes[(k, shape)] = self.kind_codes[k][shape] = len(self.entries)
                 self.entries.append((k, shape))
                 if len(self.entries) > MOST_COMBOS:
                     raise RuleErrors([RuleError(
@@ -56,9 +62,11 @@ class ComboTable:
                         f"(at `{kind.name}`)", kind.span or NOWHERE,
                         "give fewer lengths to `run:`, fewer `values:`, or smaller wings", category="limit")])
         self.size = len(self.entries)
-        # by code, what a combination is (its kind, lowest and highest value, length, cards of each value)
-        self._about: list[tuple[str, int, int, int, tuple[tuple[int, int], ...]] | None] = [None] * self.size
-        self._held: OrderedDict[tuple, list[Combo]] = OrderedDict()
+        # by code, what its combinations are (its kind, lowest and highest value, length, cards of each value)
+        self._about: list[dict[str, object] | None] = [None] * self.size
+        self.index = {name: k for k, name in enumerate(self.names)}
+        self._wanted: dict[tuple, list[int]] = {}        # the kinds a listing asks for -> their indices
+        self._held: OrderedDict[tuple, Hand] = OrderedDict()
 
     def kind_span(self, kind: str | None) -> tuple[int, int]:
         """The codes of one kind (None: of every kind): its first code and how many."""
@@ -69,50 +77,89 @@ class ComboTable:
         return self.offsets[k], end - self.offsets[k]
 
     # ------------------------------------------------------------ combinations held
-    def held(self, cards: Sequence[int], kind: str | None = None) -> list[Combo]:
-        """`combos(cards)`, `combos(cards, kind)`: each combination the cards make, once, in code order."""
-        key = (tuple(cards), kind)
-        found = self._held.get(key)
-        if found is not None:
+    def held(self, cards: Sequence[int], kind: str | None = None, kinds: Iterable[object] | None = None
+             ) -> list[Combo]:
+        """`combos(cards)`, `combos(cards, kind)`: each combination the cards make, once, in code order.
+        `kinds`: only those of these kinds' names (what a listing's `if:` lets through, gen_kinds.py;
+        a name of no kind is none)."""
+        key = tuple(cards)
+        hand = self._held.get(key)
+        if hand is None:
+            hand = self._held[key] = Hand(key, self.card_values, len(self.kinds))
+            if len(self._held) > _REMEMBERED:
+                self._held.popitem(last=False)
+        else:
             self._held.move_to_end(key)
+        if kind is not None:
+            k = self.names.index(kind)
+            if kinds is not None and kind not in kinds:
+                return []
+            return self._of_kind(hand, k)
+        if kinds is None:
+            found = hand.every
+            if found is None:
+                found = hand.every = [c for k in range(len(self.kinds)) for c in self._of_kind(hand, k)]
             return found
-        pool: dict[int, list[int]] = {}
-        values = self.card_values
-        for card in dict.fromkeys(cards):
-            if card is not None:
-                pool.setdefault(values[card], []).append(card)
-        have = {v: len(held) for v, held in pool.items()}
-        kinds = range(len(self.kinds)) if kind is None else (self.names.index(kind),)
-        found = [self.combo(self.codes[(k, shape)], pool) for k in kinds for shape in shapes(self.kinds[k], have)]
-        self._held[key] = found
-        if len(self._held) > _REMEMBERED:
-            self._held.popitem(last=False)
+        wanted = self._wanted.get(kinds) if type(kinds) is tuple else None
+        if wanted is None:
+            index = self.index
+            wanted = sorted({index[name] for name in kinds if name in index})    # (a kind named twice: once)
+            if type(kinds) is tuple and len(self._wanted) < 256:
+                self._wanted[kinds] = wanted
+        made = hand.kinds
+        if len(wanted) == 1:
+            found = made[wanted[0]]
+            return found if found is not None else self._of_kind(hand, wanted[0])
+        return [c for k in wanted for c in (made[k] or self._of_kind(hand, k))]      # (none made: asked again)
+
+    def _of_kind(self, hand: Hand, k: int) -> list[Combo]:
+        """The combinations of one kind (its index) a hand makes, found when first asked."""
+        found = hand.kinds[k]
+        if found is None:
+            kind = self.kinds[k]
+            found = hand.kinds[k] = []
+            if kind.same > hand.most or kind.run_min > len(hand.values):     # (bombs, runs: often none)
+                return found
+            codes, about, pool = self.kind_codes[k], self._about, hand.pool
+            for shape in held_shapes(kind, hand):
+                code = codes[shape]
+                made = about[code] or self._describe(code)
+                combo = Combo(code)
+                # (a copy of what the code's combinations share, with this hand's cards: one dict, not seven
+                # attributes set one at a time)
+                combo.__dict__ = attrs = made.copy()
+                attrs["pool"] = pool
+                found.append(combo)
+            if kind.wings:
+                found.sort()            # (wings chosen in another order than their codes')
         return found
 
     def combo(self, code: int, pool: dict[int, list[int]] | None = None) -> Combo:
         """The combination of a code, its cards the first of each value in `pool` (the deck's by default)."""
-        about = self._about[code]
-        if about is None:
-            about = self._about[code] = self._describe(code)
-        name, low, high, length, counts = about
         combo = Combo(code)
-        combo.kind, combo.low, combo.high, combo.length, combo.counts = name, low, high, length, counts
-        combo.pool, combo.deck = pool if pool is not None else self.pool, self.pool
+        combo.__dict__ = attrs = (self._about[code] or self._describe(code)).copy()
+        attrs["pool"] = pool if pool is not None else self.pool
         return combo
 
-    def _describe(self, code: int) -> tuple[str, int, int, int, tuple[tuple[int, int], ...]]:
+    def _describe(self, code: int) -> dict[str, object]:
+        """What the combinations of a code share (Combo's attributes but `pool`), kept for the next."""
         k, (low, length, wings) = self.entries[code]
         kind = self.kinds[k]
         counts: dict[int, int] = {v: kind.same for v in range(low, low + length)}
         for v in wings:
             counts[v] = counts.get(v, 0) + kind.wings
-        return kind.name, low, low + length - 1, length, tuple(counts.items())
+        made = self._about[code] = {"kind": kind.name, "low": low, "high": low + length - 1, "length": length,
+                                    "counts": tuple(counts.items()), "deck": self.pool}
+        return made
 
     def decode(self, code: int) -> Combo:
         return self.combo(code)
 
     def pick(self, combo: Combo, cards: Sequence[int]) -> Combo:
         """The same combination taking its cards from these (the cards its move puts down)."""
+        hand = self._held.get(tuple(cards))
+        if hand is not None and hand.plain:         # (listed a moment ago: each value's cards are known)
+            return self.combo(int(combo), hand.pool)
         pool: dict[int, list[int]] = {}
         values = self.card_values
         for card in cards:
@@ -130,9 +177,45 @@ class ComboTable:
         return groups + " with " + " ".join(self.label[v] for v in wings for _ in range(kind.wings))
 
 
+class Hand:
+    """What is known of the cards of one hand: each value's cards in it, how many, and its combinations
+    of each kind once they were asked for (a hand is listed again while it waits: passes, other kinds)."""
+    __slots__ = ("pool", "have", "values", "most", "plain", "kinds", "every", "_at_least")
+
+    def __init__(self, cards: Sequence[int], values: Sequence[int], kinds: int):
+        pool: dict[int, list[int]] = {}
+        kept = 0
+        for card in cards:
+            if card is not None:
+                held = pool.get(values[card])
+                if held is None:
+                    pool[values[card]] = [card]
+                elif card in held:
+                    continue            # (a card named twice is one card)
+                else:
+                    held.append(card)
+                kept += 1
+        self.pool = pool
+        self.have = {v: len(held) for v, held in pool.items()}
+        self.plain = kept == len(cards)         # each card once, none none: as `pick` reads them
+        self.values = sorted(pool)
+        self.most = max(self.have.values(), default=0)
+        self.kinds: list[list[Combo] | None] = [None] * kinds
+        self.every: list[Combo] | None = None
+        self._at_least: dict[int, list[int]] = {}
+
+    def at_least(self, n: int) -> list[int]:
+        """The values held `n` times or more, least first."""
+        found = self._at_least.get(n)
+        if found is None:
+            have = self.have
+            found = self._at_least[n] = [v for v in self.values if have[v] >= n]
+        return found
+
+
 def shapes(kind: ComboKind, have: dict[int, int]) -> Iterator[Shape]:
     """The shapes of a kind that cards holding `have[v]` of each value `v` make: by length, lowest value,
-    then wings."""
+    then wings (their order is their codes', numbered at load)."""
     same, low_end, high_end = kind.same, kind.low, kind.high
     values = sorted(v for v, n in have.items() if n >= same and (low_end is None or low_end <= v)
                     and (high_end is None or v <= high_end))
@@ -165,6 +248,46 @@ def _wings(others: list[int], have: dict[int, int], n: int, size: int, most: int
         for repeat in range(1, min(most_here, n) + 1):
             for rest in _wings(others, have, n - repeat, size, most, i + 1):
                 yield (v,) * repeat + rest
+
+
+def held_shapes(kind: ComboKind, hand: Hand) -> list[Shape]:
+    """The shapes `shapes` finds for a hand's values, in another order (a hand's combinations are put in
+    code order once made): a list made with comprehensions and itertools rather than nested generators,
+    the values held often enough for a kind's groups found once per hand."""
+    values = hand.at_least(kind.same)
+    if kind.low is not None or kind.high is not None:
+        low_end = values[0] if kind.low is None else kind.low
+        high_end = values[-1] if kind.high is None else kind.high
+        values = [v for v in values if low_end <= v <= high_end]
+    if len(values) < kind.run_min:
+        return []
+    if kind.run_max == 1:
+        runs = [(v, 1) for v in values]
+    else:
+        streak: dict[int, int] = {}         # how many values in a row from each, all of them held so
+        for v in reversed(values):
+            streak[v] = streak.get(v + 1, 0) + 1
+        longest = min(kind.run_max, max(streak.values()))
+        runs = [(low, length) for length in range(kind.run_min, longest + 1) for low in values
+                if streak[low] >= length]
+    if not kind.wings:
+        return [(low, length, ()) for low, length in runs]
+    have, size, most = hand.have, kind.wings, kind.wing_most
+    room = {v: min(most, n) // size for v, n in have.items()}       # how many wings each value can give
+    able = [v for v in hand.values if room[v]]
+    single = all(room[v] == 1 for v in able)
+    found: list[Shape] = []
+    for low, length in runs:
+        free = [v for v in able if not low <= v < low + length]
+        if length == 1:
+            found += [(low, 1, (v,)) for v in free]
+        elif single:
+            found += [(low, length, w) for w in combinations(free, length)]
+        else:
+            short = [v for v in free if room[v] < length]       # values that cannot give every wing
+            found += [(low, length, w) for w in combinations_with_replacement(free, length)
+                      if all(w.count(v) <= room[v] for v in short)]
+    return found
 
 
 def _label(cards: CardTable, held: list[int]) -> str:

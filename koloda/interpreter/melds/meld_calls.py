@@ -52,9 +52,10 @@ def melds_in(melds: Any, mask: int, owner: int) -> list:
     return melds.melds_of(mask, owner)
 
 
-def combos(table: Any, cards: Any, kind: str | None = None) -> list:
-    """`combos(cards)`, `combos(cards, kind)`: the combinations of `combos:` the cards make (combos.py)."""
-    return table.held(cards, kind)
+def combos(table: Any, cards: Any, kind: str | None = None, kinds: Any = None) -> list:
+    """`combos(cards)`, `combos(cards, kind)`: the combinations of `combos:` the cards make (combos.py);
+    `kinds`, in a listing, the kinds its `if:` lets through (None: any, codegen/gen_kinds.py)."""
+    return table.held(cards, kind, kinds)
 
 
 def layoffs(melds: Any, s: Any, mask: int) -> list:
