@@ -2,7 +2,10 @@
 save and the reading of a save all come from that one list, and agree."""
 from __future__ import annotations
 
+import ast
+import inspect
 import random
+import textwrap
 
 import koloda
 from koloda.interpreter.core import state_fields
@@ -23,7 +26,25 @@ def _played(name: str = "pony", moves: int = 60) -> State:
 def test_every_slot_is_declared_once():
     names = [f.name for f in state_fields.FIELDS]
     assert len(names) == len(set(names))
-    assert State.__slots__ == tuple(names)
+    # compiled (mypyc), the class has no __slots__, and no __dict__ either: the fields are its attributes
+    assert getattr(State, "__slots__", tuple(names)) == tuple(names)
+    s = _played(moves=0)
+    assert not hasattr(s, "__dict__") and all(hasattr(s, name) for name in names)
+
+
+def test_the_clone_is_written_as_the_fields_declare():
+    # State.clone holds, statement by statement, what state_fields.clone_source writes from the
+    # declaration (written out in the class, not made at run time, so that mypyc compiles it too)
+    def statements(source: str) -> list[str]:
+        (function,) = ast.parse(textwrap.dedent(source)).body
+        assert isinstance(function, ast.FunctionDef)
+        body = function.body
+        if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]         # the docstring
+        return [ast.unparse(node) for node in body]
+    declared = statements(state_fields.clone_source())
+    assert statements(inspect.getsource(State.clone)) == declared, \
+        "State.clone should read:\n" + "\n".join(declared)
 
 
 def test_a_clone_takes_every_field():
