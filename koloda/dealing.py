@@ -1,8 +1,8 @@
 """Explicit chance: a match whose every shuffle is dealt card by card at chance nodes, as OpenSpiel's
 own games deal, instead of being decided by the match's seed.
 
-The rules deal; this module does not know how. A match's state is a `Dealt` state, which shuffles
-a zone into the order it is given and, when it has none, stops the move with `OrderWanted` (the
+The rules deal; this module does not know how. A match's state shuffles by chance (`by_chance`, its
+shuffler): a zone into the order it is given and, when it has none, stops the move with `OrderWanted` (the
 zone and its cards). The move is then started again from a copy of the state before it once the
 order has been chosen, card by card, top first: each chance node's outcomes are the kinds of card
 still to place (copies of a card are alike, as the engine's given orders take them), each as
@@ -28,7 +28,7 @@ from typing import Any
 from koloda.episode import Episode, Table
 from koloda.interpreter.core.state import State
 
-__all__ = ["Dealt", "OrderWanted", "Deal", "begin", "play", "deal", "dealt"]
+__all__ = ["by_chance", "OrderWanted", "Deal", "begin", "play", "deal", "dealt"]
 
 
 class OrderWanted(Exception):
@@ -40,24 +40,17 @@ class OrderWanted(Exception):
         self.zone, self.cards = zone, cards
 
 
-class Dealt(State):
-    """A state that shuffles only into the orders given it (`orders`), and asks for one otherwise."""
-    __slots__ = ()
-
-    def shuffle(self, zone: int) -> None:
-        if not self.orders:
-            raise OrderWanted(zone, sorted(self.zones[zone]))
-        super().shuffle(zone)
-
-    def clone(self) -> "Dealt":
-        c = State.clone(self)
-        c.__class__ = Dealt        # the same slots: a copy deals as its original does
-        return c  # type: ignore[return-value]
+def by_chance(s: State, zone: int) -> None:
+    """A state's shuffler (`State.shuffler`) that shuffles only into the orders given it (`orders`),
+    and asks for one otherwise."""
+    if not s.orders:
+        raise OrderWanted(zone, sorted(s.zones[zone]))
+    s.shuffle_cards(zone)
 
 
 def dealt(episode: Episode) -> Episode:
-    """The episode with its engine state made a Dealt one (after reading it back from plain data)."""
-    episode.state.native.__class__ = Dealt
+    """The episode with its engine state shuffling by chance (after reading it back from plain data)."""
+    episode.state.native.shuffler = by_chance
     return episode
 
 
@@ -136,7 +129,8 @@ def begin(table: Table, max_steps: int) -> Episode | Deal:
 
 def _start(table: Table, max_steps: int, dealer: int | None, orders: tuple[tuple[int, ...], ...]) -> Episode | Deal:
     game = table.game
-    s = Dealt(game, game.num_players, 0, [list(o) for o in orders])
+    s = State(game, game.num_players, 0, [list(o) for o in orders])
+    s.shuffler = by_chance         # its copies too: a copy deals as its original does
     try:
         game.flow.start(s, dealer)
     except OrderWanted as wanted:

@@ -20,6 +20,7 @@ from koloda.interpreter.codegen.generate import expressions
 from koloda.interpreter.codegen.gen_expr import ExprGen
 
 PACKAGE = Path(koloda.__file__).parent
+ROOT = Path(__file__).resolve().parent.parent
 
 # What each part of the package may import (besides itself). `dsl` is the language, `interpreter`
 # the engine; the table, the bots, sessions, simulations and the command line sit above them.
@@ -74,13 +75,23 @@ def part_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def imports() -> dict[str, set[str]]:
-    """Module -> the koloda modules it imports."""
+def _for_types_only(tree: ast.Module) -> set[ast.AST]:
+    """The imports under `if TYPE_CHECKING:`, which only the check of types reads."""
+    return {inner for node in ast.walk(tree) if isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+            and node.test.id == "TYPE_CHECKING" for inner in ast.walk(node)}
+
+
+def imports(for_types: bool = True) -> dict[str, set[str]]:
+    """Module -> the koloda modules it imports (`for_types=False`: those it imports when it runs)."""
     graph: dict[str, set[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         name = module_name(path)
         found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = set() if for_types else _for_types_only(tree)
+        for node in ast.walk(tree):
+            if node in skipped:
+                continue
             if isinstance(node, ast.Import):
                 found |= {a.name for a in node.names if a.name.startswith("koloda")}
             elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("koloda"):
@@ -103,7 +114,9 @@ def test_layers_import_only_downwards():
 
 
 def test_no_import_cycles():
-    graph = imports()
+    # the flow names the state's type for mypyc, which compiles the two together, and the state imports
+    # the flow: an import for types alone (`if TYPE_CHECKING:`) runs nothing, and makes no cycle
+    graph = imports(for_types=False)
     # only edges between modules (a package's __init__ imports nothing of its own here)
     state: dict[str, int] = {}
     stack: list[str] = []
@@ -231,10 +244,36 @@ def test_no_interpreter_module_passes_500_lines():
     assert not long, long
 
 
-def test_the_compiled_modules_are_the_meld_search_and_the_runtime():
-    # "compiled = melds/ + the runtime": what setup.py compiles is a unit no other wing subclasses
+# the modules of core/ compiled with the meld search: the state and the flow that drives it, compiled
+# together so that each reads the other's attributes directly (docs/decisions.md, "The state and the
+# flow compiled with mypyc")
+COMPILED_CORE = {"koloda.interpreter.core.state", "koloda.interpreter.core.flow"}
+
+
+def test_the_compiled_modules_are_the_meld_search_the_runtime_the_state_and_the_flow():
+    # "compiled = melds/ + the runtime + state and flow": what setup.py compiles is a unit no other wing subclasses
     from koloda.interpreter.compiled import MODULES
-    assert MODULES and all(wing_of(name) in ("melds", "runtime") for name in MODULES)
+    assert MODULES and all(wing_of(name) in ("melds", "runtime") or name in COMPILED_CORE for name in MODULES)
+    assert COMPILED_CORE <= set(MODULES)
+
+
+def test_no_class_derives_from_a_compiled_one():
+    # a compiled class cannot be subclassed by plain Python (an install then fails at import): a
+    # variation of the state is a part it holds, as its shuffler (koloda/dealing.py, words/arrange.py)
+    from koloda.interpreter.compiled import MODULES
+    wrong = []
+    for path in sorted([*PACKAGE.rglob("*.py"), *(ROOT / "tests").rglob("*.py"), *(ROOT / "bench").rglob("*.py")]):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # the names this file binds to a class of a compiled module (exceptions aside: raised, not derived from)
+        compiled = {a.asname or a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                    and node.module in MODULES for a in node.names
+                    if a.name[:1].isupper() and not a.name.endswith(("Listing", "Error"))}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases = {b.id for b in node.bases if isinstance(b, ast.Name)} & compiled
+                if bases:
+                    wrong.append(f"{path.relative_to(ROOT)}: class {node.name}({', '.join(sorted(bases))})")
+    assert not wrong, "\n".join(wrong)
 
 
 # ------------------------------------------------------------------ built-ins: two entries each

@@ -1,6 +1,7 @@
-"""The compiled modules (setup.py compiles the meld search with mypyc) play exactly as the Python
-source they are built from: the installed koloda, where it is compiled from this checkout, replays
-the recorded transcripts of the meld games and of two others (tests/golden/transcripts.json).
+"""The compiled modules (setup.py compiles the meld search, the state and the flow with mypyc) play
+exactly as the Python source they are built from: the installed koloda, where it is compiled from this
+checkout, replays the recorded transcripts of every game type (tests/golden/transcripts.json), since
+every game runs through the compiled state and flow.
 
 The rest of the suite imports koloda from the checkout, as plain Python; these tests run the
 installed one in a subprocess started outside the checkout."""
@@ -19,9 +20,8 @@ from koloda.interpreter.compiled import MODULES, compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = json.loads((ROOT / "tests" / "golden" / "transcripts.json").read_text())
-# every game with melds (the opening search, the listings) and two that use the generated code's helpers alone
-GAMES = ["canasta", "funken", "gin-rummy", "kunkin", "kunkin-big", "kunkin-discard-out", "lesenka", "splin",
-         "splin-29g", "peklo", "pony"]
+# every game recorded: each plays through the compiled state and flow, the meld games through the search too
+GAMES = sorted(GOLDEN["digests"])
 
 PROBE = """
 import importlib, json, os, sys

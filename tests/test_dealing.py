@@ -87,7 +87,7 @@ def test_a_move_that_shuffles_stops_at_chance_nodes_and_goes_on_from_its_copy():
         moves += 1
     deals_played = node.native.deal_number
     assert deals_played >= 2 and chances >= 1 + 31 * deals_played
-    assert isinstance(node.native, dealing.Dealt) and not node.native.orders
+    assert node.native.shuffler is dealing.by_chance and not node.native.orders
 
 
 def test_a_random_number_outside_the_outcomes_is_refused():

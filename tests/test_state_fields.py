@@ -2,10 +2,12 @@
 save and the reading of a save all come from that one list, and agree."""
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
 
 import koloda
-from koloda.interpreter.core import state_fields
+from koloda.interpreter.core import state, state_fields
 from koloda.interpreter.core.state import State
 
 
@@ -23,7 +25,27 @@ def _played(name: str = "pony", moves: int = 60) -> State:
 def test_every_slot_is_declared_once():
     names = [f.name for f in state_fields.FIELDS]
     assert len(names) == len(set(names))
-    assert State.__slots__ == tuple(names)
+    # compiled (mypyc), the class has no __slots__, and no __dict__ either: the fields are its attributes
+    assert getattr(State, "__slots__", tuple(names)) == tuple(names)
+    s = _played(moves=0)
+    assert not hasattr(s, "__dict__") and all(hasattr(s, name) for name in names)
+
+
+def test_the_clone_is_written_as_the_fields_declare():
+    # State.clone holds, statement by statement, what state_fields.clone_source writes from the
+    # declaration (written out in the class, not made at run time, so that mypyc compiles it too)
+    def statements(function: ast.stmt) -> list[str]:
+        assert isinstance(function, ast.FunctionDef)
+        body = function.body
+        if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]         # the docstring
+        return [ast.unparse(node) for node in body]
+    declared = statements(ast.parse(state_fields.clone_source()).body[0])
+    # read from the file, not the class: compiled, a method has no source to show
+    (cls,) = [node for node in ast.parse((Path(state.__file__).parent / "state.py").read_text(encoding="utf-8")).body
+              if isinstance(node, ast.ClassDef) and node.name == "State"]
+    (clone,) = [node for node in cls.body if isinstance(node, ast.FunctionDef) and node.name == "clone"]
+    assert statements(clone) == declared, "State.clone should read:\n" + "\n".join(declared)
 
 
 def test_a_clone_takes_every_field():

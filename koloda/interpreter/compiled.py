@@ -19,6 +19,8 @@ MODULES = [
     "koloda.interpreter.melds.meld_calls",
     "koloda.interpreter.melds.melds",
     "koloda.interpreter.runtime.gen_runtime",
+    "koloda.interpreter.core.state",
+    "koloda.interpreter.core.flow",
 ]
 
 

@@ -22,7 +22,8 @@ from koloda.interpreter.base.cards import CardTable, build_deck, build_listed, c
 from koloda.interpreter.words.cardtext import Given, givens, named_decks, orders_from, parse_deck, parse_hands
 from koloda.interpreter.core.codec import ActionCode, ActionCodec
 from koloda.interpreter.base.errors import PositionError
-from koloda.interpreter.core.flow import Action, Event, Flow, Param, Phase, VarStarts
+from koloda.interpreter.core.flow import Action, Event, Flow, Param, Phase
+from koloda.interpreter.core.varstarts import VarStarts
 from koloda.interpreter.codegen.generate import expressions, generate
 from koloda.interpreter.base.layout import Grid, Layout
 from koloda.interpreter.core.loaded import Fn, LoadedRules

@@ -29,7 +29,8 @@ from rich.text import Text
 from koloda.dsl import resolved as R
 from koloda.dsl.types import CARD, INT, PLAN
 from koloda.interpreter.core.movetext import normal_move
-from koloda.interpreter.core.state import State, Table
+from koloda.interpreter.core.state import State
+from koloda.interpreter.core.table import Table
 from koloda.ui.safe import plain
 from koloda.ui.table import card_key
 

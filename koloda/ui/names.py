@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from koloda.dsl.labels import DEFAULT_LANGUAGE, LANGUAGE_CODE, label_text, readable
-from koloda.interpreter.core.state import Table
+from koloda.interpreter.core.table import Table
 from koloda.ui.safe import plain
 
 LANGUAGE_VARIABLE = "KOLODA_LANG"

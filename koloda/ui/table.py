@@ -4,7 +4,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from koloda.dsl.labels import DEFAULT_LANGUAGE
-from koloda.interpreter.core.state import State, Table
+from koloda.interpreter.core.state import State
+from koloda.interpreter.core.table import Table
 from koloda.ui import names, zones
 from koloda.ui.safe import plain
 

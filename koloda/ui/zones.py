@@ -14,7 +14,7 @@ from typing import Any
 
 from koloda.dsl import resolved as R
 from koloda.dsl.nodes import nodes_in
-from koloda.interpreter.core.state import Table
+from koloda.interpreter.core.table import Table
 
 
 def arrangement(game: Table, zone: str) -> str | None:

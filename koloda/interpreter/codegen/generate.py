@@ -271,7 +271,7 @@ def _setter(obj: Any, attr: str) -> Callable[[Any], None]:
 
 
 def _start(starts: list, k: int) -> Callable[[Any], None]:
-    """Puts a variable's generated start in its place (flow.VarStarts)."""
+    """Puts a variable's generated start in its place (varstarts.VarStarts)."""
     def put(value: Any) -> None:
         base, owners, _ = starts[k]
         starts[k] = (base, owners, value)

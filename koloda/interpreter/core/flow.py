@@ -9,18 +9,21 @@ import itertools
 import time
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from koloda.interpreter.core.codec import ActionCode, ActionCodec
 from koloda.interpreter.base.errors import RuleRuntimeError
 from koloda.interpreter.core.house import LEVEL, against_house, shares
 from koloda.interpreter.base.work import MAX_WORK
 from koloda.interpreter.core.shuffle import below
+from koloda.interpreter.core.varstarts import VarStarts
 from koloda.interpreter.core.watch import ALL
 from koloda.interpreter.core.window import END_TURN, Window, note_decision, offer_next, opened
 
+if TYPE_CHECKING:       # the flow drives the state, which imports this module (mypyc compiles the two together)
+    from koloda.interpreter.core.state import State
+
 Fn = Callable[[Any, dict], Any]
-State = Any          # the flow drives koloda.interpreter.core.state.State, which imports this module
 EVENT_LIMIT = 100   # events that keep firing mean the rules loop
 # A game that does not end is stopped with a report, not left running: far above any real game.
 MAX_DEALS = 5_000             # deals in one match
@@ -99,24 +102,6 @@ class Event:
     run: Fn
     # the bits of the parts of `when` (watch.py): while one of them is clear, `when` is false (0: asked every time)
     mask: int = 0
-
-
-class VarStarts:
-    """The variables' values at the start of a match, in file order: a start that reads a variable sees the
-    starts before it (none after it). Per variable: its place in the list, how many own it, and its start
-    (None: none), its generated function (generate.py)."""
-
-    def __init__(self, size: int, starts: list[tuple[int, int, Fn | None]]):
-        self.size = size
-        self.starts = starts
-
-    def __call__(self, s: State) -> list:
-        values: list = [None] * self.size
-        s.vars = values
-        for base, owners, start in self.starts:
-            for k in range(owners):
-                values[base + k] = start(s, {}) if start is not None else None
-        return values
 
 
 class Flow:
@@ -336,7 +321,8 @@ class Flow:
         index = bisect_right(offsets, action_id) - 1      # as the codec finds the action
         action = self.actions[index]
         run_code = action.run_code
-        s.goto = None
+        # cleared for the action to set, typed as the attribute: taken for None, the reads below would fail compiled
+        s.goto = cast("str | None", None)
         s.actor = s.current
         s.work = MAX_WORK
         if s.waiting and s.waiting[-1][4] is not None:       # a decision in an open window

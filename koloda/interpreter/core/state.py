@@ -6,62 +6,20 @@ objects, and a state round-trips through JSON exactly.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, ClassVar, Protocol
+from typing import Any, Callable
 
 from koloda.dsl.limits import MAX_WORK
-from koloda.dsl.model import Spec
-from koloda.dsl.resolved import Rules
-from koloda.interpreter.base.cards import CardTable
-from koloda.interpreter.core.codec import ActionCodec
 from koloda.interpreter.base.errors import IllegalAction, RuleRuntimeError
-from koloda.interpreter.core.flow import Flow
 from koloda.interpreter.core import state_fields
 from koloda.interpreter.core.history import History
+from koloda.interpreter.core.table import Table
 from koloda.interpreter.runtime.knowledge import Fact, Said, facts_after_move
-from koloda.interpreter.base.layout import Layout
 from koloda.interpreter.melds.melds import LAYOFF, NEW, SWAP
 from koloda.interpreter.core.movetext import action_named
 from koloda.interpreter.core.shuffle import Generator, generator, given_order, shuffled
 from koloda.interpreter.core.watch import ALL
 from koloda.interpreter.core.window import copy_waiting
 
-
-class Table(Protocol):
-    """A loaded game (koloda.interpreter.game.Game) as its states, agents and views read it.
-
-    Declared here, not imported, so that the state does not depend on the module that builds it."""
-    spec: Spec
-    rules: Rules
-    layout: Layout
-    flow: Flow
-    codec: ActionCodec
-    cards: CardTable
-    card_deck: list[int] | None
-    heuristic: Callable[[Any, dict], Any] | None
-    playouts: tuple[int | None, ...]
-    name: str
-    title: str
-    fingerprint: str
-    options: dict
-    num_players: int
-
-    @property
-    def num_sides(self) -> int: ...
-
-    def sees(self, player: int, owner: int | None, by_side: bool) -> bool: ...
-
-    def owner_label(self, owner: int, by_side: bool) -> str: ...
-
-    def action_to_string(self, action_id: int, plain: bool = False,
-                         hide: Callable[[int], bool] | None = None) -> str: ...
-
-    def describe(self, s: "State", action: int, viewer: int | None) -> str: ...
-
-    def observe(self, s: "State", player: int) -> dict: ...
-
-    def render_text(self, s: "State") -> str: ...
-
-    def value_text(self, value: Any, t: str) -> str: ...
 
 # Cards that left a public zone (one the whole table shares and sees) in the last action: (source zone,
 # destination zone, the cards (None: one lying face down), who had put each there (None: no player, or
@@ -77,6 +35,11 @@ CHANCE = -1   # never returned: shuffles are decided by the seed or a given deck
 class State:
     # every field, with how a clone, a save and the reading of a save take it, is declared in state_fields.py
     __slots__ = state_fields.slots()
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> State:
+        # a clone is made without running __init__ (`State.__new__(State)`); compiled with mypyc, a class
+        # without a __new__ of its own runs __init__ there too, and with no arguments
+        return super().__new__(cls)
 
     def __init__(self, game: Table, n: int, seed: int, orders: list[list[int]] | None = None):
         self.game = game
@@ -142,11 +105,70 @@ class State:
         self.scored: tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...] = ()
         self.shown: dict[int, int] = {}
         self.facts: tuple[Fact, ...] = ()
+        # who shuffles this state's zones in place of the seed (None: the next given order, else the seed):
+        # a function of the state and the zone, which calls `shuffle_cards` itself if it shuffles
+        # (koloda/dealing.py asks for each order at chance nodes; arrange.py notes where the cards went)
+        self.shuffler: Callable[[State, int], None] | None = None
 
     # ------------------------------------------------------------ copying
-    # a copy to play on without changing this one (its zones' lists shared until changed: `own`): the
-    # function state_fields.py writes from the declaration of the fields, set below the class
-    clone: ClassVar[Callable[["State"], "State"]]
+    def clone(self) -> State:
+        """A copy to play on without changing this one (its zones' lists shared until changed: `own`).
+        Each line is its field's entry in state_fields.py, in that order (a test checks it): straight
+        assignments, since clone is hot (every playout copies the state), not a loop over the fields."""
+        c = State.__new__(State)
+        c.game = self.game
+        c.layout = self.layout
+        c.flow = self.flow
+        c.n = self.n
+        c.shuffler = self.shuffler
+        c.zones = self.zones[:]
+        self.shared = c.shared = (1 << len(self.zones)) - 1
+        c.loc = self.loc[:]
+        c.by = self.by[:]
+        c.face = self.face[:]
+        c.known = self.known[:]
+        c.vars = self.vars[:]
+        c.dealer = self.dealer
+        c.current = self.current
+        c.phase = self.phase
+        c.step = self.step
+        c.turns = self.turns
+        c.deal_number = self.deal_number
+        c.moves = self.moves
+        c.skips = self.skips[:]
+        c.direction = self.direction
+        c.deal_turns = self.deal_turns
+        c.capped = self.capped
+        c.next_player = self.next_player
+        c.goto = self.goto
+        c.deal_over = self.deal_over
+        c.terminal = self.terminal
+        c.seed = self.seed
+        c.shuffles = self.shuffles
+        c.orders = [o[:] for o in self.orders] if self.orders else []
+        c.history = self.history.copy()
+        c.waiting = [copy_waiting(w) for w in self.waiting] if self.waiting else []
+        c.slot_kind = self.slot_kind[:]
+        c.slot_owner = self.slot_owner[:]
+        c.slot_turn = self.slot_turn[:]
+        c.stands = self.stands[:]
+        c.turn_no = self.turn_no
+        c.last_meld = self.last_meld
+        c.moved = self.moved
+        c.said = self.said
+        c.facts = self.facts
+        c.scored = self.scored
+        c.phase_start = self.phase_start
+        c.shown = dict(self.shown) if self.shown else {}
+        c.actor = self.actor
+        c.asked = self.asked
+        c.listing = 0
+        c.settled = False
+        c.work = MAX_WORK
+        c._listed = None if self._listed is None else self._listed[:]
+        c.dirty = self.dirty
+        c.table = self.table
+        return c
 
     def own(self, zone: int) -> list[int]:
         """The list of `zone`'s cards, to change: this state's own copy. Every change to a zone's
@@ -330,6 +352,14 @@ class State:
         return generator(self.seed * 1_000_003 + self.shuffles)
 
     def shuffle(self, zone: int) -> None:
+        """`shuffle ZONE`: by this state's shuffler if it has one, else as `shuffle_cards` does."""
+        if self.shuffler is not None:
+            self.shuffler(self, zone)
+        else:
+            self.shuffle_cards(zone)
+
+    def shuffle_cards(self, zone: int) -> None:
+        """The zone's cards in the next given order, or else in the seed's next random order."""
         cards = self.own(zone)
         self.dirty |= self.flow.zone_dirt[zone]
         watchers = self.layout.watchers[zone]
@@ -468,13 +498,3 @@ class State:
     def __str__(self) -> str:
         return self.game.render_text(self)
 
-
-def _cloner() -> Callable[[State], State]:
-    """`State.clone`, written once from the declaration of the fields: straight assignments, since
-    clone is hot (every playout copies the state), not a loop over the declaration."""
-    namespace: dict[str, Any] = {"State": State, "MAX_WORK": MAX_WORK, "copy_waiting": copy_waiting}
-    exec(compile(state_fields.clone_source(), "<State.clone>", "exec"), namespace)
-    return namespace["clone"]
-
-
-setattr(State, "clone", _cloner())

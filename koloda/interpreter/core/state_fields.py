@@ -1,13 +1,14 @@
 """The fields of a State (state.py), declared once.
 
 Each field says how a clone takes it, whether and how a save holds it, and how a save is read back
-into it. `State.__slots__`, `State.clone`, `State._json` and `State.from_json` are all made from this
-list, so a new field is one entry here (and its first value in `State.__init__`), not five edits that
-must agree. The order is the order of a save's keys, so saves come out as they always did.
+into it. `State.__slots__`, `State._json` and `State.from_json` are made from this list, so a new field
+is one entry here, its first value in `State.__init__` and its line in `State.clone`, not five edits
+that must agree. The order is the order of a save's keys, so saves come out as they always did.
 
 `clone` runs thousands of times a decision (every playout copies the state), so it is not a loop over
-this list: `clone_source` writes it out once as straight assignments, one line per field, and state.py
-compiles that.
+this list but straight assignments, one line per field: `clone_source` writes them from this list, and
+`State.clone` holds that text as it is (tests/test_state_fields.py checks it), so that mypyc compiles
+it with the rest of the class (a function made at run time would not be).
 """
 from __future__ import annotations
 
@@ -64,6 +65,8 @@ def _waiting(data: dict, s: Any) -> list:
 FIELDS: tuple[Field, ...] = (
     # the game's, shared by every state of it; a save names the game and its number of players instead
     Field("game", saved=False), Field("layout", saved=False), Field("flow", saved=False), Field("n", saved=False),
+    # who shuffles in place of the seed (koloda/dealing.py's chance nodes): a copy shuffles as its original
+    Field("shuffler", saved=False),
     # the zones' lists are shared, and each side copies one only when it changes it (State.own): a move
     # touches two zones, while a game may have dozens (a meld area's slots)
     Field("zones", LIST, load=lambda data, s: [list(z) for z in data["zones"]]),

@@ -14,20 +14,19 @@ from koloda.dsl.errors import did_you_mean
 from koloda.interpreter.words.cardtext import Given, ambiguous, card_id, card_ids, named_decks
 from koloda.interpreter.base.errors import PositionError
 from koloda.interpreter.base.layout import Layout
-from koloda.interpreter.core.state import State, Table
+from koloda.interpreter.core.state import State
+from koloda.interpreter.core.table import Table
 
 
-class _Probe(State):
-    """A state that remembers each shuffle: the zone and its cards, top first."""
-    __slots__ = ("log",)
+class _Noted:
+    """A state's shuffler that remembers each shuffle: the zone and its cards, top first."""
 
-    def __init__(self, game: Table, seed: int):
-        super().__init__(game, game.num_players, seed)
+    def __init__(self) -> None:
         self.log: list[tuple[int, list[int]]] = []
 
-    def shuffle(self, zone: int) -> None:
-        super().shuffle(zone)
-        self.log.append((zone, self.zones[zone][::-1]))
+    def __call__(self, s: State, zone: int) -> None:
+        s.shuffle_cards(zone)
+        self.log.append((zone, s.zones[zone][::-1]))
 
 
 def opening_orders(game: Table, seed: int, dealer: int | None, given: list[Given]) -> list[list[int]]:
@@ -36,14 +35,15 @@ def opening_orders(game: Table, seed: int, dealer: int | None, given: list[Given
     layout = game.layout
     decks = named_decks(game.spec, game.card_deck)
     wanted = _wanted_zones(game, given)
-    probe = _Probe(game, seed)
+    probe = State(game, game.num_players, seed)
+    probe.shuffler = noted = _Noted()
     game.flow.start(probe, dealer)
     last: dict[int, tuple[int, int]] = {}           # card -> (shuffle, position from the top)
-    for k, (_, order) in enumerate(probe.log):
+    for k, (_, order) in enumerate(noted.log):
         for i, c in enumerate(order):
             last[c] = (k, i)
-    pools = [{c for c in order} for _, order in probe.log]
-    orders: list[list[int | None]] = [[None] * len(order) for _, order in probe.log]
+    pools = [{c for c in order} for _, order in noted.log]
+    orders: list[list[int | None]] = [[None] * len(order) for _, order in noted.log]
     for zone, item in wanted.items():
         label = layout.zone_label(zone)
         there = probe.zones[zone][::-1]
@@ -62,12 +62,12 @@ def opening_orders(game: Table, seed: int, dealer: int | None, given: list[Given
                 raise error                  # the cards dealt there hold copies of several decks
             if not free:
                 raise PositionError(f"`{word.text}` cannot be dealt to `{label}`: the cards it is dealt from "
-                                    f"(the shuffle of `{layout.zone_label(probe.log[k][0])}`) hold no other "
+                                    f"(the shuffle of `{layout.zone_label(noted.log[k][0])}`) hold no other "
                                     f"{word.text}", word.at)
             pools[k].discard(free[0])
             orders[k][i] = free[0]
     filled = []
-    for k, (_, seeded) in enumerate(probe.log):
+    for k, (_, seeded) in enumerate(noted.log):
         rest = iter([c for c in seeded if c in pools[k]])     # the cards not given keep the seed's order
         filled.append([c if c is not None else next(rest) for c in orders[k]])
     _check(game, seed, dealer, filled, wanted)
