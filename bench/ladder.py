@@ -3,6 +3,14 @@ every bot kind with bootstrap intervals.
 
     python bench/ladder.py                                   # Crazy Eights, 2 players, one deal
     python bench/ladder.py --games 40 --iterations 50 --rules pony --options ""
+    python bench/ladder.py --twin euchre                     # a twin's rules, players and options
+
+`--options` and `--players` default to Crazy Eights' one deal for two; `--twin NAME` (an OpenSpiel
+game or a rule file of bench/same_rules.py's TWINS) takes the rule file, the player count and the
+options of the differential tests from there instead, as OpenSpiel's twin plays it. A rule file's
+`turns: together` rounds (Goofspiel's bids) are played in turn (the adapter's `together` "in_turn"):
+OpenSpiel's MCTS and ISMCTS search only sequential games, and nobody learns of a choice of the round
+before making theirs.
 
 Needs the `koloda[openspiel]` extra. Every pair of bot kinds plays `--games` matches of the game
 through `pyspiel.load_game("koloda", ...)`: match k of a pair is dealt by seed `--seed + k // 2` (the
@@ -18,7 +26,9 @@ b a b ...; a kind's share of a match is its seats' share of the win). The kinds:
   os-mcts                 OpenSpiel's MCTS bot (the same budget): it searches the true state, so
                           it sees every card — a bot that cheats, as a ceiling, not a rival
 
-A match's result is each seat's share of the win (a tie shared). The ladder fits Bradley-Terry
+A match's result is each seat's share of the win (a tie shared). A game of one player against the
+house (Blackjack) has no pairs to play: each kind plays the same `--games` deals alone, and its
+mean return (1 won, 0.5 level, 0 lost) is printed with Wilson's interval instead of a ladder. The ladder fits Bradley-Terry
 strengths to the pairs' results (Hunter's MM algorithm, a tie as half a win each way), shown as
 Elo (400 log10 of the odds), `random` at 0; the interval is the 2.5-97.5 percentiles of the fits
 to `--boot` resamplings of each pair's matches. Printed too: each pair's win share (with Wilson's
@@ -43,6 +53,8 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import koloda.openspiel  # noqa: E402,F401
 from koloda.agents.registry import make_agent  # noqa: E402
+from koloda.dsl.errors import RuleError  # noqa: E402
+from same_rules import TWINS  # noqa: E402
 
 KINDS = ["random", "greedy", "ismcts", "os-ismcts", "os-mcts"]
 
@@ -98,6 +110,23 @@ def match(game: Any, kinds: tuple[str, str], seed: int, iterations: int) -> tupl
     return list(state.returns()), seats
 
 
+def alone(game: Any, args: argparse.Namespace) -> None:
+    """One player against the house: each kind plays the same deals, its mean return is its strength."""
+    print(f"{args.rules} ({args.options or 'no options'}), alone against the house; {args.games} deals a kind, "
+          f"{args.iterations} iterations a move; seeds from {args.seed}", flush=True)
+    print(f"\n{'kind':>10} {'mean return':>12} {'Wilson 95%':>12} {'ms a decision':>14}")
+    for kind in args.kinds:
+        total, seconds, decisions = 0.0, 0.0, 0
+        for k in range(args.games):
+            returns, seats = match(game, (kind, kind), args.seed + k, args.iterations)
+            total += returns[0]
+            seconds, decisions = seconds + seats[0].seconds, decisions + seats[0].decisions
+        mean = total / max(args.games, 1)
+        low, high = wilson(mean, args.games)
+        print(f"{kind:>10} {mean:12.3f} {f'{low:.2f}-{high:.2f}':>12} {1000 * seconds / max(decisions, 1):14.2f}",
+              flush=True)
+
+
 def bradley_terry(wins: np.ndarray, rounds: int = 2000) -> np.ndarray:
     """Strengths (log scale, the first kind at 0) from wins[i, j], i's wins over j (ties half)."""
     n = len(wins)
@@ -134,14 +163,30 @@ def main() -> None:
     parser.add_argument("--rules", default="crazy-eights")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--options", default="deals=1")
+    parser.add_argument("--twin", help="an OpenSpiel game or rule file of bench/same_rules.py: its rules, "
+                                       "players and options (instead of the three above)")
     parser.add_argument("--games", type=int, default=20, help="matches per pair of kinds (default 20)")
     parser.add_argument("--iterations", type=int, default=30, help="search budget a move (default 30)")
     parser.add_argument("--kinds", nargs="*", default=KINDS)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--boot", type=int, default=500)
     args = parser.parse_args()
-    game = pyspiel.load_game("koloda", {"rules": args.rules, "players": args.players, "options": args.options,
-                                        "chance_base": 16})
+    if args.twin:
+        twin = next((t for t in TWINS if args.twin in (t.openspiel, t.koloda)), None)
+        if twin is None:
+            parser.error(f"no twin `{args.twin}`; bench/same_rules.py has {', '.join(t.koloda for t in TWINS)}")
+        args.rules, args.players = twin.koloda, twin.players or 0
+        args.options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                                 for k, v in twin.options.items())
+    try:
+        game = pyspiel.load_game("koloda", {"rules": args.rules, "players": args.players, "options": args.options,
+                                            "chance_base": 16, "together": "in_turn"})
+    except RuleError as e:      # most often options or players of another game (the defaults are Crazy Eights')
+        sys.exit(f"{e}\n(--options defaults to Crazy Eights' `deals=1` and --players to 2: give the game's own, "
+                 f"or --twin)")
+    if game.num_players() == 1:
+        alone(game, args)
+        return
     kinds = args.kinds
     index = {k: i for i, k in enumerate(kinds)}
     results: dict[tuple[str, str], list[float]] = {}        # (a, b) -> a's share, match by match
