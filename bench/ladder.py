@@ -25,6 +25,13 @@ b a b ...; a kind's share of a match is its seats' share of the win). The kinds:
                           rollout each), on the adapter's resample_from_infostate
   os-mcts                 OpenSpiel's MCTS bot (the same budget): it searches the true state, so
                           it sees every card — a bot that cheats, as a ceiling, not a rival
+  os-cfr                  OpenSpiel's CFR+ (`--cfr-iterations` iterations), solved once before the
+                          matches on the same rules with every shuffle dealt at chance nodes (the
+                          adapter's `chance` "cards", whose information-state strings are the
+                          seed game's), playing its average policy by sampling: only for tiny
+                          games, since CFR walks the whole tree (Kuhn poker, Leduc); the solve's
+                          CPU and the policy's exploitability are printed, and are not in the
+                          kind's milliseconds a decision
 
 A match's result is each seat's share of the win (a tie shared). A game of one player against the
 house (Blackjack) has no pairs to play: each kind plays the same `--games` deals alone, and its
@@ -49,7 +56,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.algorithms import cfr, exploitability, ismcts, mcts  # noqa: E402
 
 import koloda.openspiel  # noqa: E402,F401
 from koloda.agents.registry import make_agent  # noqa: E402
@@ -57,21 +64,42 @@ from koloda.dsl.errors import RuleError  # noqa: E402
 from same_rules import TWINS  # noqa: E402
 
 KINDS = ["random", "greedy", "ismcts", "os-ismcts", "os-mcts"]
+_SOLVED: dict[str, Any] = {}          # game string -> os-cfr's average policy, solved once a run
+
+
+def cfr_policy(game: Any, iterations: int) -> Any:
+    """CFR+'s average policy for `game`'s rules, solved on the game dealt card by card."""
+    key = str(game)
+    if key not in _SOLVED:
+        params = {k: v for k, v in game.get_parameters().items() if k != "chance_base"}
+        dealt = pyspiel.load_game("koloda", {**params, "chance": "cards"})
+        start = time.process_time()
+        solver = cfr.CFRPlusSolver(dealt)
+        for _ in range(iterations):
+            solver.evaluate_and_update_policy()
+        policy = solver.average_policy()
+        solved = time.process_time() - start
+        print(f"os-cfr: {iterations} iterations of CFR+ over {len(policy.state_lookup)} information states in "
+              f"{solved:.1f} s of CPU; exploitability {exploitability.exploitability(dealt, policy):.4f}", flush=True)
+        _SOLVED[key] = policy
+    return _SOLVED[key]
 
 
 class Seat:
     """One bot at one seat of one match: a token each time it is asked."""
 
-    def __init__(self, kind: str, game: Any, seat: int, iterations: int, seed: int):
+    def __init__(self, kind: str, game: Any, seat: int, iterations: int, seed: int, cfr_iterations: int = 0):
         self.kind, self.seat, self.queue = kind, seat, []
         self.seconds, self.decisions = 0.0, 0
-        rng = np.random.RandomState(seed % (1 << 32))
+        self.rng = rng = np.random.RandomState(seed % (1 << 32))
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
         if kind == "os-ismcts":
             self.bot: Any = ismcts.ISMCTSBot(game=game, evaluator=evaluator, uct_c=2.0, max_simulations=iterations,
                                              random_state=rng)
         elif kind == "os-mcts":
             self.bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=iterations, evaluator=evaluator, random_state=rng)
+        elif kind == "os-cfr":
+            self.bot = cfr_policy(game, cfr_iterations)
         else:
             self.bot = make_agent(_spec(kind, iterations), seed)
         self.spelling = game.table.spelling
@@ -80,7 +108,11 @@ class Seat:
         if self.queue:                      # the rest of a whole move chosen by a koloda bot
             return self.queue.pop(0)
         start = time.process_time()
-        if self.kind.startswith("os-"):
+        if self.kind == "os-cfr":
+            probabilities = self.bot.action_probabilities(state)
+            actions = list(probabilities)
+            token = int(actions[self.rng.choice(len(actions), p=[probabilities[a] for a in actions])])
+        elif self.kind.startswith("os-"):
             token = self.bot.step(state)
         else:
             tokens = list(self.spelling.spell(self.bot.choose(state.episode.native)))
@@ -97,9 +129,10 @@ def _spec(kind: str, iterations: int) -> str:
     return f"{kind}{',' if ':' in kind else ':'}iterations={iterations}"
 
 
-def match(game: Any, kinds: tuple[str, str], seed: int, iterations: int) -> tuple[list[float], list[Seat]]:
+def match(game: Any, kinds: tuple[str, str], seed: int, iterations: int,
+          cfr_iterations: int = 0) -> tuple[list[float], list[Seat]]:
     """One match; with more than two players the two kinds take the seats in turn (a, b, a, ...)."""
-    seats = [Seat(kinds[p % 2], game, p, iterations, seed * 10 + p) for p in range(game.num_players())]
+    seats = [Seat(kinds[p % 2], game, p, iterations, seed * 10 + p, cfr_iterations) for p in range(game.num_players())]
     state = game.new_initial_state()
     while state.is_chance_node():            # the match's seed (digit by digit with chance_base)
         outcomes = state.chance_outcomes()
@@ -118,7 +151,7 @@ def alone(game: Any, args: argparse.Namespace) -> None:
     for kind in args.kinds:
         total, seconds, decisions = 0.0, 0.0, 0
         for k in range(args.games):
-            returns, seats = match(game, (kind, kind), args.seed + k, args.iterations)
+            returns, seats = match(game, (kind, kind), args.seed + k, args.iterations, args.cfr_iterations)
             total += returns[0]
             seconds, decisions = seconds + seats[0].seconds, decisions + seats[0].decisions
         mean = total / max(args.games, 1)
@@ -167,7 +200,8 @@ def main() -> None:
                                        "players and options (instead of the three above)")
     parser.add_argument("--games", type=int, default=20, help="matches per pair of kinds (default 20)")
     parser.add_argument("--iterations", type=int, default=30, help="search budget a move (default 30)")
-    parser.add_argument("--kinds", nargs="*", default=KINDS)
+    parser.add_argument("--kinds", nargs="*", default=KINDS, help=f"default {' '.join(KINDS)}; also os-cfr")
+    parser.add_argument("--cfr-iterations", type=int, default=100, help="os-cfr's CFR+ iterations (default 100)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--boot", type=int, default=500)
     args = parser.parse_args()
@@ -198,7 +232,7 @@ def main() -> None:
         shares = []
         for k in range(args.games):
             order = (a, b) if k % 2 == 0 else (b, a)
-            returns, seats = match(game, order, args.seed + k // 2, args.iterations)
+            returns, seats = match(game, order, args.seed + k // 2, args.iterations, args.cfr_iterations)
             mine = [p for p in range(len(returns)) if p % 2 == k % 2]       # a's seats
             shares.append(sum(returns[p] for p in mine) / max(sum(returns), 1e-12))
             for seat in seats:
