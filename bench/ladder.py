@@ -226,7 +226,7 @@ def main() -> None:
     results: dict[tuple[str, str], list[float]] = {}        # (a, b) -> a's share, match by match
     seconds = {k: 0.0 for k in kinds}
     decisions = {k: 0 for k in kinds}
-    print(f"{args.rules} ({args.options or 'no options'}), {args.players} players; {args.games} matches a pair, "
+    print(f"{args.rules} ({args.options or 'no options'}), {game.num_players()} players; {args.games} matches a pair, "
           f"{args.iterations} iterations a move; seeds from {args.seed}", flush=True)
     for a, b in itertools.combinations(kinds, 2):
         shares = []
