@@ -35,10 +35,11 @@ b a b ...; a kind's share of a match is its seats' share of the win). The kinds:
 
 A match's result is each seat's share of the win (a tie shared). A game of one player against the
 house (Blackjack) has no pairs to play: each kind plays the same `--games` deals alone, and its
-mean return (1 won, 0.5 level, 0 lost) is printed with Wilson's interval instead of a ladder. The ladder fits Bradley-Terry
-strengths to the pairs' results (Hunter's MM algorithm, a tie as half a win each way), shown as
-Elo (400 log10 of the odds), `random` at 0; the interval is the 2.5-97.5 percentiles of the fits
-to `--boot` resamplings of each pair's matches. Printed too: each pair's win share (with Wilson's
+mean return (1 won, 0.5 level, 0 lost) is printed with Wilson's interval instead of a ladder.
+
+The ladder fits Bradley-Terry strengths to the pairs' results (Hunter's MM algorithm, a tie as half
+a win each way), shown as Elo (400 log10 of the odds), `random` at 0; the interval is the 2.5-97.5
+percentiles of the fits to `--boot` resamplings of each pair's matches. Printed too: each pair's win share (with Wilson's
 95% interval) and each kind's CPU milliseconds per decision.
 """
 from __future__ import annotations
