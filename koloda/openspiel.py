@@ -15,7 +15,11 @@ digits in base B, one chance node of B outcomes each, the same uniform seed for 
 not grow with `seeds` (OpenSpiel's samplers list every outcome of a chance node each time). With
 `chance` "cards" there is no seed: every shuffle is dealt card by card at chance nodes (and a first
 dealer drawn by lot is a chance node of its own), as OpenSpiel's own games deal, so that the game
-tree is the real one for exact solvers (koloda/dealing.py). Actions are the tokens of koloda's compact view, so every game's
+tree is the real one for exact solvers (koloda/dealing.py). A `turns: together` phase is a
+simultaneous node a round; with `together` "in_turn" its choosers move one at a time in the engine's
+order instead (nobody can learn of another's choice of the round, the checker has made sure), so
+that the game is sequential for the algorithms that search only such games (OpenSpiel's MCTS and
+ISMCTS bots). Actions are the tokens of koloda's compact view, so every game's
 `num_distinct_actions` fits. The returns are koloda's shares of the win (1 for a sole winner,
 split among tied winners, 0 otherwise; partners share their side's), so the utility lies in
 [0, 1] and the sum of the returns is the number of players of a side. In a game against the
@@ -85,16 +89,20 @@ def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], low:
 
 
 _PARAMETERS = {"rules": "pony", "players": 0, "options": "", "seeds": DEFAULT_SEEDS, "max_moves": DEFAULT_MAX_STEPS,
-               "chance_base": 0, "chance": "seed"}
+               "chance_base": 0, "chance": "seed", "together": "simultaneous"}
 CHANCE_MODES = ("seed", "cards")
+TOGETHER_MODES = ("simultaneous", "in_turn")
 
 
-def _general_sum(t: pyspiel.GameType) -> pyspiel.GameType:
-    """The game type `t` of a game against the house or with a goal (`won:`): each player's return is
-    their own result, so the returns have no fixed sum."""
+def _retyped(t: pyspiel.GameType, general_sum: bool, sequential: bool) -> pyspiel.GameType:
+    """The game type `t` of a game against the house or with a goal (`won:`), whose returns have no
+    fixed sum since each player's is their own result; or of one whose `turns: together` rounds are
+    played in turn (`sequential`)."""
     return pyspiel.GameType(
-        short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics, chance_mode=t.chance_mode,
-        information=t.information, utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=t.reward_model,
+        short_name=t.short_name, long_name=t.long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL if sequential else t.dynamics, chance_mode=t.chance_mode,
+        information=t.information, utility=pyspiel.GameType.Utility.GENERAL_SUM if general_sum else t.utility,
+        reward_model=t.reward_model,
         max_num_players=t.max_num_players, min_num_players=t.min_num_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
@@ -132,6 +140,10 @@ class KolodaGame(pyspiel.Game):
         self.max_moves = int(given.pop("max_moves"))
         base = int(given.pop("chance_base", 0))
         self.chance = str(given.pop("chance", "seed"))
+        together = str(given.pop("together", "simultaneous"))
+        if together not in TOGETHER_MODES:
+            raise ValueError(f"`together` is `simultaneous` (a `turns: together` round is one simultaneous node) "
+                             f"or `in_turn` (its choosers move one at a time), not `{together}`")
         if self.chance not in CHANCE_MODES:
             raise ValueError(f"`chance` is `seed` (one seed decides every shuffle) or `cards` (each shuffle dealt "
                              f"card by card at chance nodes), not `{self.chance}`")
@@ -158,10 +170,13 @@ class KolodaGame(pyspiel.Game):
         kept = dict(params or {})
         if "options" in kept:       # the same options, in a form the game's string can hold
             kept["options"] = options_text(parse_options(str(kept["options"])))
-        self.together = any(phase.together for phase in game.spec.phases)
+        self.together = together == "simultaneous" and any(phase.together for phase in game.spec.phases)
         if game_type is None:
             game_type = _GENERIC_TOGETHER if self.together else _GENERIC
-        super().__init__(_general_sum(game_type) if house or goal else game_type, info, kept)
+        sequential = not self.together and game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        if house or goal or sequential:
+            game_type = _retyped(game_type, house or goal, sequential)
+        super().__init__(game_type, info, kept)
 
     def new_initial_state(self) -> "KolodaState":
         return KolodaState(self)
@@ -408,7 +423,8 @@ def register(rules: str) -> str:
             raise ValueError(f"`{short}` is already registered, for {_REGISTERED[short]}")
         return short
     parameters: dict[str, Any] = {"players": sample.num_players, "seeds": DEFAULT_SEEDS,
-                                  "max_moves": DEFAULT_MAX_STEPS, "chance_base": 0, "chance": "seed"}
+                                  "max_moves": DEFAULT_MAX_STEPS, "chance_base": 0, "chance": "seed",
+                                  "together": "simultaneous"}
     for name, option in spec.options.items():
         if name in parameters:
             raise ValueError(f"{spec.name}'s option `{name}` has the name of a parameter of every koloda game: "
@@ -429,10 +445,10 @@ def register(rules: str) -> str:
 
 def load_game(rules: str, players: int | None = None, seeds: int = DEFAULT_SEEDS,
               max_moves: int = DEFAULT_MAX_STEPS, chance_base: int = 0, chance: str = "seed",
-              **options: Any) -> pyspiel.Game:
+              together: str = "simultaneous", **options: Any) -> pyspiel.Game:
     """`load_game("kunkin", players=2, limit=50)`: the same as pyspiel.load_game("koloda", {...})."""
     text = ", ".join(f"{k}={v}" for k, v in options.items())
     return pyspiel.load_game("koloda", {"rules": rules, "players": players or 0, "options": text,
                                         "seeds": seeds, "max_moves": max_moves, "chance_base": chance_base,
-                                        "chance": chance})
+                                        "chance": chance, "together": together})
 

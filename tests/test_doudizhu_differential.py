@@ -31,6 +31,7 @@ pyspiel = pytest.importorskip("pyspiel")
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 import koloda  # noqa: E402
 from koloda.dsl.types import COMBO  # noqa: E402
+from differential import count_mismatches, play_in_step  # noqa: E402
 from helpers import zone_index  # noqa: E402
 
 RANK_CHARS = "3456789TJQKA2"
@@ -87,21 +88,8 @@ def play_both(seed: int, game=None, theirs=None) -> int:
     theirs = theirs or pyspiel.load_game("dou_dizhu")
     rng = random.Random(f"doudizhu/{seed}")
     k, o = deal_both(game, theirs, seed)
-    moves = 0
-    while not o.is_terminal():
-        assert not k.is_terminal(), f"koloda ended before OpenSpiel, after {moves} moves"
-        assert k.current_player() == o.current_player(), f"move {moves + 1}: who is to move"
-        ours = {move_text(game, a): a for a in k.legal_actions()}
-        spiel = {o.action_to_string(a): a for a in o.legal_actions()}
-        assert len(ours) == len(k.legal_actions()), f"move {moves + 1}: two koloda moves read alike"
-        assert set(ours) == set(spiel), \
-            f"move {moves + 1}: only koloda {sorted(set(ours) - set(spiel))[:8]}, " \
-            f"only OpenSpiel {sorted(set(spiel) - set(ours))[:8]}"
-        text = rng.choice(sorted(spiel))
-        o.apply_action(spiel[text])
-        k.apply_action(ours[text])
-        moves += 1
-    assert k.is_terminal(), "OpenSpiel ended before koloda"
+    moves = play_in_step(k, o, rng, lambda k, _: {move_text(game, a): a for a in k.legal_actions()},
+                         lambda o, _: {o.action_to_string(a): a for a in o.legal_actions()})
     assert k.scores() == [int(r) for r in o.returns()], f"points {k.scores()} against {o.returns()}"
     return moves
 
@@ -114,15 +102,7 @@ def test_doudizhu_agrees_with_openspiel():
 
 def main(games: int) -> int:
     game, theirs = koloda.load("doudizhu", {"openspiel": True}), pyspiel.load_game("dou_dizhu")
-    mismatches = 0
-    for seed in range(games):
-        try:
-            play_both(seed, game, theirs)
-        except AssertionError as failure:
-            mismatches += 1
-            print(f"game {seed}: {failure}")
-    print(f"{games} games, {mismatches} mismatches")
-    return 1 if mismatches else 0
+    return count_mismatches(games, lambda seed: play_both(seed, game, theirs))
 
 
 if __name__ == "__main__":

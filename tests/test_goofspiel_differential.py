@@ -25,6 +25,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 import koloda.openspiel as kos  # noqa: E402
+from differential import count_mismatches, play_in_step  # noqa: E402
 from helpers import zone_cards  # noqa: E402
 
 WORTH = {"A": 1, "J": 11, "Q": 12, "K": 13}
@@ -56,26 +57,14 @@ def play_both(cards: int, players: int, order: str, seed: int) -> int:
     theirs = pyspiel.load_game("goofspiel", {"num_cards": cards, "players": players, "points_order": order})
     k, o = ours.new_initial_state(), theirs.new_initial_state()
     k.apply_action(rng.randrange(1 << 20))
-    nodes = 0
-    while not o.is_terminal():
-        assert not k.is_terminal(), f"koloda ended before OpenSpiel, after {nodes} rounds"
-        if o.is_chance_node():
-            prize = _prize(k)
-            assert prize - 1 in [a for a, _ in o.chance_outcomes()], f"round {nodes + 1}: point card {prize}"
-            o.apply_action(prize - 1)
-            continue
-        assert k.current_player() == o.current_player() == pyspiel.PlayerId.SIMULTANEOUS, f"round {nodes + 1}"
-        joint_k, joint_o = [], []
-        for p in range(players):
-            tokens = {worth(k.action_to_string(p, t)) - 1: t for t in k.legal_actions(p)}
-            assert sorted(tokens) == o.legal_actions(p), f"round {nodes + 1}, P{p + 1}'s bids"
-            bid = rng.choice(o.legal_actions(p))
-            joint_o.append(bid)
-            joint_k.append(tokens[bid])
-        o.apply_actions(joint_o)
-        k.apply_actions(joint_k)
-        nodes += 1
-    assert k.is_terminal(), "OpenSpiel ended before koloda"
+
+    def prize(o) -> int:
+        prize = _prize(k)
+        assert prize - 1 in [a for a, _ in o.chance_outcomes()], f"point card {prize}"
+        return prize - 1
+
+    nodes = play_in_step(k, o, rng, lambda k, p: {worth(k.action_to_string(p, t)) - 1: t for t in k.legal_actions(p)},
+                         lambda o, p: {a: a for a in o.legal_actions(p)}, prize, players)
     points = [float(x) for x in str(o).split("Points:")[1].split()]
     assert _koloda_points(k) == points
     best = [p for p in range(players) if points[p] == max(points)]
@@ -92,16 +81,8 @@ def test_goofspiel_agrees_with_openspiel(cards, players, order):
 
 
 def main(games: int) -> int:
-    mismatches = 0
-    for i in range(games):
-        case = CASES[i % len(CASES)]
-        try:
-            play_both(*case, seed=i)
-        except AssertionError as failure:
-            mismatches += 1
-            print(f"game {i} {case}: {failure}")
-    print(f"{games} games, {mismatches} mismatches")
-    return 1 if mismatches else 0
+    return count_mismatches(games, lambda i: play_both(*CASES[i % len(CASES)], seed=i),
+                            lambda i: f"{i} {CASES[i % len(CASES)]}")
 
 
 if __name__ == "__main__":

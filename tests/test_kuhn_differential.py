@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import koloda
+from differential import play_in_step
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -28,19 +29,12 @@ def play_both(players: int, seed: int) -> int:
         spiel.apply_action(card)
     game = koloda.load(KUHN, players=players)
     state = game.new_initial_state(seed, hands={f"P{p + 1} hand": dealt[p] for p in range(players)})
-    bet = False
-    moves = 0
-    while not spiel.is_terminal():
-        assert not state.is_terminal() and state.current_player() == spiel.current_player()
-        assert spiel.legal_actions() == [0, 1]
-        words = ["fold", "call"] if bet else ["check", "bet"]
-        assert sorted(state.action_to_string(a) for a in state.legal_actions()) == sorted(words), f"move {moves}"
-        action = rng.choice([0, 1])
-        spiel.apply_action(action)
-        state.apply_action(state.string_to_action(words[action]))
-        bet = bet or action == 1
-        moves += 1
-    assert state.is_terminal()
+
+    def words(spiel, _) -> dict[str, int]:       # OpenSpiel's 0 and 1 (pass, bet) by koloda's words
+        bet = 1 in spiel.history()[players:]
+        return dict(zip(["fold", "call"] if bet else ["check", "bet"], spiel.legal_actions()))
+
+    moves = play_in_step(state, spiel, rng, lambda k, _: {k.action_to_string(a): a for a in k.legal_actions()}, words)
     assert [float(x) for x in state.scores()] == spiel.returns()
     return moves
 

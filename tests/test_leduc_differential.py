@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import koloda
+from differential import play_in_step
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -47,21 +48,13 @@ def play_both(players: int, seed: int, game: koloda.Game | None = None) -> tuple
     game = game or koloda.load(LEDUC, players=players)
     hands = {f"P{p + 1} hand": name(private[p]) for p in range(players)}
     state = game.new_initial_state(seed, hands={**hands, "board": name(public)})
-    moves = 0
-    while not spiel.is_terminal():
-        if spiel.is_chance_node():
-            assert public in [c for c, _ in spiel.chance_outcomes()]
-            spiel.apply_action(public)
-            continue
-        assert not state.is_terminal() and state.current_player() == spiel.current_player(), f"move {moves}"
-        legal = spiel.legal_actions()
-        assert sorted(state.action_to_string(a) for a in state.legal_actions()) == sorted(WORDS[a] for a in legal), \
-            f"move {moves}"
-        action = rng.choice(legal)
-        spiel.apply_action(action)
-        state.apply_action(state.string_to_action(WORDS[action]))
-        moves += 1
-    assert state.is_terminal()
+
+    def board(spiel) -> int:
+        assert public in [c for c, _ in spiel.chance_outcomes()]
+        return public
+
+    moves = play_in_step(state, spiel, rng, lambda k, _: {k.action_to_string(a): a for a in k.legal_actions()},
+                         lambda o, _: {WORDS[a]: a for a in o.legal_actions()}, board)
     assert [float(x) for x in state.scores()] == spiel.returns(), f"seed {seed}"
     return moves, state.scores()
 

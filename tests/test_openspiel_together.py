@@ -88,3 +88,37 @@ def test_a_seat_that_does_not_choose_waits_and_a_second_turn_is_a_node_of_its_ow
     assert state.legal_actions(1) == [0] and state.action_to_string(1, 0) == "wait"
     state.apply_actions([state.legal_actions(0)[0], 0, state.legal_actions(2)[0]])
     assert state.current_player() == 0, "P1's second turn (P2 skipped), in turn"
+
+
+def test_in_turn_the_rounds_are_sequential_and_a_later_bidder_learns_nothing():
+    game = kos.load_game("goofspiel", cards=4, seeds=10, together="in_turn")
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert "together=in_turn" in str(game)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    assert state.current_player() == 0
+    seen = set()
+    for bid in state.legal_actions():
+        after = state.child(bid)
+        assert after.current_player() == 1
+        seen.add((after.information_state_string(1), tuple(after.legal_actions())))
+    assert len(seen) == 1, "P2 bids knowing nothing of P1's bid"
+    name = kos.register("goofspiel")
+    assert pyspiel.load_game(name, {"cards": 3, "together": "in_turn"}).get_type().dynamics == \
+        pyspiel.GameType.Dynamics.SEQUENTIAL
+    with pytest.raises(ValueError, match="in_turn"):
+        kos.load_game("goofspiel", cards=3, together="later")
+
+
+def test_openspiel_s_ismcts_plays_the_rounds_in_turn():
+    from open_spiel.python.algorithms import ismcts, mcts
+    import numpy as np
+    game = kos.load_game("goofspiel", cards=4, seeds=10, together="in_turn")
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 20, random_state=rng)
+    state = game.new_initial_state()
+    state.apply_action(2)
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+    assert sorted(state.returns()) in ([0.0, 1.0], [0.5, 0.5])

@@ -6,7 +6,7 @@ method per syntax class here, as there.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from koloda.dsl import ast
 from koloda.dsl import resolved as R
@@ -18,6 +18,12 @@ from koloda.dsl.model import ActionSpec, Spec
 from koloda.dsl.to_ast import parse
 from koloda.dsl.types import (ANY, BOOL, CARD, GRID, INT, NONE, PLAN, ZONE, elem, is_list, list_of,
                               show)
+
+
+if TYPE_CHECKING:                 # the class this part is mixed into (parts.py)
+    from koloda.dsl.parts import Checking as _Whole
+else:
+    _Whole = object
 
 Scope = dict[str, str]
 _FIELD = re.compile(r"\{([^{}]*)\}")
@@ -32,7 +38,7 @@ def text_fields(text: str) -> list[tuple[int, str]]:
     return [(m.start(1), m.group(1)) for m in _FIELD.finditer(text)]
 
 
-class ControlChecks:
+class ControlChecks(_Whole):
     spec: Spec
     steps: set[str] | None
     procedures: dict[str, R.Procedure]
@@ -41,26 +47,6 @@ class ControlChecks:
     in_event: bool
     rounds: int            # the rounds known to multiply around the effect being checked (nested `repeat: N`)
     functions: dict[str, R.Function]
-
-    # provided by the Checker and the Resolver
-    def error(self, message: str, where: Any, hint: str | None = None, category: str = "error") -> None:
-        raise NotImplementedError
-
-    def expr(self, node: ast.Node, scope: Scope) -> R.Expr:
-        raise NotImplementedError
-
-    def expect(self, node: ast.Node, scope: Scope, want: str, what: str) -> R.Expr:
-        raise NotImplementedError
-
-    def effects(self, effects: tuple[ast.Node, ...], scope: Scope) -> tuple[R.Effect, ...]:
-        raise NotImplementedError
-
-    def signature_scope(self, params: tuple[ast.Param, ...]) -> Scope:
-        raise NotImplementedError
-
-    def arguments(self, name: str, args: tuple[ast.Node, ...], params: tuple[ast.Param, ...],
-                  scope: Scope) -> tuple[R.Expr, ...]:
-        raise NotImplementedError
 
     # ------------------------------------------------------------ procedures
     def procedure(self, name: str) -> R.Procedure | None:

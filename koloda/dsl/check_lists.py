@@ -6,35 +6,22 @@ set whole, never changed in place, so a clone that shares the old list keeps it 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.types import ANY, FRAC, INT, assignable, elem, is_list, is_number, list_of, show
 
+
+if TYPE_CHECKING:                 # the class this part is mixed into (parts.py)
+    from koloda.dsl.parts import Checking as _Whole
+else:
+    _Whole = object
+
 Scope = dict[str, str]
 
 
-class ListChecks:
-    # provided by the Checker and the Resolver
-    def error(self, message: str, where: Any, hint: str | None = None, category: str = "error") -> None:
-        raise NotImplementedError
-
-    def expect(self, node: ast.Node, scope: Scope, want: str, what: str) -> R.Expr:
-        raise NotImplementedError
-
-    def target(self, t: ast.Node, scope: Scope) -> R.Expr:
-        raise NotImplementedError
-
-    def word_for(self, node: ast.Node, scope: Scope, t: str) -> R.Expr:
-        raise NotImplementedError
-
-    def check_word(self, r: R.Expr, t: str) -> None:
-        raise NotImplementedError
-
-    def coerce_rank(self, node: ast.Node, r: R.Expr, other: str) -> R.Expr:
-        raise NotImplementedError
-
+class ListChecks(_Whole):
     def list_target(self, t: ast.Node, scope: Scope, what: str) -> R.Expr:
         """The list variable an effect changes; its item type is `elem` of the result's type."""
         target = self.target(t, scope)

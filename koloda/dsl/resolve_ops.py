@@ -6,36 +6,23 @@ per syntax class here, as there.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from koloda.dsl import ast
 from koloda.dsl import resolved as R
 from koloda.dsl.types import (ANY, BOOL, FRAC, INT, NONE, PLAYER, RANK, ZONE, compatible, elem, is_list, is_number,
                               list_of, number_of, show)
 
+
+if TYPE_CHECKING:                 # the class this part is mixed into (parts.py)
+    from koloda.dsl.parts import Resolving as _Whole
+else:
+    _Whole = object
+
 Scope = dict[str, str]
 
 
-class Operators:
-    # provided by the Resolver
-    def error(self, message: str, where: Any, hint: str | None = None, category: str = "error") -> None:
-        raise NotImplementedError
-
-    def expr(self, node: ast.Node, scope: Scope) -> R.Expr:
-        raise NotImplementedError
-
-    def expect(self, node: ast.Node, scope: Scope, want: str, what: str) -> R.Expr:
-        raise NotImplementedError
-
-    def coerce_rank(self, node: ast.Node, r: R.Expr, other: str) -> R.Expr:
-        raise NotImplementedError
-
-    def word_for(self, node: ast.Node, scope: Scope, t: str) -> R.Expr:
-        raise NotImplementedError
-
-    def check_word(self, r: R.Expr, t: str) -> None:
-        raise NotImplementedError
-
+class Operators(_Whole):
     def _Arith(self, n: ast.Arith, scope: Scope) -> R.Expr:
         left, right = self.expr(n.left, scope), self.expr(n.right, scope)
         if n.op == "+" and is_list(left.type) and is_list(right.type):
