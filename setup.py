@@ -1,8 +1,9 @@
 """The build of koloda: its metadata is in pyproject.toml; this file adds the compiled modules.
 
 The meld search (the opening search, the listing of melds and plays, card masks) runs hundreds of
-thousands of times a match, so it is compiled to C with mypyc from the same typed Python source
-(docs/decisions.md, "The meld search compiled with mypyc"). The Python source stays the reference
+thousands of times a match, and the state and its flow at every move, so they are compiled to C with
+mypyc from the same typed Python source (docs/decisions.md, "The meld search compiled with mypyc",
+"The state and the flow compiled with mypyc"). The Python source stays the reference
 and the fallback: where mypyc or a C compiler is missing, or with `KOLODA_PURE=1` in the
 environment, koloda is installed as plain Python and plays the same moves, only slower.
 

@@ -1,4 +1,5 @@
-"""Which modules of the meld search run compiled (setup.py compiles them with mypyc where it can).
+"""Which modules run compiled: the meld search, the state and its flow (setup.py compiles them with
+mypyc where it can).
 
 The compiled modules are built from the same typed source and play the same moves; a plain Python
 install runs that source. `compiled()` says which kind this install is, for a benchmark's report.
@@ -7,8 +8,9 @@ from __future__ import annotations
 
 import importlib
 
-# setup.py reads this list (without importing koloda): the modules the meld search runs through,
-# none of which other code subclasses or patches, since compiled classes cannot be
+# setup.py reads this list (without importing koloda): the modules the meld search runs through, and
+# the state with the flow that drives it (compiled together, each reads the other's fields directly);
+# no other code subclasses or patches their classes, since compiled classes cannot be
 MODULES = [
     "koloda.interpreter.melds.bitmask",
     "koloda.interpreter.melds.bounded",
