@@ -1,5 +1,5 @@
-"""Which modules run compiled: the meld search, the state and its flow (setup.py compiles them with
-mypyc where it can).
+"""Which modules run compiled: the meld search, a hand's combinations, the state and its flow
+(setup.py compiles them with mypyc where it can).
 
 The compiled modules are built from the same typed source and play the same moves; a plain Python
 install runs that source. `compiled()` says which kind this install is, for a benchmark's report.
@@ -20,6 +20,7 @@ MODULES = [
     "koloda.interpreter.melds.reach",
     "koloda.interpreter.melds.meld_calls",
     "koloda.interpreter.melds.melds",
+    "koloda.interpreter.melds.combos",
     "koloda.interpreter.runtime.gen_runtime",
     "koloda.interpreter.core.state",
     "koloda.interpreter.core.flow",
