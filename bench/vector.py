@@ -82,11 +82,11 @@ def engine(rules: str, n: int, steps: int, seed: int) -> Callable[[], float]:
     def run() -> float:
         start = time.process_time()
         for _ in range(max(1, steps // n)):
-            for match in envs.matches:
+            for row, match in enumerate(envs.matches):
                 legal = envs._legal(match)
                 envs._play(match, legal[int(rng.integers(len(legal)))])
                 if envs._over(match):
-                    envs._start(match, None)
+                    envs._start(row, None)
         return time.process_time() - start
     return run
 
