@@ -57,6 +57,7 @@ class Child:
         # batches of lines (bytes), TOO_LONG, or None once its output is closed
         self.lines: queue.Queue[Any] = queue.Queue()
         self.errors: deque[str] = deque(maxlen=5)      # its last lines on standard error
+        self._errors_closed = threading.Event()         # its standard error is read to the end
         self._out: queue.Queue[bytes | None] = queue.Queue()
         self._unwritten = 0                              # messages given to the writer, not yet written
         self._lock = threading.Lock()
@@ -180,6 +181,13 @@ class Child:
             pass
         finally:
             stream.close()
+            self._errors_closed.set()
+
+    def last_words(self, seconds: float) -> list[str]:
+        """Its last lines on standard error, once they are all read (waited for up to `seconds`): the
+        reader of the stream may be a moment behind a program that wrote them and ended."""
+        self._errors_closed.wait(seconds)
+        return list(self.errors)
 
     # ------------------------------------------------------------ ending
     def exit_code(self, seconds: float) -> int | None:

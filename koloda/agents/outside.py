@@ -102,7 +102,7 @@ class OutsideAgent:
     def _ended(self) -> AgentFailure:
         assert self.child is not None
         code = self.child.exit_code(1.0)
-        errors = list(self.child.errors)
+        errors = self.child.last_words(1.0)
         said = f"; its last words: {' | '.join(errors)}" if errors else ""
         how = "closed its output" if code is None else f"ended (exit code {code})"
         return self._fail(f"{how} instead of answering{said}")
