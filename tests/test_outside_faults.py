@@ -398,7 +398,7 @@ def test_a_program_s_last_words_are_all_read_before_they_are_told(tmp_path):
     script.write_text("import sys\nfor i in range(2000):\n    print('line', i, file=sys.stderr)\n"
                       "print('out of memory', file=sys.stderr)\nsys.exit(3)\n", encoding="utf-8")
     child = Child([sys.executable, str(script)], 1 << 16)
-    assert child.lines.get(timeout=30) is None          # its output closed: it has ended
-    assert child.exit_code(30) == 3
-    assert child.last_words(30)[-1] == "out of memory"
+    assert child.lines.get(timeout=120) is None         # its output closed: it has ended
+    assert child.exit_code(120) == 3
+    assert child.last_words(120)[-1] == "out of memory"
     child.kill()
