@@ -21,19 +21,17 @@ def quotient(x: Any, y: Any) -> Any:
     code tells it at its place) and ValueError past the bound of numbers in play."""
     if type(x) is int and type(y) is int and y and not x % y:      # whole numbers that divide: no Fraction made
         whole = x // y
-        if not -MAX_VALUE <= whole <= MAX_VALUE:
-            raise ValueError(f"`/` gives a number of {len(str(abs(whole)))} digits")
-        return whole
-    made = Fraction(x) / y
-    if made.denominator == 1:
+    else:
+        made = Fraction(x) / y
+        if made.denominator != 1:
+            if abs(made.numerator) > MAX_VALUE or made.denominator > MAX_VALUE:
+                # a fraction divided again and again grows without end, as a number squared does
+                raise ValueError(f"`/` gives a fraction of {len(str(made.denominator))} digits below the line")
+            return made
         whole = made.numerator
-        if not -MAX_VALUE <= whole <= MAX_VALUE:
-            raise ValueError(f"`/` gives a number of {len(str(abs(whole)))} digits")
-        return whole
-    if abs(made.numerator) > MAX_VALUE or made.denominator > MAX_VALUE:
-        # a fraction divided again and again grows without end, as a number squared does
-        raise ValueError(f"`/` gives a fraction of {len(str(made.denominator))} digits below the line")
-    return made
+    if not -MAX_VALUE <= whole <= MAX_VALUE:
+        raise ValueError(f"`/` gives a number of {len(str(abs(whole)))} digits")
+    return whole
 
 
 def number_text(value: Any) -> str:
