@@ -17,7 +17,7 @@ from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, INT, ZONE, is_list
 from koloda.interpreter.base.work import MAX_VALUE
 from koloda.interpreter.codegen.gen_expr import ExprGen
-from koloda.interpreter.codegen.gen_frag import Frag, NotGenerated, Scope, UnknownNode, atom, is_none
+from koloda.interpreter.codegen.gen_frag import Frag, NotGenerated, Scope, UnknownNode, atom, is_none, seats
 from koloda.interpreter.codegen.gen_source import Function
 from koloda.interpreter.core.window import END_TURN
 
@@ -329,7 +329,7 @@ class EffectGen(ExprGen):
             saved = self.fn.temp()
             self.fn.emit(f"{saved} = {local}", indent)
         # the seats are a new list each time; a zone's or a variable's list may change in the loop
-        fresh = isinstance(e.iterable, R.StateValue) and e.iterable.name in ("players", "others")
+        fresh = seats(e.iterable)
         listed = items if fresh else f"list({items})"
         self.fn.emit(f"for {local} in _counted_at(s, {listed}, {self.m.const(e.span, 'span')}):", indent)
         self._blocks += 1

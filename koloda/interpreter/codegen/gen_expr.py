@@ -23,7 +23,7 @@ from koloda.interpreter.runtime import builtin_runtime as rt
 from koloda.interpreter.core.loaded import chain
 from koloda.interpreter.melds.meld_calls import asks_reach
 from koloda.interpreter.codegen.gen_calls import CallGen
-from koloda.interpreter.codegen.gen_frag import NOTHING, Frag, NotGenerated, Scope, UnknownNode, atom, deps_of
+from koloda.interpreter.codegen.gen_frag import NOTHING, Frag, NotGenerated, Scope, UnknownNode, atom, deps_of, seats
 
 _ARITH = {"+", "-", "*", "/", "//", "%"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
@@ -141,8 +141,7 @@ class ExprGen(CallGen):
                 self._in_iterable -= 1
         local = self.m.local(var)
         inner = dict(scope)
-        inner[var] = Frag(local, frozenset({local}), True, iterable.type == ZONE
-                          or (isinstance(iterable, R.StateValue) and iterable.name in ("players", "others")))
+        inner[var] = Frag(local, frozenset({local}), True, iterable.type == ZONE or seats(iterable))
         saved = self._inside_cell
         self._inside_cell = False      # an element is worked out once per item
         hoisted: list[tuple[str, str]] = []
@@ -161,7 +160,7 @@ class ExprGen(CallGen):
         listed = items.text
         if self.checked:          # every list gone through is counted, at the place of the list
             listed = f"_counted_at(s, {listed if made else f'list({listed})'}, {self.at(iterable)})"
-        elif not (isinstance(iterable, R.StateValue) and iterable.name in ("players", "others")):
+        elif not seats(iterable):
             listed = f"_counted(s, {listed})"     # the run's work (work.py)
         return f"{before}for {local} in {listed}", test, value, deps, safe
 

@@ -68,6 +68,12 @@ def is_none(text: str) -> str:
     return f"{text} == None"
 
 
+def seats(n: R.Node) -> bool:
+    """`players` or `others`: a new list of seats each time it is worked out, never none, which a loop
+    over it need neither copy nor count."""
+    return isinstance(n, R.StateValue) and n.name in ("players", "others")
+
+
 def costly(n: R.Node) -> bool:
     """Worth keeping even where it is worked out once: another action's `if:` may ask the same."""
     return isinstance(n, (R.Aggregate, R.ListComp, R.UserCall)) or (
