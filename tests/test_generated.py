@@ -244,6 +244,61 @@ def test_any_and_all_over_the_players_are_written_out(tmp_path, monkeypatch, cas
     assert fast == slow
 
 
+# `count`, `sum`, `max` and `min` over the players are written out too: the same values, the same failures
+# (a player's `t` of none, a `max` of no player, fail as the comprehension's would: told by the checked code)
+VALUES_OVER_PLAYERS = [
+    dict(guard="count(p.t > 1 for p in players) < 2", effect="my t += 1"),
+    dict(guard="count(p for p in players if p.t >= value(c) - 9) > 0", effect="my t += 1"),
+    dict(guard="count(p.t > 0 for p in players if p != me) == 0 or value(c) > 6", effect="my t += 1"),
+    dict(ends="sum(p.t for p in players) > 12", effect="my t += 2"),
+    dict(ends="sum(p.t for p in players if p != who) > 8", effect="who = me"),
+    dict(effect="x = max(p.t for p in players) - min(p.t + value(c) for p in players)"),
+    dict(effect="x = max(p.t for p in players if p.t > 4)"),
+    dict(effect="x = min(p.t + y for p in players)"),
+    dict(score="sum(q.t for q in players) - p.t"),
+    dict(effect="x = count(p for p in players)"),
+]
+
+
+@pytest.mark.parametrize("case", VALUES_OVER_PLAYERS, ids=lambda c: next(iter(c.values())))
+def test_counts_sums_and_extremes_over_the_players_are_written_out(tmp_path, monkeypatch, case):
+    parts = dict(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal="10")
+    parts.update(case)
+    path = tmp_path / "players.yaml"
+    path.write_text(GAME.format(**parts), encoding="utf-8")
+    source = koloda.load(str(path)).generated.source
+    assert "in range(s.n)" not in source, "no loop over the players is left"
+    fast, slow = both(monkeypatch, str(path), seed=3, moves=400)
+    assert fast == slow
+
+
+def test_a_function_of_the_rules_asked_twice_in_one_expression_is_worked_out_once(tmp_path):
+    rules = GAME.format(guard="true", effect="x += 0", when="false", score="p.t", deal="10",
+                        ends="lead() > 3 or (x > 2 and lead() < 1) or (x > 9 and alone() > 1)")
+    rules = rules.replace("deal: [", "define:\n  lead(): max(p.t for p in players if p.t > -1)\n"
+                                     "  alone(): min(p.t for p in players if p.t > -1)\ndeal: [")
+    path = tmp_path / "twice.yaml"
+    path.write_text(rules, encoding="utf-8")
+    source = koloda.load(str(path)).generated.source
+    ends = next(f for f in source.split("\ndef ") if "lead" not in f and "max(" in f and "min(" in f)
+    # `lead()` is kept in a cell, asked for twice; `alone()`, asked for once, is written in place
+    assert re.search(r"_set\(_h\d+, max\(", ends) and ends.count("min(") == 1, ends
+    assert not re.search(r"_set\(_h\d+, min\(", ends), ends
+
+
+def test_a_cell_asked_for_once_is_written_back_in_place():
+    from koloda.interpreter.codegen.gen_source import Function, Module
+    fn = Function(Module({}), "_f", "s", True)
+    inner = fn.cell("len(a)")                       # kept when first needed
+    outer = fn.cell(f"g({inner})")                  # holds the inner one
+    once = fn.cell("h(s)", eager=True)
+    body = fn.fold_single(f"{outer} + {outer} + {once}")
+    # the outer cell is asked for twice: kept; the inner one once (inside the outer's text): in place;
+    # the eager one once: in place
+    assert body.count("_set(") == 2 and "(len(a))" in body and "(h(s))" in body, body
+    assert fn.cell_lines(body) == ["_h1 = []"]
+
+
 # a card that fits is played; with none that fits, a card is drawn: the listing learns `any` from its loop
 FITS = """\
 game: fits

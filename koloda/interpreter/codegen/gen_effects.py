@@ -123,15 +123,18 @@ class EffectGen(ExprGen):
     def value(self, n: R.Expr, scope: Scope, indent: int, zone_items: bool = False) -> str:
         """An expression worked out now, as an atom to use; its checked function tells what failed, if it fails.
         Parts of it that read no local name are worked out once for it (its cells are made just before)."""
+        # a costly part asked for twice (a function of the rules used twice in it) is worked out once
         self.hoisting, self._inside_cell, self._root = True, True, True
+        self.share = self.share_inner = not self.checked
         try:
             f = self.gen(n, scope)
         finally:
             self.hoisting, self._inside_cell, self._root = False, False, False
+            self.share = self.share_inner = False
+        text = self.fn.fold_single(f.text)
         for line in self.fn.cell_lines():
             self.fn.emit(line, indent)
         self.fn.clear_cells()
-        text = f.text
         if not f.safe and self.checked:
             t = self.fn.temp()
             self.fn.emit(f"{t} = {text}", indent)

@@ -180,6 +180,8 @@ class ExprGen(CallGen):
     def _Aggregate(self, n: R.Aggregate, scope: Scope) -> Frag:
         if n.func in ("any", "all"):
             return self.decide(n, scope)
+        if n.func in ("count", "sum", "max", "min") and not self.checked and self.over_players(n):
+            return self.unrolled_values(n, scope)
         if n.func == "count":
             if n.elem.type == BOOL:
                 loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
@@ -234,6 +236,54 @@ class ExprGen(CallGen):
         finally:
             self._in_iterable -= 1
 
+    def over_players(self, n: R.Aggregate) -> bool:
+        """Whether an aggregate goes over the players, few enough to be written out one by one."""
+        return (isinstance(n.iterable, R.StateValue) and n.iterable.name == "players"
+                and self.c.layout.num_players <= UNROLLED_PLAYERS)
+
+    def each_player(self, n: R.Aggregate, scope: Scope) -> list[tuple[Frag | None, Frag]]:
+        """An aggregate's condition and element for each player, worked out once per player."""
+        local = self.m.local(n.var)
+        saved = self._inside_cell
+        self._inside_cell = False
+        parts: list[tuple[Frag | None, Frag]] = []
+        try:
+            for p in range(self.c.layout.num_players):
+                inner = dict(scope)
+                inner[n.var] = Frag(str(p), NOTHING, True, True)        # (a number: kept parts may hold it)
+                parts.append((self.gen(n.cond, inner) if n.cond is not None else None, self.gen(n.elem, inner)))
+        finally:
+            self._inside_cell = saved
+        return parts
+
+    def unrolled_values(self, n: R.Aggregate, scope: Scope) -> Frag:
+        """`count`, `sum`, `max`, `min` over the players, written out player by player: the values a
+        comprehension would give, in its order, without the cost of its function (a failure falls to the
+        checked function, as the comprehension's would)."""
+        local = self.m.local(n.var)
+        parts = self.each_player(n, scope)
+        frags = [f for test, value in parts for f in ((test, value) if test is not None else (value,))]
+        deps = deps_of(frags) - {local}
+        if n.func == "count":
+            def counted(test: Frag | None, value: Frag) -> str:
+                if test is not None and n.elem.type == BOOL:
+                    cond = f"({test.text} and {value.text})"
+                elif test is not None:
+                    cond = test.text
+                else:
+                    cond = value.text
+                return f"(1 if {cond} else 0)"
+            if n.cond is None and n.elem.type != BOOL:      # each player counts
+                return Frag(str(len(parts)), deps, True, True)
+            return Frag("(" + " + ".join(counted(t, v) for t, v in parts) + ")", deps, False, True)
+        if n.func == "sum":         # as `sum` adds: from 0, in order
+            added = " + ".join(f"({v.text})" if t is None else f"({v.text} if {t.text} else 0)" for t, v in parts)
+            return Frag(f"(0 + {added})", deps, False, True)
+        if any(t is not None for t, _ in parts):        # those whose condition holds, in order
+            kept = ", ".join(f"*(({v.text},) if {t.text} else ())" if t is not None else v.text for t, v in parts)
+            return Frag(f"{n.func}([{kept}])", deps, False, True)
+        return Frag(f"{n.func}(({', '.join(v.text for _, v in parts)},))", deps, False, True)
+
     def unrolled(self, n: R.Aggregate, scope: Scope) -> Frag:
         """`any`/`all` over the players, written out player by player (a loaded game's table keeps its
         number of players): `or`s and `and`s that stop where `any`/`all` stop, without a generator's cost."""
@@ -244,7 +294,7 @@ class ExprGen(CallGen):
         try:
             for p in range(self.c.layout.num_players):
                 inner = dict(scope)
-                inner[n.var] = Frag(str(p), frozenset({local}), True, True)
+                inner[n.var] = Frag(str(p), NOTHING, True, True)        # (a number: kept parts may hold it)
                 test = self.gen(n.cond, inner) if n.cond is not None else None
                 value = self.gen(n.elem, inner)
                 if test is None:

@@ -134,6 +134,49 @@ class Function:
                 used.add(name)
         return [f"{name} = {text if eager else '[]'}" for text, (name, eager) in cells if name in used]
 
+    def fold_single(self, body: str) -> str:
+        """The body with each cell that it and the other cells ask for once only written back in place: a
+        cell pays for being kept (a list made, a test at each use), so only a part asked for again is kept.
+
+        A kept-when-needed cell's use holds its text, so the texts are first read with each use replaced by
+        a mark (the longest uses first: they hold the shorter), then a cell's uses are its marks."""
+        cells = list(self.cells.items())
+        if not cells:
+            return body
+        uses = {name: name if eager else f"({name}[0] if {name} else _set({name}, {text}))"
+                for text, (name, eager) in cells}
+        eager = {name: e for _, (name, e) in cells}
+        mark = {name: f"\x01{k}\x02" for k, (_, (name, _)) in enumerate(cells)}
+        longest = sorted(uses, key=lambda n: -len(uses[n]))
+
+        def marked(text: str) -> str:
+            for n in longest:
+                if not eager[n]:
+                    text = text.replace(uses[n], mark[n])
+            for n in longest:
+                if eager[n]:
+                    text = re.sub(rf"\b{n}\b", mark[n], text)
+            return text
+        texts = {name: marked(text) for text, (name, _) in cells}
+        top = marked(body)
+        asked = {n: top.count(mark[n]) + sum(t.count(mark[n]) for m, t in texts.items() if m != n) for n in texts}
+        folded = {n for n, k in asked.items() if k == 1}
+        whole: dict[str, str] = {}
+
+        def written(text: str) -> str:
+            for n in texts:
+                if mark[n] in text:
+                    inner = whole.get(n)
+                    if inner is None:
+                        inner = whole[n] = written(texts[n])
+                    text = text.replace(mark[n], f"({inner})" if n in folded else n if eager[n]
+                                        else f"({n}[0] if {n} else _set({n}, {inner}))")
+            return text
+        body = written(top)
+        self.cells = {written(texts[n]): (n, eager[n]) for _, (n, _) in cells if n not in folded}
+        self._uses = {n if e else f"({n}[0] if {n} else _set({n}, {t}))" for t, (n, e) in self.cells.items()}
+        return body
+
     def clear_cells(self) -> None:
         self.cells.clear()
         self._uses.clear()

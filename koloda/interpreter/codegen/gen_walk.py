@@ -35,6 +35,9 @@ class ExprWalk:
         self.listing = False
         self.hoisting = False
         self.share = False              # in a listing: costly parts another action's `if:` may ask too are kept
+        # in one expression (an effect's value, a condition): costly parts inside kept parts are kept too, and
+        # those asked for once are written back in place (Function.fold_single)
+        self.share_inner = False
         self.memo = False               # in a function's body during a listing: costly parts kept per listing
         # checked (gen_checks.py): each part that can fail tests its operands and raises the rules' located error
         self.checked = False
@@ -58,7 +61,8 @@ class ExprWalk:
             if method is None:
                 return self.fallback(n, scope)
             if (self.hoisting and not trivial(n) and not self.varies(n, scope)
-                    and (not self._inside_cell or (self._root and self.share and costly(n) and self._depth > 1))):
+                    and (not self._inside_cell or (self.share and costly(n) and self._depth > 1
+                                                   and (self._root or self.share_inner)))):
                 saved = self._inside_cell, self._root
                 self._inside_cell, self._root = True, False
                 try:

@@ -221,12 +221,18 @@ class Generator(ListingGen):
             local = self.m.local(p)
             self.fn.emit(f"{local} = b[{self.m.literal(p)}]", 1)
             scope[p] = Frag(local, frozenset({local}), True, watched)
+        # a costly part asked for twice (a function of the rules used twice in it) is worked out once
+        self.share = self.share_inner = not self.checked
+        try:
+            texts = [self.root(node, scope).text] if parts is None else [self.root(p, scope).text for p, _ in parts]
+        finally:
+            self.share = self.share_inner = False
+        texts = self.fn.fold_single("\x03".join(texts)).split("\x03")
         if parts is None:
-            value = self.root(node, scope)
             self.fn.emit("try:", 1)
-            self.fn.emit(f"return {value.text}", 2)
+            self.fn.emit(f"return {texts[0]}", 2)
         else:           # part by part, as `and` goes: the part found false clears its bit
-            values = [(self.root(part, scope).text, bit) for part, bit in parts]
+            values = [(text, bit) for text, (_, bit) in zip(texts, parts)]
             self.fn.emit("try:", 1)
             for k, (text, bit) in enumerate(values):
                 self.fn.emit(f"_t0 = {text}", 2)
