@@ -244,7 +244,7 @@ def test_any_and_all_over_the_players_are_written_out(tmp_path, monkeypatch, cas
     assert fast == slow
 
 
-# `count`, `sum`, `max` and `min` over the players are written out too: the same values, the same failures
+# `count`, `sum`, `max`, `min` and lists over the players are written out too: the same values, the same failures
 # (a player's `t` of none, a `max` of no player, fail as the comprehension's would: told by the checked code)
 VALUES_OVER_PLAYERS = [
     dict(guard="count(p.t > 1 for p in players) < 2", effect="my t += 1"),
@@ -257,6 +257,9 @@ VALUES_OVER_PLAYERS = [
     dict(effect="x = min(p.t + y for p in players)"),
     dict(score="sum(q.t for q in players) - p.t"),
     dict(effect="x = count(p for p in players)"),
+    dict(effect="who = [p for p in players if p.t > 2][0]"),
+    dict(effect="x = count(q for q in [p for p in players if p != me] if q.t >= x - 3)"),
+    dict(effect="x = sum([p.t * 2 for p in players])"),
 ]
 
 

@@ -27,8 +27,6 @@ from koloda.interpreter.codegen.gen_frag import NOTHING, Frag, NotGenerated, Sco
 
 _ARITH = {"+", "-", "*", "/", "//", "%"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
-# `any`/`all` over the players is written out player by player up to this many players
-UNROLLED_PLAYERS = 8
 
 
 class ExprGen(CallGen):
@@ -180,7 +178,7 @@ class ExprGen(CallGen):
     def _Aggregate(self, n: R.Aggregate, scope: Scope) -> Frag:
         if n.func in ("any", "all"):
             return self.decide(n, scope)
-        if n.func in ("count", "sum", "max", "min") and not self.checked and self.over_players(n):
+        if n.func in ("count", "sum", "max", "min") and self.unrolls(n):
             return self.unrolled_values(n, scope)
         if n.func == "count":
             if n.elem.type == BOOL:
@@ -213,8 +211,7 @@ class ExprGen(CallGen):
         items = None
         if self.checked or any(isinstance(x, R.BuiltinCall) and x.name == "melds_in" for x in R.walk(n.iterable)):
             items = self.stream(n, scope)
-        elif isinstance(n.iterable, R.StateValue) and n.iterable.name == "players" \
-                and self.c.layout.num_players <= UNROLLED_PLAYERS:
+        elif self.over_players(n):
             return self.unrolled(n, scope)
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope, items)
         assert value is not None
@@ -236,12 +233,7 @@ class ExprGen(CallGen):
         finally:
             self._in_iterable -= 1
 
-    def over_players(self, n: R.Aggregate) -> bool:
-        """Whether an aggregate goes over the players, few enough to be written out one by one."""
-        return (isinstance(n.iterable, R.StateValue) and n.iterable.name == "players"
-                and self.c.layout.num_players <= UNROLLED_PLAYERS)
-
-    def each_player(self, n: R.Aggregate, scope: Scope) -> list[tuple[Frag | None, Frag]]:
+    def each_player(self, n: R.Aggregate | R.ListComp, scope: Scope) -> list[tuple[Frag | None, Frag]]:
         """An aggregate's condition and element for each player, worked out once per player."""
         local = self.m.local(n.var)
         saved = self._inside_cell
@@ -275,7 +267,7 @@ class ExprGen(CallGen):
                 return f"(1 if {cond} else 0)"
             if n.cond is None and n.elem.type != BOOL:      # each player counts
                 return Frag(str(len(parts)), deps, True, True)
-            return Frag("(" + " + ".join(counted(t, v) for t, v in parts) + ")", deps, False, True)
+            return Frag("(" + " + ".join(counted(t, v) for t, v in parts) + ")", deps, all(f.safe for f in frags), True)
         if n.func == "sum":         # as `sum` adds: from 0, in order
             added = " + ".join(f"({v.text})" if t is None else f"({v.text} if {t.text} else 0)" for t, v in parts)
             return Frag(f"(0 + {added})", deps, False, True)
@@ -313,6 +305,12 @@ class ExprGen(CallGen):
         return Frag(text, deps_of(parts) - {local}, all(p.safe for p in parts), True, True)
 
     def _ListComp(self, n: R.ListComp, scope: Scope) -> Frag:
+        if not self.checked and self.over_players(n):       # written out player by player, as aggregates are
+            local = self.m.local(n.var)
+            parts = self.each_player(n, scope)
+            deps = deps_of([f for t, v in parts for f in ((t, v) if t is not None else (v,))]) - {local}
+            kept = ", ".join(v.text if t is None else f"*(({v.text},) if {t.text} else ())" for t, v in parts)
+            return Frag(f"[{kept}]", deps, False, True)
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)
         assert value is not None
         where = f" if {test.text}" if test is not None else ""

@@ -16,6 +16,8 @@ from koloda.interpreter.codegen.gen_frag import (NOTHING, Frag, NotGenerated, Sc
                                                  is_literal, trivial)
 from koloda.interpreter.codegen.gen_source import Function, Module
 
+# `any`, `all`, `count`, `sum`, `max` and `min` over this many players or fewer are written out player by player
+UNROLLED_PLAYERS = 8
 MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is a function of its own
 _COSTLY = (R.Aggregate, R.ListComp, R.BuiltinCall, R.UserCall)
 
@@ -108,9 +110,18 @@ class ExprWalk:
             if isinstance(x, R.UserCall):
                 if not self.inlines(x) or self.heavy(self.c.rules.functions[x.name].body):
                     return True
-            elif costly(x):
+            elif costly(x) and not (isinstance(x, R.Aggregate) and self.unrolls(x)):
                 return True
         return False
+
+    def over_players(self, n: R.Aggregate | R.ListComp) -> bool:
+        """Whether an aggregate or a list goes over the players, few enough to be written out one by one."""
+        return (isinstance(n.iterable, R.StateValue) and n.iterable.name == "players"
+                and self.c.layout.num_players <= UNROLLED_PLAYERS)
+
+    def unrolls(self, n: R.Aggregate) -> bool:
+        """Whether an aggregate is written out player by player (gen_expr.py): no loop to pay for."""
+        return not self.checked and n.func in ("any", "all", "count", "sum", "max", "min") and self.over_players(n)
 
     def inlines(self, n: R.UserCall) -> bool:
         """Whether a call is inlined (then its arguments are worked out where used)."""

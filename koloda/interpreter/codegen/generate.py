@@ -212,10 +212,10 @@ class Generator(ListingGen):
         self.fn = Function(self.m, name, "s, b", pure=True)
         self.listing, self.hoisting, self.memo = False, True, False
         parts = self.watch.parts.get(node) if watched else None
-        if parts is not None:
+        head: list[str] = []
+        if parts is not None:       # first of all, before the cells are made: most often nothing changed
             mask = self.watch.bits[node]
-            self.fn.emit(f"if s.dirty & {mask} != {mask}:", 1)
-            self.fn.emit("return False", 2)
+            head = [f"    if s.dirty & {mask} != {mask}:", "        return False"]
         scope = {}
         for p in params:
             local = self.m.local(p)
@@ -253,7 +253,7 @@ class Generator(ListingGen):
             self.fn.emit(f"return {self.m.const(recover, 'checked')}(s, b)", 2)
         if parts is not None:
             self.fn.emit("return _t0", 1)
-        self.m.add(self.fn.text())
+        self.m.add(self.fn.text(head))
         return name
 
     def asked(self, node: R.Expr, params: Sequence[str] | None = None) -> str:
