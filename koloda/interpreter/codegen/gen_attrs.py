@@ -38,7 +38,8 @@ class AttrGen(ExprWalk):
             decks = self.c.card_deck
             table = self.m.const(list(decks) if decks is not None else [None] * cards.size, "deck")
         elif n.name in ("rank_index", "suit_index"):
-            table = self.m.const((rank_indexes if n.name == "rank_index" else suit_indexes)(cards), n.name)
+            # one table per module: the same text for the same attribute, so that a part reading it is kept once
+            table = self.m.made(n.name, lambda: (rank_indexes if n.name == "rank_index" else suit_indexes)(cards))
         elif n.name in ("zone", "depth"):
             # the state knows each card's zone (loc, -1: none yet); its depth is found in that zone's list
             card = self.gen(n.obj, scope)

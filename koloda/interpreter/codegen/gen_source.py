@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from typing import Any
+from typing import Any, Callable
 
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _LOCAL = re.compile(r"(v_[A-Za-z][A-Za-z0-9_]*|w\d+)\Z")
@@ -41,6 +41,7 @@ class Module:
         self.namespace: dict[str, Any] = dict(runtime)
         self.chunks: list[str] = []
         self._consts: dict[int, str] = {}
+        self._made: dict[str, str] = {}
         self._keep: list[Any] = []          # bound objects stay alive, so that their ids stay theirs
         self._count = 0
         self._locals: dict[str, str] = {}
@@ -60,6 +61,13 @@ class Module:
         self._consts[id(value)] = name
         self._keep.append(value)
         return name
+
+    def made(self, key: str, make: Callable[[], Any]) -> str:
+        """The name of a value made once per module (by `make`, when first asked for under `key`)."""
+        found = self._made.get(key)
+        if found is None:
+            found = self._made[key] = self.const(make(), key)
+        return found
 
     def literal(self, value: Any) -> str:
         """A value as source: `repr` for the plain immutable kinds, a bound name for anything else."""
