@@ -50,6 +50,22 @@ class EffectGen(ExprGen):
         self.m.add(self.fn.text())
         return name
 
+    def combo_function(self, nodes: tuple[R.Effect, ...], var: str, low: int, cards: R.Expr) -> str:
+        """A function (s, code) that runs the effects of an action whose one parameter `var` is a combination
+        of `combos(cards)`: its code is `low` + `code`, its cards taken from those cards as they are now
+        (as `effects_function` takes them, with no decoding by the codec)."""
+        name = self.m.name("run")
+        self.fn = Function(self.m, name, "s, code", pure=False)
+        self.listing = self.hoisting = self.memo = False
+        local = self.m.local(var)
+        held = self.sequence(cards, {})
+        combos = self.m.const(self.c.combos, "combos")
+        self.fn.emit(f"{local} = {combos}.pick({f'{low} + code' if low else 'code'}, {held.text})", 1)
+        scope: Scope = {var: Frag(local, frozenset({local}), True, True)}
+        self.block(nodes, scope, set(scope), 1)
+        self.m.add(self.fn.text())
+        return name
+
     def action_function(self, nodes: tuple[R.Effect, ...], params: list[tuple[str, str, int, int, int]]) -> str:
         """A function (s, code) that runs an action's effects: `code` is the action's id less its offset, its
         parameters' (name, type, radix, low, step) written as digits (codec.py), decoded here as the codec does."""

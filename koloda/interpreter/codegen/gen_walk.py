@@ -47,6 +47,9 @@ class ExprWalk:
         # per comprehension being generated, innermost last: its local, and the parts of its condition and
         # element that do not read it, worked out once before its loop ((name, text) pairs)
         self._loops: list[tuple[str, list[tuple[str, str]]]] = []
+        # the locals that hold a combination's code, not its Combo (a listing's, gen_listing.py): the text
+        # that gives its cards (a new list each time)
+        self.coded: dict[str, str] = {}
 
     # ------------------------------------------------------------ entry points
     def gen(self, n: R.Expr, scope: Scope) -> Frag:
@@ -133,6 +136,7 @@ class ExprWalk:
         name = self.m.name("d")
         params = [self.m.local(local) for local in names]
         saved = (self.fn, self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops)
+        coded, self.coded = self.coded, {}         # (a code passed on is read as a Combo: it fails, checked)
         self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=True)   # (no effect runs while it does)
         self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops = \
             False, False, False, 0, 0, []
@@ -144,6 +148,7 @@ class ExprWalk:
             self.m.add(self.fn.text(["    # a part of an expression nested deeper than one Python expression goes"]))
         finally:
             self.fn, self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops = saved
+            self.coded = coded
         args = [scope[local] for local in names]
         return Frag(f"{name}({', '.join(['s'] + [a.text for a in args])})", deps_of(args),
                     body.safe and all(a.safe for a in args), body.nonnull, body.boolean)
@@ -179,6 +184,7 @@ class ExprWalk:
         params = [self.m.local(p) for p in fn.params]
         counted = self.c.expansion.fans_out(fn.name)
         saved = (self.fn, self.hoisting, self.memo, self._inside_cell, self._root, self._in_iterable, self._depth)
+        coded, self.coded = self.coded, {}         # (its parameters are its own)
         self.fn = Function(self.m, name, ", ".join(["s"] + params + (["at"] if self.checked and counted else [])),
                            pure=True)
         self.hoisting, self.memo, self._inside_cell, self._root = False, self.listing, False, False
@@ -196,4 +202,5 @@ class ExprWalk:
         finally:
             (self.fn, self.hoisting, self.memo, self._inside_cell, self._root, self._in_iterable,
              self._depth) = saved
+            self.coded = coded
         return name

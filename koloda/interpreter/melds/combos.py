@@ -64,6 +64,13 @@ class ComboTable:
         self.size = len(self.entries)
         # by code, what its combinations are (its kind, lowest and highest value, length, cards of each value)
         self._about: list[dict[str, object] | None] = [None] * self.size
+        self._counts: list[tuple[tuple[int, int], ...] | None] = [None] * self.size
+        # by code, its kind's name, least and greatest value and length: what a listing that goes through
+        # codes reads of each (codegen/gen_attrs.py), with no Combo made
+        self.kind_of = [self.names[k] for k, _ in self.entries]
+        self.low_of = [low for _, (low, _, _) in self.entries]
+        self.high_of = [low + length - 1 for _, (low, length, _) in self.entries]
+        self.length_of = [length for _, (_, length, _) in self.entries]
         self.index = {name: k for k, name in enumerate(self.names)}
         self._wanted: dict[tuple, list[int]] = {}        # the kinds a listing asks for -> their indices
         self._held: OrderedDict[tuple, Hand] = OrderedDict()
@@ -82,6 +89,42 @@ class ComboTable:
         """`combos(cards)`, `combos(cards, kind)`: each combination the cards make, once, in code order.
         `kinds`: only those of these kinds' names (what a listing's `if:` lets through, gen_kinds.py;
         a name of no kind is none)."""
+        hand = self._hand(cards)
+        if kind is not None:
+            if kinds is not None and kind not in kinds:
+                return []
+            return self._of_kind(hand, self.names.index(kind))
+        if kinds is None:
+            found = hand.every
+            if found is None:
+                found = hand.every = [c for k in range(len(self.kinds)) for c in self._of_kind(hand, k)]
+            return found
+        wanted = self._wanted_kinds(kinds)
+        if len(wanted) == 1:
+            return self._of_kind(hand, wanted[0])
+        return [c for k in wanted for c in self._of_kind(hand, k)]
+
+    def held_codes(self, cards: Sequence[int], kind: str | None = None, kinds: Iterable[object] | None = None
+                   ) -> list[int]:
+        """The codes of the combinations `held` lists, in the same order, none made a Combo: a listing
+        whose `if:` reads only their attributes goes through these (codegen/gen_listing.py)."""
+        hand = self._hand(cards)
+        if kind is not None:
+            if kinds is not None and kind not in kinds:
+                return []
+            return self._codes_of_kind(hand, self.names.index(kind))
+        if kinds is None:
+            found = hand.every_code
+            if found is None:
+                found = hand.every_code = [c for k in range(len(self.kinds)) for c in self._codes_of_kind(hand, k)]
+            return found
+        wanted = self._wanted_kinds(kinds)
+        if len(wanted) == 1:
+            return self._codes_of_kind(hand, wanted[0])
+        return [c for k in wanted for c in self._codes_of_kind(hand, k)]
+
+    def _hand(self, cards: Sequence[int]) -> Hand:
+        """What is known of these cards, kept for the hands listed last."""
         key = tuple(cards)
         hand = self._held.get(key)
         if hand is None:
@@ -90,39 +133,40 @@ class ComboTable:
                 self._held.popitem(last=False)
         else:
             self._held.move_to_end(key)
-        if kind is not None:
-            k = self.names.index(kind)
-            if kinds is not None and kind not in kinds:
-                return []
-            return self._of_kind(hand, k)
-        if kinds is None:
-            found = hand.every
-            if found is None:
-                found = hand.every = [c for k in range(len(self.kinds)) for c in self._of_kind(hand, k)]
-            return found
+        return hand
+
+    def _wanted_kinds(self, kinds: Iterable[object]) -> list[int]:
+        """The indices of the kinds named, least first (a kind named twice: once; a name of no kind: none)."""
         wanted = self._wanted.get(kinds) if type(kinds) is tuple else None
         if wanted is None:
             index = self.index
-            wanted = sorted({index[name] for name in kinds if name in index})    # (a kind named twice: once)
+            wanted = sorted({index[name] for name in kinds if name in index})
             if type(kinds) is tuple and len(self._wanted) < 256:
                 self._wanted[kinds] = wanted
-        made = hand.kinds
-        if len(wanted) == 1:
-            found = made[wanted[0]]
-            return found if found is not None else self._of_kind(hand, wanted[0])
-        return [c for k in wanted for c in (made[k] or self._of_kind(hand, k))]      # (none made: asked again)
+        return wanted
+
+    def _codes_of_kind(self, hand: Hand, k: int) -> list[int]:
+        """The codes of the combinations of one kind (its index) a hand makes, in code order, found when
+        first asked."""
+        found = hand.codes[k]
+        if found is None:
+            kind = self.kinds[k]
+            found = hand.codes[k] = []
+            if kind.same > hand.most or kind.run_min > len(hand.values):     # (bombs, runs: often none)
+                return found
+            codes = self.kind_codes[k]
+            found += [codes[shape] for shape in held_shapes(kind, hand)]
+            if kind.wings:
+                found.sort()            # (wings chosen in another order than their codes')
+        return found
 
     def _of_kind(self, hand: Hand, k: int) -> list[Combo]:
         """The combinations of one kind (its index) a hand makes, found when first asked."""
         found = hand.kinds[k]
         if found is None:
-            kind = self.kinds[k]
+            about, pool = self._about, hand.pool
             found = hand.kinds[k] = []
-            if kind.same > hand.most or kind.run_min > len(hand.values):     # (bombs, runs: often none)
-                return found
-            codes, about, pool = self.kind_codes[k], self._about, hand.pool
-            for shape in held_shapes(kind, hand):
-                code = codes[shape]
+            for code in self._codes_of_kind(hand, k):
                 made = about[code] or self._describe(code)
                 combo = Combo(code)
                 # (a copy of what the code's combinations share, with this hand's cards: one dict, not seven
@@ -130,9 +174,21 @@ class ComboTable:
                 combo.__dict__ = attrs = made.copy()
                 attrs["pool"] = pool
                 found.append(combo)
-            if kind.wings:
-                found.sort()            # (wings chosen in another order than their codes')
         return found
+
+    def cards_listed(self, code: int, cards: Sequence[int]) -> list[int]:
+        """The cards of the combination of a code as `held` lists it from these cards (its Combo's `cards`)."""
+        return self._cards(code, self._hand(cards).pool)
+
+    def _cards(self, code: int, pool: dict[int, list[int]]) -> list[int]:
+        """The cards of a code's combination: the first of each value in `pool`, else in the deck."""
+        counts = self._counts[code]
+        if counts is None:
+            self._describe(code)
+            counts = self._counts[code]
+            assert counts is not None
+        deck = self.pool
+        return [c for v, n in counts for c in (pool.get(v) or deck[v])[:n]]
 
     def combo(self, code: int, pool: dict[int, list[int]] | None = None) -> Combo:
         """The combination of a code, its cards the first of each value in `pool` (the deck's by default)."""
@@ -148,15 +204,17 @@ class ComboTable:
         counts: dict[int, int] = {v: kind.same for v in range(low, low + length)}
         for v in wings:
             counts[v] = counts.get(v, 0) + kind.wings
+        shape = self._counts[code] = tuple(counts.items())
         made = self._about[code] = {"kind": kind.name, "low": low, "high": low + length - 1, "length": length,
-                                    "counts": tuple(counts.items()), "deck": self.pool}
+                                    "counts": shape, "deck": self.pool}
         return made
 
     def decode(self, code: int) -> Combo:
         return self.combo(code)
 
-    def pick(self, combo: Combo, cards: Sequence[int]) -> Combo:
-        """The same combination taking its cards from these (the cards its move puts down)."""
+    def pick(self, combo: int, cards: Sequence[int]) -> Combo:
+        """The combination of a code (or the same combination) taking its cards from these (the cards its
+        move puts down)."""
         hand = self._held.get(tuple(cards))
         if hand is not None and hand.plain:         # (listed a moment ago: each value's cards are known)
             return self.combo(int(combo), hand.pool)
@@ -180,7 +238,7 @@ class ComboTable:
 class Hand:
     """What is known of the cards of one hand: each value's cards in it, how many, and its combinations
     of each kind once they were asked for (a hand is listed again while it waits: passes, other kinds)."""
-    __slots__ = ("pool", "have", "values", "most", "plain", "kinds", "every", "_at_least")
+    __slots__ = ("pool", "have", "values", "most", "plain", "kinds", "every", "codes", "every_code", "_at_least")
 
     def __init__(self, cards: Sequence[int], values: Sequence[int], kinds: int):
         pool: dict[int, list[int]] = {}
@@ -202,6 +260,8 @@ class Hand:
         self.most = max(self.have.values(), default=0)
         self.kinds: list[list[Combo] | None] = [None] * kinds
         self.every: list[Combo] | None = None
+        self.codes: list[list[int] | None] = [None] * kinds
+        self.every_code: list[int] | None = None
         self._at_least: dict[int, list[int]] = {}
 
     def at_least(self, n: int) -> list[int]:
