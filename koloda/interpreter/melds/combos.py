@@ -20,7 +20,7 @@ from koloda.dsl.types import rank_word
 from koloda.interpreter.base.cards import JOKER, CardTable
 from koloda.interpreter.melds.combo import Combo
 
-__all__ = ["ComboTable", "Combo", "MOST_COMBOS"]
+__all__ = ["ComboTable", "Combo", "Kind", "MOST_COMBOS"]
 
 # The most combinations a game's `combos:` may make of its deck: each is a move's digit, listed at load.
 MOST_COMBOS = 200_000
@@ -33,11 +33,27 @@ _REMEMBERED = 16
 Shape = tuple[int, int, tuple[int, ...]]
 
 
+class Kind:
+    """A kind of `combos:` (dsl/combokinds.py) as the search reads it for each hand: its numbers in fields
+    of this compiled class, read at once rather than looked up on the rule file's object (None: no bound)."""
+
+    def __init__(self, kind: ComboKind):
+        self.name: str = kind.name
+        self.same: int = kind.same
+        self.run_min: int = kind.run_min
+        self.run_max: int = kind.run_max
+        self.low: int | None = kind.low
+        self.high: int | None = kind.high
+        self.wings: int = kind.wings
+        self.wing_most: int = kind.wing_most
+        self.span = kind.span
+
+
 class ComboTable:
     """Every combination the deck allows, by code; and the combinations of cards held."""
 
     def __init__(self, kinds: Sequence[ComboKind], cards: CardTable):
-        self.kinds = list(kinds)
+        self.kinds = [Kind(k) for k in kinds]
         self.names = tuple(k.name for k in kinds)
         self.card_values = cards.values
         pool: dict[int, list[int]] = {}
@@ -240,24 +256,31 @@ class Hand:
     of each kind once they were asked for (a hand is listed again while it waits: passes, other kinds)."""
     __slots__ = ("pool", "have", "values", "most", "plain", "kinds", "every", "codes", "every_code", "_at_least")
 
-    def __init__(self, cards: Sequence[int], values: Sequence[int], kinds: int):
+    def __init__(self, cards: Sequence[int], values: tuple[int, ...], kinds: int):
         pool: dict[int, list[int]] = {}
-        kept = 0
+        have: dict[int, int] = {}
+        kept = most = 0
         for card in cards:
             if card is not None:
-                held = pool.get(values[card])
+                value = values[card]
+                held = pool.get(value)
                 if held is None:
-                    pool[values[card]] = [card]
+                    pool[value] = [card]
+                    n = 1
                 elif card in held:
                     continue            # (a card named twice is one card)
                 else:
                     held.append(card)
+                    n = len(held)
+                have[value] = n
+                if n > most:
+                    most = n
                 kept += 1
         self.pool = pool
-        self.have = {v: len(held) for v, held in pool.items()}
+        self.have = have
         self.plain = kept == len(cards)         # each card once, none none: as `pick` reads them
         self.values = sorted(pool)
-        self.most = max(self.have.values(), default=0)
+        self.most = most
         self.kinds: list[list[Combo] | None] = [None] * kinds
         self.every: list[Combo] | None = None
         self.codes: list[list[int] | None] = [None] * kinds
@@ -273,7 +296,7 @@ class Hand:
         return found
 
 
-def shapes(kind: ComboKind, have: dict[int, int]) -> Iterator[Shape]:
+def shapes(kind: Kind, have: dict[int, int]) -> Iterator[Shape]:
     """The shapes of a kind that cards holding `have[v]` of each value `v` make: by length, lowest value,
     then wings (their order is their codes', numbered at load)."""
     same, low_end, high_end = kind.same, kind.low, kind.high
@@ -310,7 +333,7 @@ def _wings(others: list[int], have: dict[int, int], n: int, size: int, most: int
                 yield (v,) * repeat + rest
 
 
-def held_shapes(kind: ComboKind, hand: Hand) -> list[Shape]:
+def held_shapes(kind: Kind, hand: Hand) -> list[Shape]:
     """The shapes `shapes` finds for a hand's values, in another order (a hand's combinations are put in
     code order once made): a list made with comprehensions and itertools rather than nested generators,
     the values held often enough for a kind's groups found once per hand."""
