@@ -121,8 +121,9 @@ class AttrGen(ExprWalk):
 
     def _ComboAttr(self, n: R.ComboAttr, scope: Scope) -> Frag:
         combo = self.gen(n.obj, scope)
-        cards = self.coded.get(combo.text)
-        if cards is not None:           # a code (a listing's, gen_listing.py): its attributes from the table's lists
+        coded = self.coded.get(combo.text)
+        if coded is not None:           # a code (gen_listing.py, gen_effects.py): its attributes from the table's lists
+            cards = coded[0]
             if n.name in ("cards", "size"):
                 return Frag(cards if n.name == "cards" else f"len({cards})", combo.deps, True, True)
             table = self.m.const(getattr(self.c.combos, n.name + "_of"), "combo_" + n.name)

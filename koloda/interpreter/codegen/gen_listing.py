@@ -87,7 +87,8 @@ class ListingGen(ControlGen):
                     # attributes read from the table's lists), of only the kinds it lets through (gen_kinds.py)
                     local = self.m.local(rp.var)
                     domain, cards = self.combo_codes(rp.domain, scope, combos or "None")
-                    self.coded = {local: f"{self.m.const(self.c.combos.cards_listed, 'combo_cards')}({local}, {cards})"}
+                    combos = self.m.const(self.c.combos, "combos")
+                    self.coded = {local: (f"{combos}.cards_listed({local}, {cards})", f"{combos}.pick({local}, {cards})")}
                     listed = f"_counted(s, {domain.text})"
                     domain = Frag(listed, domain.deps, domain.safe)
                 elif combos is not None and isinstance(rp.domain, R.BuiltinCall):   # only the kinds the guard

@@ -10,6 +10,7 @@ found from how many cards of each value it holds, and take the first cards of ea
 """
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
 from itertools import combinations, combinations_with_replacement
 from typing import Iterable, Iterator, Sequence
@@ -38,7 +39,7 @@ class Kind:
     of this compiled class, read at once rather than looked up on the rule file's object (None: no bound)."""
 
     def __init__(self, kind: ComboKind):
-        self.name: str = kind.name
+        self.name: str = sys.intern(kind.name)       # (a guard compares it with words of the rules: interned)
         self.same: int = kind.same
         self.run_min: int = kind.run_min
         self.run_max: int = kind.run_max
@@ -54,7 +55,7 @@ class ComboTable:
 
     def __init__(self, kinds: Sequence[ComboKind], cards: CardTable):
         self.kinds = [Kind(k) for k in kinds]
-        self.names = tuple(k.name for k in kinds)
+        self.names = tuple(k.name for k in self.kinds)
         self.card_values = cards.values
         pool: dict[int, list[int]] = {}
         for card, value in enumerate(cards.values):
@@ -196,6 +197,10 @@ class ComboTable:
         """The cards of the combination of a code as `held` lists it from these cards (its Combo's `cards`)."""
         return self._cards(code, self._hand(cards).pool)
 
+    def cards_picked(self, code: int, cards: Sequence[int]) -> list[int]:
+        """The cards of the combination of a code as `pick` takes them from these."""
+        return self._cards(code, self._pool(cards))
+
     def _cards(self, code: int, pool: dict[int, list[int]]) -> list[int]:
         """The cards of a code's combination: the first of each value in `pool`, else in the deck."""
         counts = self._counts[code]
@@ -231,15 +236,19 @@ class ComboTable:
     def pick(self, combo: int, cards: Sequence[int]) -> Combo:
         """The combination of a code (or the same combination) taking its cards from these (the cards its
         move puts down)."""
+        return self.combo(int(combo), self._pool(cards))
+
+    def _pool(self, cards: Sequence[int]) -> dict[int, list[int]]:
+        """Each value's cards among these, in their order."""
         hand = self._held.get(tuple(cards))
         if hand is not None and hand.plain:         # (listed a moment ago: each value's cards are known)
-            return self.combo(int(combo), hand.pool)
+            return hand.pool
         pool: dict[int, list[int]] = {}
         values = self.card_values
         for card in cards:
             if card is not None:
                 pool.setdefault(values[card], []).append(card)
-        return self.combo(int(combo), pool)
+        return pool
 
     def text(self, code: int) -> str:
         """How a combination is shown: its values, a wing's after `with` (`3 3 3 4 4 4 with 7 8`)."""
