@@ -67,11 +67,16 @@ class ComboTable:
         self.codes: dict[tuple[int, Shape], int] = {}
         self.offsets: list[int] = []                    # by kind: the code of its first combination
         self.kind_codes: list[dict[Shape, int]] = []   # by kind: its shapes' codes
+        # by kind with no wings: its codes by `low * (run_max + 1) + length` (an int hashes cheaper than a shape)
+        self.run_codes: list[dict[int, int]] = []
         for k, kind in enumerate(self.kinds):
             self.offsets.append(len(self.entries))
             self.kind_codes.append({})
+            self.run_codes.append({})
             for shape in shapes(kind, in_deck):
                 self.codes[(k, shape)] = self.kind_codes[k][shape] = len(self.entries)
+                if not kind.wings:
+                    self.run_codes[k][shape[0] * (kind.run_max + 1) + shape[1]] = len(self.entries)
                 self.entries.append((k, shape))
                 if len(self.entries) > MOST_COMBOS:
                     raise RuleErrors([RuleError(
@@ -171,10 +176,13 @@ class ComboTable:
             found = hand.codes[k] = []
             if kind.same > hand.most or kind.run_min > len(hand.values):     # (bombs, runs: often none)
                 return found
+            if not kind.wings:
+                runs, wide = self.run_codes[k], kind.run_max + 1
+                found += [runs[low * wide + length] for low, length in held_runs(kind, hand)]
+                return found
             codes = self.kind_codes[k]
             found += [codes[shape] for shape in held_shapes(kind, hand)]
-            if kind.wings:
-                found.sort()            # (wings chosen in another order than their codes')
+            found.sort()            # (wings chosen in another order than their codes')
         return found
 
     def _of_kind(self, hand: Hand, k: int) -> list[Combo]:
@@ -342,10 +350,9 @@ def _wings(others: list[int], have: dict[int, int], n: int, size: int, most: int
                 yield (v,) * repeat + rest
 
 
-def held_shapes(kind: Kind, hand: Hand) -> list[Shape]:
-    """The shapes `shapes` finds for a hand's values, in another order (a hand's combinations are put in
-    code order once made): a list made with comprehensions and itertools rather than nested generators,
-    the values held often enough for a kind's groups found once per hand."""
+def held_runs(kind: Kind, hand: Hand) -> list[tuple[int, int]]:
+    """The (lowest value, length) of a kind's groups in a hand, by length then lowest value (its shapes'
+    order when it has no wings)."""
     values = hand.at_least(kind.same)
     if kind.low is not None or kind.high is not None:
         low_end = values[0] if kind.low is None else kind.low
@@ -354,14 +361,20 @@ def held_shapes(kind: Kind, hand: Hand) -> list[Shape]:
     if len(values) < kind.run_min:
         return []
     if kind.run_max == 1:
-        runs = [(v, 1) for v in values]
-    else:
-        streak: dict[int, int] = {}         # how many values in a row from each, all of them held so
-        for v in reversed(values):
-            streak[v] = streak.get(v + 1, 0) + 1
-        longest = min(kind.run_max, max(streak.values()))
-        runs = [(low, length) for length in range(kind.run_min, longest + 1) for low in values
-                if streak[low] >= length]
+        return [(v, 1) for v in values]
+    streak: dict[int, int] = {}         # how many values in a row from each, all of them held so
+    for v in reversed(values):
+        streak[v] = streak.get(v + 1, 0) + 1
+    longest = min(kind.run_max, max(streak.values()))
+    return [(low, length) for length in range(kind.run_min, longest + 1) for low in values
+            if streak[low] >= length]
+
+
+def held_shapes(kind: Kind, hand: Hand) -> list[Shape]:
+    """The shapes `shapes` finds for a hand's values, in another order (a hand's combinations are put in
+    code order once made): a list made with comprehensions and itertools rather than nested generators,
+    the values held often enough for a kind's groups found once per hand."""
+    runs = held_runs(kind, hand)
     if not kind.wings:
         return [(low, length, ()) for low, length in runs]
     have, size, most = hand.have, kind.wings, kind.wing_most
