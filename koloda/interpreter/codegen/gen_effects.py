@@ -64,9 +64,10 @@ class EffectGen(ExprGen):
         code = f"{low} + code" if low else "code"
         if read_as_code(self.c, nodes, var, self.inlines):
             # only its attributes are read: kept as its code, its cards taken now (as `pick` takes them)
+            picked = self.fn.temp()
             self.fn.emit(f"{local} = {code}", 1)
-            self.fn.emit(f"_cards_{local} = {combos}.cards_picked({local}, {held.text})", 1)
-            self.coded = {local: (f"list(_cards_{local})", f"{combos}.pick({local}, _cards_{local})")}
+            self.fn.emit(f"{picked} = {combos}.cards_picked({local}, {held.text})", 1)
+            self.coded = {local: (f"list({picked})", f"{combos}.pick({local}, {picked})")}
         else:
             self.fn.emit(f"{local} = {combos}.pick({code}, {held.text})", 1)
         scope: Scope = {var: Frag(local, frozenset({local}), True, True)}
