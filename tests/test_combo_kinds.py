@@ -60,17 +60,17 @@ def game(tmp_path_factory):
 def asked(game, state) -> list:
     """The kinds each `combos(...)` of one listing was asked for, in the order of the actions."""
     table, seen = game.combos, []
-    held = table.held
+    held = table.held_codes          # (a guard that reads only a combination's attributes lists codes)
 
     def record(cards, kind=None, kinds=None):
         seen.append(None if kinds is None else sorted(str(k) for k in kinds))
         return held(cards, kind, kinds)
 
-    table.held = record
+    table.held_codes = record
     try:
         listed(game, state, fast=True)
     finally:
-        del table.held
+        del table.held_codes
     return seen
 
 

@@ -10,7 +10,7 @@ import koloda
 from koloda.dsl.combokinds import ComboKind
 from koloda.dsl.errors import RuleErrors
 from koloda.interpreter.melds import combos
-from koloda.interpreter.melds.combos import MOST_COMBOS, ComboTable, Hand, held_shapes, shapes
+from koloda.interpreter.melds.combos import MOST_COMBOS, ComboTable, Hand, Kind, held_shapes, shapes
 
 from helpers import cards
 
@@ -63,7 +63,7 @@ def test_a_decoded_combination_takes_its_cards_where_it_is_played(game):
 def test_wings_take_no_value_of_the_groups_and_share_a_value_only_as_allowed():
     kind = ComboKind("plane", same=3, run_min=2, run_max=2, low=3, high=14, wings=1, wing_most=2)
     have = {3: 3, 4: 4, 5: 3, 16: 1, 17: 1}
-    found = set(shapes(kind, have))
+    found = set(shapes(Kind(kind), have))
     assert (3, 2, (5, 5)) in found and (4, 2, (3, 3)) in found
     assert (3, 2, (4, 4)) not in found                # a wing is never a card of the groups' values
     assert not any(w.count(5) > 2 for _, _, w in found)
@@ -84,7 +84,8 @@ def test_a_hand_finds_the_shapes_the_load_numbers(game):
     """A hand's shapes are found another way than the load's (lists and itertools, then put in code
     order): the same shapes, each once, for any cards."""
     rng, table = random.Random(5), game.combos
-    kinds = table.kinds + [ComboKind("plane", same=3, run_min=2, run_max=3, low=3, high=14, wings=2, wing_most=4)]
+    kinds = table.kinds + [Kind(ComboKind("plane", same=3, run_min=2, run_max=3, low=3, high=14, wings=2,
+                                          wing_most=4))]
     for _ in range(300):
         hand = Hand(rng.sample(range(len(table.card_values)), rng.randint(0, 20)), table.card_values, len(kinds))
         for kind in kinds:

@@ -5,9 +5,10 @@ tables; a name it does not know cannot run (NotGenerated, then UnknownNode).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from koloda.dsl import resolved as R
+from koloda.dsl.builtins import COMBO_ATTRS as R_COMBO_ATTRS
 from koloda.interpreter.runtime import builtin_runtime as rt
 from koloda.interpreter.base.cards import rank_indexes, suit_indexes
 from koloda.interpreter.codegen.gen_frag import NOTHING, Frag, NotGenerated, Scope, atom, deps_of
@@ -120,11 +121,18 @@ class AttrGen(ExprWalk):
         return Frag(f"_plan({self.m.const(get, 'plan_' + n.name)}, {plan.text})", plan.deps)
 
     def _ComboAttr(self, n: R.ComboAttr, scope: Scope) -> Frag:
+        combo = self.gen(n.obj, scope)
+        coded = self.coded.get(combo.text)
+        if coded is not None:           # a code (gen_listing.py, gen_effects.py): its attributes from the table's lists
+            cards = coded[0]
+            if n.name in ("cards", "size"):
+                return Frag(cards if n.name == "cards" else f"len({cards})", combo.deps, True, True)
+            table = self.m.const(getattr(self.c.combos, n.name + "_of"), "combo_" + n.name)
+            return Frag(f"{table}[{combo.text}]", combo.deps, True, True)
         inline = {"cards": "list({}.cards)", "size": "len({}.cards)", "kind": "{}.kind", "low": "{}.low",
                   "high": "{}.high", "length": "{}.length"}.get(n.name)     # as combo.py holds them
         if inline is None:
             raise NotGenerated
-        combo = self.gen(n.obj, scope)
         if combo.nonnull:
             return Frag(inline.format(combo.text), combo.deps, combo.safe, True)
         if combo.text.isidentifier():       # a local that may be none: asked in place
@@ -171,6 +179,31 @@ class AttrGen(ExprWalk):
         if plan is not None:
             return Frag(f"_reach_after({reach}, s, {text})", deps_of(parts), False, True, True)
         return Frag(f"_reach({reach}, {text})", deps_of(parts), False, True, True)
+
+
+def read_as_code(c: Any, nodes: Sequence[R.Node], var: str, inlines: Callable[[R.UserCall], bool]) -> bool:
+    """Whether the nodes read the combination `var` only by its attributes (so that it may be its code):
+    never as a value, nor given to a call that is not inlined, nor hidden by a name of its own."""
+    return all(_attrs_only(c, n, var, inlines) for n in nodes)
+
+
+def _attrs_only(c: Any, n: R.Node, var: str, inlines: Callable[[R.UserCall], bool]) -> bool:
+    if isinstance(n, R.Local):
+        return n.name != var
+    if isinstance(n, R.ComboAttr) and isinstance(n.obj, R.Local) and n.obj.name == var:
+        return n.name in R_COMBO_ATTRS
+    if getattr(n, "var", None) == var or (isinstance(n, R.Let) and n.name == var):
+        return False
+    if isinstance(n, R.UserCall):
+        fn = c.rules.functions[n.name]
+        for param, arg in zip(fn.params, n.args):
+            if isinstance(arg, R.Local) and arg.name == var:
+                if not inlines(n) or not _attrs_only(c, fn.body, param, inlines):
+                    return False
+            elif not _attrs_only(c, arg, var, inlines):
+                return False
+        return True
+    return all(_attrs_only(c, child, var, inlines) for child in R.children(n))
 
 
 def _combo_attr(name: str) -> Callable[[Any], Any]:

@@ -128,6 +128,14 @@ class CallGen(AttrGen):
         more = "" if kinds == "None" else f", {kinds}"
         return Frag(f"{self.runtime('combos')}({combos}, {cards.text}, {kind}{more})", cards.deps, False, True)
 
+    def combo_codes(self, n: R.BuiltinCall, scope: Scope, kinds: str) -> tuple[Frag, str]:
+        """The codes of `combos(cards)` (of only the kinds the text `kinds` names when it is not None), and
+        the text of the cards."""
+        cards = self.sequence(n.args[0], scope)
+        combos = self.m.const(self.c.combos, "combos")
+        kind = self.m.literal(n.args[1].value) if len(n.args) == 2 and isinstance(n.args[1], R.Const) else "None"
+        return Frag(f"{combos}.held_codes({cards.text}, {kind}, {kinds})", cards.deps, False, True), cards.text
+
     def call_hand_compare(self, n: R.BuiltinCall, scope: Scope) -> Frag:
         left, right = self.sequence(n.args[0], scope), self.sequence(n.args[1], scope)
         patterns = self.m.const(self.c.patterns, "patterns")

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from koloda.dsl import resolved as R
 from koloda.dsl.types import BOOL, INT, ZONE, is_list
 from koloda.interpreter.base.work import MAX_VALUE
+from koloda.interpreter.codegen.gen_attrs import read_as_code
 from koloda.interpreter.codegen.gen_expr import ExprGen
 from koloda.interpreter.codegen.gen_frag import Frag, NotGenerated, Scope, UnknownNode, atom, is_none, seats
 from koloda.interpreter.codegen.gen_source import Function
@@ -47,6 +48,33 @@ class EffectGen(ExprGen):
                 self.fn.emit(f"{local} = {combos}.pick({local}, {cards.text})", 1)
             scope[param] = Frag(local, frozenset({local}), True, True)
         self.block(nodes, scope, set(scope), 1)
+        self.m.add(self.fn.text())
+        return name
+
+    def combo_function(self, nodes: tuple[R.Effect, ...], var: str, low: int, cards: R.Expr) -> str:
+        """A function (s, code) that runs the effects of an action whose one parameter `var` is a combination
+        of `combos(cards)`: its code is `low` + `code`, its cards taken from those cards as they are now
+        (as `effects_function` takes them, with no decoding by the codec)."""
+        name = self.m.name("run")
+        self.fn = Function(self.m, name, "s, code", pure=False)
+        self.listing = self.hoisting = self.memo = False
+        local = self.m.local(var)
+        held = self.sequence(cards, {})
+        combos = self.m.const(self.c.combos, "combos")
+        code = f"{low} + code" if low else "code"
+        if read_as_code(self.c, nodes, var, self.inlines):
+            # only its attributes are read: kept as its code, its cards taken now (as `pick` takes them)
+            picked = self.fn.temp()
+            self.fn.emit(f"{local} = {code}", 1)
+            self.fn.emit(f"{picked} = {combos}.cards_picked({local}, {held.text})", 1)
+            self.coded = {local: (f"list({picked})", f"{combos}.pick({local}, {picked})")}
+        else:
+            self.fn.emit(f"{local} = {combos}.pick({code}, {held.text})", 1)
+        scope: Scope = {var: Frag(local, frozenset({local}), True, True)}
+        try:
+            self.block(nodes, scope, set(scope), 1)
+        finally:
+            self.coded = {}
         self.m.add(self.fn.text())
         return name
 
@@ -90,16 +118,16 @@ class EffectGen(ExprGen):
         name = self.m.name("deep")
         names = sorted(scope)
         params = [self.m.local(k) for k in names]
-        self.fn.emit(f"{name}({', '.join(['s'] + [scope[k].text for k in names])})", indent)
-        saved = self.fn, self._blocks
+        self.fn.emit(f"{name}({', '.join(['s'] + [self.passed(scope[k].text) for k in names])})", indent)
+        saved = self.fn, self._blocks, self.coded
         self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=False)
-        self._blocks = 0
+        self._blocks, self.coded = 0, {}          # (a code is passed on as its Combo)
         try:
             inner = {k: Frag(p, frozenset({p}), scope[k].safe, scope[k].nonnull) for k, p in zip(names, params)}
             self.block(nodes, inner, visible, 1)
             self.m.add(self.fn.text())
         finally:
-            self.fn, self._blocks = saved
+            self.fn, self._blocks, self.coded = saved
 
     def effect(self, e: R.Effect, scope: Scope, visible: set[str], indent: int) -> None:
         emit = self.fn.emit
@@ -143,7 +171,7 @@ class EffectGen(ExprGen):
             t = self.fn.temp()
             names = [k for k in sorted(self.c.free_locals(n)) if k in scope]
             recover = self.m.const(self.recovery(lambda gen: gen.asked(n, names)), "checked")
-            pairs = ", ".join(f"{self.m.literal(k)}: {scope[k].text}" for k in names)
+            pairs = ", ".join(f"{self.m.literal(k)}: {self.passed(scope[k].text)}" for k in names)
             self.fn.emit("try:", indent)
             self.fn.emit(f"{t} = {text}", indent + 1)
             self.fn.emit("except Exception:", indent)

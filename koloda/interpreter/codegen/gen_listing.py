@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 from koloda.dsl import resolved as R
 from koloda.dsl.types import CARD, ZONE
+from koloda.interpreter.codegen.gen_attrs import read_as_code
 from koloda.interpreter.codegen.gen_control import ControlGen
 from koloda.interpreter.codegen.gen_expr import _logic
 from koloda.interpreter.codegen.gen_frag import Frag, costly, truth
@@ -47,7 +48,6 @@ class ListingGen(ControlGen):
         emit = self.fn.emit
         indent = 1
         scope: dict[str, Frag] = {}
-        code: str | None = None
         lead, whole = self.lead(ra)
         if lead is not None:          # while the part before the parameters is false, nothing is listed
             emit(f"if {truth(lead)}:", indent)
@@ -61,6 +61,15 @@ class ListingGen(ControlGen):
             emit("if _perf() > deadline:", indent)
             emit(f"raise _Slow({i})", indent + 1)
         combos = self.combo_kinds(ra)
+        try:
+            self._action_loops(i, ra, action, scope, indent, each, combos, whole)
+        finally:
+            self.coded = {}
+
+    def _action_loops(self, i: int, ra: R.Action, action: Action, scope: dict[str, Frag], indent: int, each: bool,
+                      combos: str | None, whole: bool) -> None:
+        emit = self.fn.emit
+        code: str | None = None
         for k, (rp, param) in enumerate(zip(ra.params, action.params)):
             in_zone = rp.domain.type == ZONE
             # a range, or the players, gives each whole number once, and never none
@@ -73,6 +82,15 @@ class ListingGen(ControlGen):
                     low, high = self.gen(rp.domain.low, scope), self.gen(rp.domain.high, scope)
                     domain = Frag(f"_range(s, {low.text}, {high.text})", low.deps | high.deps)
                     listed = domain.text
+                elif isinstance(rp.domain, R.BuiltinCall) and self.listed_as_codes(ra):
+                    # a guard that reads only the combinations' attributes: their codes, none made a Combo (its
+                    # attributes read from the table's lists), of only the kinds it lets through (gen_kinds.py)
+                    local = self.m.local(rp.var)
+                    domain, cards = self.combo_codes(rp.domain, scope, combos or "None")
+                    combos = self.m.const(self.c.combos, "combos")
+                    self.coded = {local: (f"{combos}.cards_listed({local}, {cards})", f"{combos}.pick({local}, {cards})")}
+                    listed = f"_counted(s, {domain.text})"
+                    domain = Frag(listed, domain.deps, domain.safe)
                 elif combos is not None and isinstance(rp.domain, R.BuiltinCall):   # only the kinds the guard
                     domain = self.combos_listed(rp.domain, scope, combos)            # lets through (gen_kinds.py)
                     listed = f"_counted(s, {domain.text})"
@@ -254,6 +272,15 @@ class ListingGen(ControlGen):
         after = "    " * (loop.indent - 1)
         lines += [f"{after}if not {cell}:", f"{after}    {cell}.append(False)"]
         self.fn.lines[loop.line:loop.line + 2] = lines
+
+    def listed_as_codes(self, ra: R.Action) -> bool:
+        """Whether an action's one parameter ranges over `combos(...)` and its guard reads only the
+        combination's attributes (gen_attrs.read_as_code), so that its listing may go through codes."""
+        if len(ra.params) != 1:
+            return False
+        domain = ra.params[0].domain
+        return isinstance(domain, R.BuiltinCall) and domain.name == "combos" \
+            and read_as_code(self.c, [ra.guard] if ra.guard is not None else [], ra.params[0].var, self.inlines)
 
     def combo_kinds(self, ra: R.Action) -> str | None:
         """For an action whose one parameter ranges over `combos(...)`: the text of the kinds its guard

@@ -31,6 +31,7 @@ ATTRIBUTES = frozenset({
     "asked", "turn_no", "dirty", "work", "direction", "move", "move_zone", "note_leaving", "meld", "shuffle", "gather", "deal", "append", "add",
     "cards", "points",          # of a plan (melds.Plan) that is there
     "kind", "low", "high", "length", "pick",    # of a combination (combo.Combo), and its table's cards taken
+    "held_codes", "cards_listed", "cards_picked",       # a combination as its code (combos.ComboTable)
 })
 
 

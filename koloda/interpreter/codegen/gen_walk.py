@@ -52,6 +52,9 @@ class ExprWalk:
         # per comprehension being generated, innermost last: its local, and the parts of its condition and
         # element that do not read it, worked out once before its loop ((name, text) pairs)
         self._loops: list[tuple[str, list[tuple[str, str]]]] = []
+        # the locals that hold a combination's code, not its Combo (gen_listing.py, gen_effects.py): the
+        # text that gives its cards (a new list each time), and the text of its Combo, for code it is passed to
+        self.coded: dict[str, tuple[str, str]] = {}
 
     # ------------------------------------------------------------ entry points
     def gen(self, n: R.Expr, scope: Scope) -> Frag:
@@ -148,6 +151,7 @@ class ExprWalk:
         name = self.m.name("d")
         params = [self.m.local(local) for local in names]
         saved = (self.fn, self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops)
+        coded, self.coded = self.coded, {}         # (a code is passed on as its Combo)
         self.fn = Function(self.m, name, ", ".join(["s"] + params), pure=True)   # (no effect runs while it does)
         self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops = \
             False, False, False, 0, 0, []
@@ -159,9 +163,16 @@ class ExprWalk:
             self.m.add(self.fn.text(["    # a part of an expression nested deeper than one Python expression goes"]))
         finally:
             self.fn, self.hoisting, self._inside_cell, self._root, self._in_iterable, self._depth, self._loops = saved
+            self.coded = coded
         args = [scope[local] for local in names]
-        return Frag(f"{name}({', '.join(['s'] + [a.text for a in args])})", deps_of(args),
+        return Frag(f"{name}({', '.join(['s'] + [self.passed(a.text) for a in args])})", deps_of(args),
                     body.safe and all(a.safe for a in args), body.nonnull, body.boolean)
+
+    def passed(self, text: str) -> str:
+        """The text of a local's value as code generated apart reads it: a combination held as its code
+        (`coded`) as its Combo."""
+        coded = self.coded.get(text)
+        return text if coded is None else coded[1]
 
     def fallback(self, n: R.Expr, scope: Scope) -> Frag:
         """A node no method writes: the engine cannot run it (tests/test_architecture.py keeps this from
@@ -194,6 +205,7 @@ class ExprWalk:
         params = [self.m.local(p) for p in fn.params]
         counted = self.c.expansion.fans_out(fn.name)
         saved = (self.fn, self.hoisting, self.memo, self._inside_cell, self._root, self._in_iterable, self._depth)
+        coded, self.coded = self.coded, {}         # (its parameters are its own)
         self.fn = Function(self.m, name, ", ".join(["s"] + params + (["at"] if self.checked and counted else [])),
                            pure=True)
         self.hoisting, self.memo, self._inside_cell, self._root = False, self.listing, False, False
@@ -211,4 +223,5 @@ class ExprWalk:
         finally:
             (self.fn, self.hoisting, self.memo, self._inside_cell, self._root, self._in_iterable,
              self._depth) = saved
+            self.coded = coded
         return name

@@ -173,6 +173,11 @@ class Generator(ListingGen):
             if all(p.type not in (PLAN, COMBO) and p.words is None for p in action.params):
                 digits = [(p.var, p.type, pc.radix, pc.low, pc.step) for p, pc in zip(ra.params, action.params)]
                 add((_setter(action, "run_code"), self.action_function(ra.effects, digits)))
+            elif len(action.params) == 1 and action.params[0].type == COMBO \
+                    and isinstance(ra.params[0].domain, R.BuiltinCall) and ra.params[0].domain.name == "combos":
+                rp, call = ra.params[0], ra.params[0].domain       # one combination: its code read here
+                add((_setter(action, "run_code"), self.combo_function(ra.effects, rp.var, action.params[0].low,
+                                                                      call.args[0])))
             else:           # run with the parameters the codec decodes (a combination's cards taken where it lies)
                 picks = {p.var: p.domain.args[0] for p in ra.params
                          if p.type == COMBO and isinstance(p.domain, R.BuiltinCall)}

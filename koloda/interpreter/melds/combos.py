@@ -10,6 +10,7 @@ found from how many cards of each value it holds, and take the first cards of ea
 """
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
 from itertools import combinations, combinations_with_replacement
 from typing import Iterable, Iterator, Sequence
@@ -20,7 +21,7 @@ from koloda.dsl.types import rank_word
 from koloda.interpreter.base.cards import JOKER, CardTable
 from koloda.interpreter.melds.combo import Combo
 
-__all__ = ["ComboTable", "Combo", "MOST_COMBOS"]
+__all__ = ["ComboTable", "Combo", "Kind", "MOST_COMBOS"]
 
 # The most combinations a game's `combos:` may make of its deck: each is a move's digit, listed at load.
 MOST_COMBOS = 200_000
@@ -33,12 +34,28 @@ _REMEMBERED = 16
 Shape = tuple[int, int, tuple[int, ...]]
 
 
+class Kind:
+    """A kind of `combos:` (dsl/combokinds.py) as the search reads it for each hand: its numbers in fields
+    of this compiled class, read at once rather than looked up on the rule file's object (None: no bound)."""
+
+    def __init__(self, kind: ComboKind):
+        self.name: str = sys.intern(kind.name)       # (a guard compares it with words of the rules: interned)
+        self.same: int = kind.same
+        self.run_min: int = kind.run_min
+        self.run_max: int = kind.run_max
+        self.low: int | None = kind.low
+        self.high: int | None = kind.high
+        self.wings: int = kind.wings
+        self.wing_most: int = kind.wing_most
+        self.span = kind.span
+
+
 class ComboTable:
     """Every combination the deck allows, by code; and the combinations of cards held."""
 
     def __init__(self, kinds: Sequence[ComboKind], cards: CardTable):
-        self.kinds = list(kinds)
-        self.names = tuple(k.name for k in kinds)
+        self.kinds = [Kind(k) for k in kinds]
+        self.names = tuple(k.name for k in self.kinds)
         self.card_values = cards.values
         pool: dict[int, list[int]] = {}
         for card, value in enumerate(cards.values):
@@ -50,11 +67,16 @@ class ComboTable:
         self.codes: dict[tuple[int, Shape], int] = {}
         self.offsets: list[int] = []                    # by kind: the code of its first combination
         self.kind_codes: list[dict[Shape, int]] = []   # by kind: its shapes' codes
+        # by kind with no wings: its codes by `low * (run_max + 1) + length` (an int hashes cheaper than a shape)
+        self.run_codes: list[dict[int, int]] = []
         for k, kind in enumerate(self.kinds):
             self.offsets.append(len(self.entries))
             self.kind_codes.append({})
+            self.run_codes.append({})
             for shape in shapes(kind, in_deck):
                 self.codes[(k, shape)] = self.kind_codes[k][shape] = len(self.entries)
+                if not kind.wings:
+                    self.run_codes[k][shape[0] * (kind.run_max + 1) + shape[1]] = len(self.entries)
                 self.entries.append((k, shape))
                 if len(self.entries) > MOST_COMBOS:
                     raise RuleErrors([RuleError(
@@ -64,6 +86,13 @@ class ComboTable:
         self.size = len(self.entries)
         # by code, what its combinations are (its kind, lowest and highest value, length, cards of each value)
         self._about: list[dict[str, object] | None] = [None] * self.size
+        self._counts: list[tuple[tuple[int, int], ...] | None] = [None] * self.size
+        # by code, its kind's name, least and greatest value and length: what a listing that goes through
+        # codes reads of each (codegen/gen_attrs.py), with no Combo made
+        self.kind_of = [self.names[k] for k, _ in self.entries]
+        self.low_of = [low for _, (low, _, _) in self.entries]
+        self.high_of = [low + length - 1 for _, (low, length, _) in self.entries]
+        self.length_of = [length for _, (_, length, _) in self.entries]
         self.index = {name: k for k, name in enumerate(self.names)}
         self._wanted: dict[tuple, list[int]] = {}        # the kinds a listing asks for -> their indices
         self._held: OrderedDict[tuple, Hand] = OrderedDict()
@@ -82,6 +111,42 @@ class ComboTable:
         """`combos(cards)`, `combos(cards, kind)`: each combination the cards make, once, in code order.
         `kinds`: only those of these kinds' names (what a listing's `if:` lets through, gen_kinds.py;
         a name of no kind is none)."""
+        hand = self._hand(cards)
+        if kind is not None:
+            if kinds is not None and kind not in kinds:
+                return []
+            return self._of_kind(hand, self.names.index(kind))
+        if kinds is None:
+            found = hand.every
+            if found is None:
+                found = hand.every = [c for k in range(len(self.kinds)) for c in self._of_kind(hand, k)]
+            return found
+        wanted = self._wanted_kinds(kinds)
+        if len(wanted) == 1:
+            return self._of_kind(hand, wanted[0])
+        return [c for k in wanted for c in self._of_kind(hand, k)]
+
+    def held_codes(self, cards: Sequence[int], kind: str | None = None, kinds: Iterable[object] | None = None
+                   ) -> list[int]:
+        """The codes of the combinations `held` lists, in the same order, none made a Combo: a listing
+        whose `if:` reads only their attributes goes through these (codegen/gen_listing.py)."""
+        hand = self._hand(cards)
+        if kind is not None:
+            if kinds is not None and kind not in kinds:
+                return []
+            return self._codes_of_kind(hand, self.names.index(kind))
+        if kinds is None:
+            found = hand.every_code
+            if found is None:
+                found = hand.every_code = [c for k in range(len(self.kinds)) for c in self._codes_of_kind(hand, k)]
+            return found
+        wanted = self._wanted_kinds(kinds)
+        if len(wanted) == 1:
+            return self._codes_of_kind(hand, wanted[0])
+        return [c for k in wanted for c in self._codes_of_kind(hand, k)]
+
+    def _hand(self, cards: Sequence[int]) -> Hand:
+        """What is known of these cards, kept for the hands listed last."""
         key = tuple(cards)
         hand = self._held.get(key)
         if hand is None:
@@ -90,39 +155,43 @@ class ComboTable:
                 self._held.popitem(last=False)
         else:
             self._held.move_to_end(key)
-        if kind is not None:
-            k = self.names.index(kind)
-            if kinds is not None and kind not in kinds:
-                return []
-            return self._of_kind(hand, k)
-        if kinds is None:
-            found = hand.every
-            if found is None:
-                found = hand.every = [c for k in range(len(self.kinds)) for c in self._of_kind(hand, k)]
-            return found
+        return hand
+
+    def _wanted_kinds(self, kinds: Iterable[object]) -> list[int]:
+        """The indices of the kinds named, least first (a kind named twice: once; a name of no kind: none)."""
         wanted = self._wanted.get(kinds) if type(kinds) is tuple else None
         if wanted is None:
             index = self.index
-            wanted = sorted({index[name] for name in kinds if name in index})    # (a kind named twice: once)
+            wanted = sorted({index[name] for name in kinds if name in index})
             if type(kinds) is tuple and len(self._wanted) < 256:
                 self._wanted[kinds] = wanted
-        made = hand.kinds
-        if len(wanted) == 1:
-            found = made[wanted[0]]
-            return found if found is not None else self._of_kind(hand, wanted[0])
-        return [c for k in wanted for c in (made[k] or self._of_kind(hand, k))]      # (none made: asked again)
+        return wanted
+
+    def _codes_of_kind(self, hand: Hand, k: int) -> list[int]:
+        """The codes of the combinations of one kind (its index) a hand makes, in code order, found when
+        first asked."""
+        found = hand.codes[k]
+        if found is None:
+            kind = self.kinds[k]
+            found = hand.codes[k] = []
+            if kind.same > hand.most or kind.run_min > len(hand.values):     # (bombs, runs: often none)
+                return found
+            if not kind.wings:
+                runs, wide = self.run_codes[k], kind.run_max + 1
+                found += [runs[low * wide + length] for low, length in held_runs(kind, hand)]
+                return found
+            codes = self.kind_codes[k]
+            found += [codes[shape] for shape in held_shapes(kind, hand)]
+            found.sort()            # (wings chosen in another order than their codes')
+        return found
 
     def _of_kind(self, hand: Hand, k: int) -> list[Combo]:
         """The combinations of one kind (its index) a hand makes, found when first asked."""
         found = hand.kinds[k]
         if found is None:
-            kind = self.kinds[k]
+            about, pool = self._about, hand.pool
             found = hand.kinds[k] = []
-            if kind.same > hand.most or kind.run_min > len(hand.values):     # (bombs, runs: often none)
-                return found
-            codes, about, pool = self.kind_codes[k], self._about, hand.pool
-            for shape in held_shapes(kind, hand):
-                code = codes[shape]
+            for code in self._codes_of_kind(hand, k):
                 made = about[code] or self._describe(code)
                 combo = Combo(code)
                 # (a copy of what the code's combinations share, with this hand's cards: one dict, not seven
@@ -130,9 +199,25 @@ class ComboTable:
                 combo.__dict__ = attrs = made.copy()
                 attrs["pool"] = pool
                 found.append(combo)
-            if kind.wings:
-                found.sort()            # (wings chosen in another order than their codes')
         return found
+
+    def cards_listed(self, code: int, cards: Sequence[int]) -> list[int]:
+        """The cards of the combination of a code as `held` lists it from these cards (its Combo's `cards`)."""
+        return self._cards(code, self._hand(cards).pool)
+
+    def cards_picked(self, code: int, cards: Sequence[int]) -> list[int]:
+        """The cards of the combination of a code as `pick` takes them from these."""
+        return self._cards(code, self._pool(cards))
+
+    def _cards(self, code: int, pool: dict[int, list[int]]) -> list[int]:
+        """The cards of a code's combination: the first of each value in `pool`, else in the deck."""
+        counts = self._counts[code]
+        if counts is None:
+            self._describe(code)
+            counts = self._counts[code]
+            assert counts is not None
+        deck = self.pool
+        return [c for v, n in counts for c in (pool.get(v) or deck[v])[:n]]
 
     def combo(self, code: int, pool: dict[int, list[int]] | None = None) -> Combo:
         """The combination of a code, its cards the first of each value in `pool` (the deck's by default)."""
@@ -148,24 +233,30 @@ class ComboTable:
         counts: dict[int, int] = {v: kind.same for v in range(low, low + length)}
         for v in wings:
             counts[v] = counts.get(v, 0) + kind.wings
+        shape = self._counts[code] = tuple(counts.items())
         made = self._about[code] = {"kind": kind.name, "low": low, "high": low + length - 1, "length": length,
-                                    "counts": tuple(counts.items()), "deck": self.pool}
+                                    "counts": shape, "deck": self.pool}
         return made
 
     def decode(self, code: int) -> Combo:
         return self.combo(code)
 
-    def pick(self, combo: Combo, cards: Sequence[int]) -> Combo:
-        """The same combination taking its cards from these (the cards its move puts down)."""
+    def pick(self, combo: int, cards: Sequence[int]) -> Combo:
+        """The combination of a code (or the same combination) taking its cards from these (the cards its
+        move puts down)."""
+        return self.combo(int(combo), self._pool(cards))
+
+    def _pool(self, cards: Sequence[int]) -> dict[int, list[int]]:
+        """Each value's cards among these, in their order."""
         hand = self._held.get(tuple(cards))
         if hand is not None and hand.plain:         # (listed a moment ago: each value's cards are known)
-            return self.combo(int(combo), hand.pool)
+            return hand.pool
         pool: dict[int, list[int]] = {}
         values = self.card_values
         for card in cards:
             if card is not None:
                 pool.setdefault(values[card], []).append(card)
-        return self.combo(int(combo), pool)
+        return pool
 
     def text(self, code: int) -> str:
         """How a combination is shown: its values, a wing's after `with` (`3 3 3 4 4 4 with 7 8`)."""
@@ -180,28 +271,37 @@ class ComboTable:
 class Hand:
     """What is known of the cards of one hand: each value's cards in it, how many, and its combinations
     of each kind once they were asked for (a hand is listed again while it waits: passes, other kinds)."""
-    __slots__ = ("pool", "have", "values", "most", "plain", "kinds", "every", "_at_least")
+    __slots__ = ("pool", "have", "values", "most", "plain", "kinds", "every", "codes", "every_code", "_at_least")
 
-    def __init__(self, cards: Sequence[int], values: Sequence[int], kinds: int):
+    def __init__(self, cards: Sequence[int], values: tuple[int, ...], kinds: int):
         pool: dict[int, list[int]] = {}
-        kept = 0
+        have: dict[int, int] = {}
+        kept = most = 0
         for card in cards:
             if card is not None:
-                held = pool.get(values[card])
+                value = values[card]
+                held = pool.get(value)
                 if held is None:
-                    pool[values[card]] = [card]
+                    pool[value] = [card]
+                    n = 1
                 elif card in held:
                     continue            # (a card named twice is one card)
                 else:
                     held.append(card)
+                    n = len(held)
+                have[value] = n
+                if n > most:
+                    most = n
                 kept += 1
         self.pool = pool
-        self.have = {v: len(held) for v, held in pool.items()}
+        self.have = have
         self.plain = kept == len(cards)         # each card once, none none: as `pick` reads them
         self.values = sorted(pool)
-        self.most = max(self.have.values(), default=0)
+        self.most = most
         self.kinds: list[list[Combo] | None] = [None] * kinds
         self.every: list[Combo] | None = None
+        self.codes: list[list[int] | None] = [None] * kinds
+        self.every_code: list[int] | None = None
         self._at_least: dict[int, list[int]] = {}
 
     def at_least(self, n: int) -> list[int]:
@@ -213,7 +313,7 @@ class Hand:
         return found
 
 
-def shapes(kind: ComboKind, have: dict[int, int]) -> Iterator[Shape]:
+def shapes(kind: Kind, have: dict[int, int]) -> Iterator[Shape]:
     """The shapes of a kind that cards holding `have[v]` of each value `v` make: by length, lowest value,
     then wings (their order is their codes', numbered at load)."""
     same, low_end, high_end = kind.same, kind.low, kind.high
@@ -250,10 +350,9 @@ def _wings(others: list[int], have: dict[int, int], n: int, size: int, most: int
                 yield (v,) * repeat + rest
 
 
-def held_shapes(kind: ComboKind, hand: Hand) -> list[Shape]:
-    """The shapes `shapes` finds for a hand's values, in another order (a hand's combinations are put in
-    code order once made): a list made with comprehensions and itertools rather than nested generators,
-    the values held often enough for a kind's groups found once per hand."""
+def held_runs(kind: Kind, hand: Hand) -> list[tuple[int, int]]:
+    """The (lowest value, length) of a kind's groups in a hand, by length then lowest value (its shapes'
+    order when it has no wings)."""
     values = hand.at_least(kind.same)
     if kind.low is not None or kind.high is not None:
         low_end = values[0] if kind.low is None else kind.low
@@ -262,14 +361,20 @@ def held_shapes(kind: ComboKind, hand: Hand) -> list[Shape]:
     if len(values) < kind.run_min:
         return []
     if kind.run_max == 1:
-        runs = [(v, 1) for v in values]
-    else:
-        streak: dict[int, int] = {}         # how many values in a row from each, all of them held so
-        for v in reversed(values):
-            streak[v] = streak.get(v + 1, 0) + 1
-        longest = min(kind.run_max, max(streak.values()))
-        runs = [(low, length) for length in range(kind.run_min, longest + 1) for low in values
-                if streak[low] >= length]
+        return [(v, 1) for v in values]
+    streak: dict[int, int] = {}         # how many values in a row from each, all of them held so
+    for v in reversed(values):
+        streak[v] = streak.get(v + 1, 0) + 1
+    longest = min(kind.run_max, max(streak.values()))
+    return [(low, length) for length in range(kind.run_min, longest + 1) for low in values
+            if streak[low] >= length]
+
+
+def held_shapes(kind: Kind, hand: Hand) -> list[Shape]:
+    """The shapes `shapes` finds for a hand's values, in another order (a hand's combinations are put in
+    code order once made): a list made with comprehensions and itertools rather than nested generators,
+    the values held often enough for a kind's groups found once per hand."""
+    runs = held_runs(kind, hand)
     if not kind.wings:
         return [(low, length, ()) for low, length in runs]
     have, size, most = hand.have, kind.wings, kind.wing_most
