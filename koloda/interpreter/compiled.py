@@ -24,6 +24,7 @@ MODULES = [
     "koloda.interpreter.runtime.gen_runtime",
     "koloda.interpreter.core.state",
     "koloda.interpreter.core.flow",
+    "koloda.interpreter.core.cardmoves",
 ]
 
 

@@ -162,28 +162,17 @@ class EffectGen(ExprGen):
         emit = self.fn.emit
         dest = self.value(e.dest, scope, indent)
         what = self.value(e.what, scope, indent)
-        public = self.m.const(self.c.layout.public, "public")
         flags = f"{not e.face_down}, {e.under}"
         kind = e.what.type
         if kind == ZONE:
             emit(f"s.move_zone({what}, {dest}, s.actor, {flags})", indent)
             return
-        if is_list(kind):
-            emit(f"_cards = list({what})", indent)
-            emit("_loc = s.loc", indent)
-            emit(f"_leaving = [_c for _c in _cards if _loc[_c] >= 0 and {public}[_loc[_c]]]", indent)
-            emit("if _leaving:", indent)
-            emit(f"s.note_leaving(_leaving, {dest})", indent + 1)
-        else:
-            emit(f"if {is_none(what)}:", indent)
-            emit(self.fail("there is no card to move", e.span), indent + 1)
-            emit(f"if s.loc[{what}] >= 0 and {public}[s.loc[{what}]]:", indent)
-            emit(f"s.note_leaving([{what}], {dest})", indent + 1)
-            emit(f"s.move({what}, {dest}, s.actor, {flags})", indent)
+        if is_list(kind):       # one call for the list (core/cardmoves.py)
+            emit(f"_move_cards(s, {what}, {dest}, s.actor, {flags})", indent)
             return
-        emit("_who = s.actor", indent)
-        emit(f"for _c in {'reversed(_cards)' if e.under else '_cards'}:", indent)
-        emit(f"s.move(_c, {dest}, _who, {flags})", indent + 1)
+        emit(f"if {is_none(what)}:", indent)
+        emit(self.fail("there is no card to move", e.span), indent + 1)
+        emit(f"_move_card(s, {what}, {dest}, s.actor, {flags})", indent)
 
     def _do_Meld(self, e: R.Meld, scope: Scope, visible: set[str], indent: int) -> None:
         plan = self.value(e.plan, scope, indent)
