@@ -26,6 +26,7 @@ MODULES = [
     "koloda.interpreter.core.state",
     "koloda.interpreter.core.flow",
     "koloda.interpreter.core.cardmoves",
+    "koloda.interpreter.core.history",
 ]
 
 
