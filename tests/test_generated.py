@@ -84,6 +84,18 @@ def test_a_function_of_the_rules_that_is_a_constant_is_written_as_its_value():
     assert "(40 - _V[" in reaches and "_memo(" not in reaches and ", s, 0, v_m" in reaches
 
 
+def test_a_list_moved_that_reads_nothing_of_the_play_is_worked_out_once_for_the_game():
+    # Goofspiel's setup hands out `[c for c in all_cards if c.suit == clubs and value(c) <= option.cards]`:
+    # the same list in every match, kept after the first; a round's `[c for c in prizes if ...]` is not
+    game = koloda.load("goofspiel", {"points_order": "ascending"})
+    setup = game.generated.source.split("# action 'bid'")[1]
+    assert setup.count("if not _once") == 6 and "_move_cards(s, _once" in setup
+    assert "_move_cards(s, _t" in setup          # the round's prize, read from the zone each time
+    first = [game.new_initial_state(seed=s).to_json(history=False)["zones"] for s in range(3)]
+    again = koloda.load("goofspiel", {"points_order": "ascending"})
+    assert [again.new_initial_state(seed=s).to_json(history=False)["zones"] for s in range(3)] == first
+
+
 def test_a_plan_that_may_be_none_has_its_attributes_read_in_place():
     # in Kun-kin's `reaches(plan m, ...)`, `m.points` is read in place, none still giving none
     source = koloda.load("kunkin").generated.source

@@ -1,4 +1,4 @@
-"""Which modules run compiled: the meld search, a hand's combinations, the state and its flow
+"""Which modules run compiled: the meld search, a hand's combinations, a trick's winner, the state and its flow
 (setup.py compiles them with mypyc where it can).
 
 The compiled modules are built from the same typed source and play the same moves; a plain Python
@@ -22,8 +22,11 @@ MODULES = [
     "koloda.interpreter.melds.melds",
     "koloda.interpreter.melds.combos",
     "koloda.interpreter.runtime.gen_runtime",
+    "koloda.interpreter.runtime.trick_order",
     "koloda.interpreter.core.state",
     "koloda.interpreter.core.flow",
+    "koloda.interpreter.core.cardmoves",
+    "koloda.interpreter.core.history",
 ]
 
 

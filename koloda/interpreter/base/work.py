@@ -21,7 +21,7 @@ from koloda.dsl.errors import Span
 from koloda.dsl.limits import MAX_VALUE, MAX_WORK
 from koloda.interpreter.base.errors import RuleRuntimeError
 
-__all__ = ["MAX_WORK", "MAX_VALUE", "spend", "counted", "too_much", "checked_number", "choices_count"]
+__all__ = ["MAX_WORK", "MAX_VALUE", "spend", "too_much", "checked_number", "choices_count"]
 
 
 def too_much(what: str, span: Span) -> RuleRuntimeError:
@@ -36,16 +36,6 @@ def spend(s: Any, steps: int, what: str, span: Span) -> None:
     s.work -= steps
     if s.work < 0:
         raise too_much(what, span)
-
-
-def counted(s: Any, items: Any, span: Span) -> Any:
-    """The items of a list gone through, its length spent (an iterator of melds, made a group at a
-    time, is not counted here: meld listing has bounds of its own)."""
-    if type(items) is list:
-        s.work -= len(items)
-        if s.work < 0:
-            raise too_much(f"going through a list of {len(items):,} items", span)
-    return items
 
 
 def charged(body: Any, call: Any) -> Any:

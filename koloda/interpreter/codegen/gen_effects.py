@@ -18,6 +18,7 @@ from koloda.dsl.types import BOOL, INT, ZONE, is_list
 from koloda.interpreter.base.work import MAX_VALUE
 from koloda.interpreter.codegen.gen_attrs import read_as_code
 from koloda.interpreter.codegen.gen_expr import ExprGen
+from koloda.interpreter.codegen.gen_fixed import fixed
 from koloda.interpreter.codegen.gen_frag import Frag, NotGenerated, Scope, UnknownNode, atom, is_none, seats
 from koloda.interpreter.codegen.gen_source import Function
 from koloda.interpreter.core.window import END_TURN
@@ -185,6 +186,16 @@ class EffectGen(ExprGen):
             return f"{self.fn.state('_Z')}[{text}]"
         return text
 
+    def once(self, n: R.Expr, scope: Scope, indent: int) -> str:
+        """A value worked out now, or if it reads nothing of the play (gen_fixed.py) the first time it is
+        asked only, then kept with the generated code for every state of the game. Its users only read it."""
+        if self.checked or not fixed(n, self.c.rules.functions):
+            return self.value(n, scope, indent)
+        kept = self.m.const([], "once")
+        self.fn.emit(f"if not {kept}:", indent)
+        self.fn.emit(f"{kept}.append({self.value(n, scope, indent + 1)})", indent + 1)
+        return f"{kept}[0]"
+
     def fail(self, message: str, span: Any) -> str:
         return f"raise _RRE({self.m.literal(message)}, {self.m.const(span, 'span')})"
 
@@ -192,29 +203,18 @@ class EffectGen(ExprGen):
     def _do_Move(self, e: R.Move, scope: Scope, visible: set[str], indent: int) -> None:
         emit = self.fn.emit
         dest = self.value(e.dest, scope, indent)
-        what = self.value(e.what, scope, indent)
-        public = self.m.const(self.c.layout.public, "public")
-        flags = f"{not e.face_down}, {e.under}"
         kind = e.what.type
+        what = self.once(e.what, scope, indent) if is_list(kind) else self.value(e.what, scope, indent)
+        flags = f"{not e.face_down}, {e.under}"
         if kind == ZONE:
             emit(f"s.move_zone({what}, {dest}, s.actor, {flags})", indent)
             return
-        if is_list(kind):
-            emit(f"_cards = list({what})", indent)
-            emit("_loc = s.loc", indent)
-            emit(f"_leaving = [_c for _c in _cards if _loc[_c] >= 0 and {public}[_loc[_c]]]", indent)
-            emit("if _leaving:", indent)
-            emit(f"s.note_leaving(_leaving, {dest})", indent + 1)
-        else:
-            emit(f"if {is_none(what)}:", indent)
-            emit(self.fail("there is no card to move", e.span), indent + 1)
-            emit(f"if s.loc[{what}] >= 0 and {public}[s.loc[{what}]]:", indent)
-            emit(f"s.note_leaving([{what}], {dest})", indent + 1)
-            emit(f"s.move({what}, {dest}, s.actor, {flags})", indent)
+        if is_list(kind):       # one call for the list (core/cardmoves.py)
+            emit(f"_move_cards(s, {what}, {dest}, s.actor, {flags})", indent)
             return
-        emit("_who = s.actor", indent)
-        emit(f"for _c in {'reversed(_cards)' if e.under else '_cards'}:", indent)
-        emit(f"s.move(_c, {dest}, _who, {flags})", indent + 1)
+        emit(f"if {is_none(what)}:", indent)
+        emit(self.fail("there is no card to move", e.span), indent + 1)
+        emit(f"_move_card(s, {what}, {dest}, s.actor, {flags})", indent)
 
     def _do_Meld(self, e: R.Meld, scope: Scope, visible: set[str], indent: int) -> None:
         plan = self.value(e.plan, scope, indent)

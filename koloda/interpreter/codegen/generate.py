@@ -42,6 +42,7 @@ from koloda.dsl.errors import RuleError
 from koloda.dsl.types import COMBO, PLAN
 from koloda.interpreter.codegen.codecache import compiled
 from koloda.interpreter.base.errors import PYTHON_FAILURES, RuleRuntimeError
+from koloda.interpreter.core.cardmoves import move_card, move_cards
 from koloda.interpreter.core.flow import Action, Flow, SlowListing
 from koloda.interpreter.codegen.gen_checks import CHECKS, Checked
 from koloda.interpreter.codegen.gen_listing import ListingGen
@@ -57,7 +58,8 @@ def _located(exc: Exception, span: Any) -> RuleRuntimeError:
 
 NAMESPACE: dict[str, Any] = {**RUNTIME, **CHECKS, "_RuleError": RuleError, "_FAILURES": PYTHON_FAILURES,
                              "_RRE": RuleRuntimeError, "_located": _located, "_perf": time.perf_counter,
-                             "_Slow": SlowListing, "__builtins__": __builtins__}
+                             "_Slow": SlowListing, "_move_card": move_card, "_move_cards": move_cards,
+                             "__builtins__": __builtins__}
 
 
 @dataclass

@@ -14,7 +14,7 @@ from koloda.interpreter.runtime import builtin_runtime, effect_runtime
 from koloda.interpreter.base.errors import RuleRuntimeError
 from koloda.interpreter.base.exact import quotient
 from koloda.interpreter.runtime.knowledge import audience, is_true, told
-from koloda.interpreter.base.work import MAX_VALUE, checked_number, counted, too_much
+from koloda.interpreter.base.work import MAX_VALUE, checked_number, too_much
 
 
 def _set(cell: list, value: Any) -> Any:
@@ -119,6 +119,17 @@ def _counted(s: Any, items: Any) -> Any:
     return items
 
 
+def _counted_at(s: Any, items: Any, span: Any) -> Any:
+    """The items of a list gone through, its length spent, an overrun told at `span` (a `for:` effect,
+    checked code). An iterator of melds, made a group at a time, is not counted here: meld listing has
+    bounds of its own."""
+    if type(items) is list:
+        s.work -= len(items)
+        if s.work < 0:
+            raise too_much(f"going through a list of {len(items):,} items", span)
+    return items
+
+
 def _range(s: Any, low: int, high: int) -> range:
     """`low..high`, its numbers spent before it is made."""
     count = high - low + 1
@@ -209,6 +220,6 @@ RUNTIME["_quotient"] = quotient       # `/`, exact (base/exact.py)
 RUNTIME.update({"_melds": builtin_runtime.table_melds, "_meld_kind": builtin_runtime.meld_kind,
                 "_meld_fresh": builtin_runtime.meld_fresh})
 # effects' own functions
-RUNTIME.update({"_counted_at": counted, "_repeat": effect_runtime.repeat_rounds, "_score": effect_runtime.add_score})
+RUNTIME.update({"_counted_at": _counted_at, "_repeat": effect_runtime.repeat_rounds, "_score": effect_runtime.add_score})
 RUNTIME["_audience"] = audience       # generated names of the runtime all start with `_`
 RUNTIME["_too_much"] = too_much

@@ -37,8 +37,14 @@ def trick_winner(trick: list, trump: Any, suits: tuple, ranks: tuple, order: tup
 
 
 def card_fn(f: Callable[[Any, Any], Any], s: Any, what: str, at: Span) -> CardFn:
-    """A generated function (s, card) of the rule file's function of a card, for one state."""
-    return checked_card_fn(lambda card: f(s, card), what, at)
+    """A generated function (s, card) of the rule file's function of a card, for one state (as
+    `checked_card_fn` checks it, in one call a card: a trick asks it of every card)."""
+    def of(card: Any) -> Any:
+        value = f(s, card)
+        if value is None:
+            raise RuleRuntimeError(f"{what} gave none for a card: it must give a value for every card", at)
+        return value
+    return of
 
 
 def table_order(table: Any) -> Callable[[Any, Any], Any]:
