@@ -301,6 +301,18 @@ def test_a_function_of_the_rules_asked_twice_in_one_expression_is_worked_out_onc
     assert not re.search(r"_set\(_h\d+, min\(", ends), ends
 
 
+def test_a_value_that_reads_nothing_of_the_play_is_kept_for_the_loaded_game(tmp_path, monkeypatch):
+    rules = GAME.format(guard="value(c) >= min(value(d) for d in all_cards if d.suit == hearts)",
+                        effect="x = count(d for d in all_cards if d.suit == hearts) + x // 3",
+                        ends="false", when="false", score="p.t", deal="10")
+    path = tmp_path / "kept.yaml"
+    path.write_text(rules, encoding="utf-8")
+    source = koloda.load(str(path)).generated.source
+    assert source.count("else _set(_once") == 2, source       # the `min` and the `count`, each once
+    fast, slow = both(monkeypatch, str(path), seed=3, moves=400)
+    assert fast == slow
+
+
 def test_a_cell_asked_for_once_is_written_back_in_place():
     from koloda.interpreter.codegen.gen_source import Function, Module
     fn = Function(Module({}), "_f", "s", True)

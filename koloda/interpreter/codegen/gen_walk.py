@@ -10,16 +10,18 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from koloda.dsl import resolved as R
-from koloda.dsl.types import ZONE
+from koloda.dsl.types import ZONE, is_list
 from koloda.interpreter.core.loaded import locals_in, simple
 from koloda.interpreter.codegen.gen_frag import (NOTHING, Frag, NotGenerated, Scope, UnknownNode, costly, deps_of,
                                                  is_literal, trivial)
+from koloda.interpreter.codegen.gen_fixed import fixed
 from koloda.interpreter.codegen.gen_source import Function, Module
 
 # `any`, `all`, `count`, `sum`, `max` and `min` over this many players or fewer are written out player by player
 UNROLLED_PLAYERS = 8
 MAX_DEPTH = 40      # nodes inside one another in one generated expression; deeper is a function of its own
 _COSTLY = (R.Aggregate, R.ListComp, R.BuiltinCall, R.UserCall)
+_KEPT = (R.Aggregate, R.Index, R.BuiltinCall, R.UserCall)      # the nodes whose value may be kept (`keeps`)
 
 
 class ExprWalk:
@@ -65,6 +67,16 @@ class ExprWalk:
             method: Callable[[Any, Scope], Frag] | None = getattr(self, "_" + type(n).__name__, None)
             if method is None:
                 return self.fallback(n, scope)
+            if self.keeps(n):
+                # it reads nothing of the play (gen_fixed.py): worked out the first time it is asked, then
+                # kept with the generated code for every state of the loaded game
+                try:
+                    frag = method(n, scope)
+                except NotGenerated:
+                    frag = self.fallback(n, scope)
+                kept = self.m.const([], "once")
+                return Frag(f"({kept}[0] if {kept} else _set({kept}, {frag.text}))", NOTHING, frag.safe, frag.nonnull,
+                            frag.boolean)
             if (self.hoisting and not trivial(n) and not self.varies(n, scope)
                     and (not self._inside_cell or (self.share and costly(n) and self._depth > 1
                                                    and (self._root or self.share_inner)))):
@@ -106,6 +118,12 @@ class ExprWalk:
         if n.type == ZONE:
             return Frag(f"{self.fn.state('_Z')}[{f.text}]", f.deps, f.safe)
         return f
+
+    def keeps(self, n: R.Expr) -> bool:
+        """Whether a node's value is kept for the loaded game: it may cost much (a loop), reads nothing of
+        the play, and is not a list (a value a variable may hold and an effect change)."""
+        return (not self.checked and isinstance(n, _KEPT) and not is_list(n.type) and n.type != ZONE
+                and self.heavy(n) and fixed(n, self.c.rules.functions))
 
     def heavy(self, n: R.Node) -> bool:
         """Whether working a node out may cost much: a loop, a call that is not inlined, a costly built-in."""
