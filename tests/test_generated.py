@@ -202,6 +202,15 @@ phases:
         do: [x += 1]
 match: {{ends: "deal_number >= 3", score: "{score}"}}
 """
+def written(tmp_path, case: dict) -> str:
+    """GAME with the parts a case gives (the others doing nothing), as a rule file."""
+    parts = dict(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal="10")
+    parts.update(case)
+    path = tmp_path / "case.yaml"
+    path.write_text(GAME.format(**parts), encoding="utf-8")
+    return str(path)
+
+
 FAILURES = [
     dict(guard="10 // (value(c) - 7) > 0"),
     dict(guard="y + value(c) > 0"),
@@ -223,10 +232,7 @@ FAILURES = [
 
 @pytest.mark.parametrize("case", FAILURES, ids=lambda c: next(iter(c.values())))
 def test_a_failure_is_told_as_checked_code_tells_it(tmp_path, monkeypatch, case):
-    parts = dict(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal="10")
-    parts.update(case)
-    path = tmp_path / "failing.yaml"
-    path.write_text(GAME.format(**parts), encoding="utf-8")
+    path = written(tmp_path, case)
     fast, slow = both(monkeypatch, str(path), seed=3, moves=400)
     assert fast == slow
     assert fast[-1][0] == "RuleRuntimeError", fast[-1]
@@ -245,10 +251,7 @@ OVER_PLAYERS = [
 
 @pytest.mark.parametrize("case", OVER_PLAYERS, ids=lambda c: next(iter(c.values())))
 def test_any_and_all_over_the_players_are_written_out(tmp_path, monkeypatch, case):
-    parts = dict(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal="10")
-    parts.update(case)
-    path = tmp_path / "players.yaml"
-    path.write_text(GAME.format(**parts), encoding="utf-8")
+    path = written(tmp_path, case)
     source = koloda.load(str(path)).generated.source
     assert " or " in source or " and " in source
     assert "in range(s.n)" not in source, "no loop over the players is left"
@@ -277,10 +280,7 @@ VALUES_OVER_PLAYERS = [
 
 @pytest.mark.parametrize("case", VALUES_OVER_PLAYERS, ids=lambda c: next(iter(c.values())))
 def test_counts_sums_and_extremes_over_the_players_are_written_out(tmp_path, monkeypatch, case):
-    parts = dict(guard="true", effect="x += 0", ends="false", when="false", score="p.t", deal="10")
-    parts.update(case)
-    path = tmp_path / "players.yaml"
-    path.write_text(GAME.format(**parts), encoding="utf-8")
+    path = written(tmp_path, case)
     source = koloda.load(str(path)).generated.source
     assert "in range(s.n)" not in source, "no loop over the players is left"
     fast, slow = both(monkeypatch, str(path), seed=3, moves=400)
@@ -302,12 +302,9 @@ def test_a_function_of_the_rules_asked_twice_in_one_expression_is_worked_out_onc
 
 
 def test_a_value_that_reads_nothing_of_the_play_is_kept_for_the_loaded_game(tmp_path, monkeypatch):
-    rules = GAME.format(guard="value(c) >= min(value(d) for d in all_cards if d.suit == hearts)",
-                        effect="x = count(d for d in all_cards if d.suit == hearts) + x // 3",
-                        ends="false", when="false", score="p.t", deal="10")
-    path = tmp_path / "kept.yaml"
-    path.write_text(rules, encoding="utf-8")
-    source = koloda.load(str(path)).generated.source
+    path = written(tmp_path, dict(guard="value(c) >= min(value(d) for d in all_cards if d.suit == hearts)",
+                                  effect="x = count(d for d in all_cards if d.suit == hearts) + x // 3"))
+    source = koloda.load(path).generated.source
     assert source.count("else _set(_once") == 2, source       # the `min` and the `count`, each once
     fast, slow = both(monkeypatch, str(path), seed=3, moves=400)
     assert fast == slow
