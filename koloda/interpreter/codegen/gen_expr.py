@@ -233,9 +233,10 @@ class ExprGen(CallGen):
         finally:
             self._in_iterable -= 1
 
-    def each_player(self, n: R.Aggregate | R.ListComp, scope: Scope) -> list[tuple[Frag | None, Frag]]:
-        """An aggregate's condition and element for each player, worked out once per player."""
-        local = self.m.local(n.var)
+    def each_player(self, n: R.Aggregate | R.ListComp, scope: Scope
+                    ) -> tuple[list[tuple[Frag | None, Frag]], frozenset[str]]:
+        """An aggregate's (or a list's) condition and element for each player, worked out once per player,
+        and the locals they read."""
         saved = self._inside_cell
         self._inside_cell = False
         parts: list[tuple[Frag | None, Frag]] = []
@@ -246,16 +247,13 @@ class ExprGen(CallGen):
                 parts.append((self.gen(n.cond, inner) if n.cond is not None else None, self.gen(n.elem, inner)))
         finally:
             self._inside_cell = saved
-        return parts
+        return parts, deps_of([f for t, v in parts for f in ((t, v) if t is not None else (v,))])
 
     def unrolled_values(self, n: R.Aggregate, scope: Scope) -> Frag:
         """`count`, `sum`, `max`, `min` over the players, written out player by player: the values a
         comprehension would give, in its order, without the cost of its function (a failure falls to the
         checked function, as the comprehension's would)."""
-        local = self.m.local(n.var)
-        parts = self.each_player(n, scope)
-        frags = [f for test, value in parts for f in ((test, value) if test is not None else (value,))]
-        deps = deps_of(frags) - {local}
+        parts, deps = self.each_player(n, scope)
         if n.func == "count":
             def counted(test: Frag | None, value: Frag) -> str:
                 if test is not None and n.elem.type == BOOL:
@@ -267,7 +265,8 @@ class ExprGen(CallGen):
                 return f"(1 if {cond} else 0)"
             if n.cond is None and n.elem.type != BOOL:      # each player counts
                 return Frag(str(len(parts)), deps, True, True)
-            return Frag("(" + " + ".join(counted(t, v) for t, v in parts) + ")", deps, all(f.safe for f in frags), True)
+            safe = all(v.safe and (t is None or t.safe) for t, v in parts)
+            return Frag("(" + " + ".join(counted(t, v) for t, v in parts) + ")", deps, safe, True)
         if n.func == "sum":         # as `sum` adds: from 0, in order
             added = " + ".join(f"({v.text})" if t is None else f"({v.text} if {t.text} else 0)" for t, v in parts)
             return Frag(f"(0 + {added})", deps, False, True)
@@ -279,36 +278,25 @@ class ExprGen(CallGen):
     def unrolled(self, n: R.Aggregate, scope: Scope) -> Frag:
         """`any`/`all` over the players, written out player by player (a loaded game's table keeps its
         number of players): `or`s and `and`s that stop where `any`/`all` stop, without a generator's cost."""
-        local = self.m.local(n.var)
-        saved = self._inside_cell
-        self._inside_cell = False      # an element is worked out once per player
+        each, deps = self.each_player(n, scope)
         parts: list[Frag] = []
-        try:
-            for p in range(self.c.layout.num_players):
-                inner = dict(scope)
-                inner[n.var] = Frag(str(p), NOTHING, True, True)        # (a number: kept parts may hold it)
-                test = self.gen(n.cond, inner) if n.cond is not None else None
-                value = self.gen(n.elem, inner)
-                if test is None:
-                    parts.append(value)
-                elif n.func == "any":
-                    parts.append(Frag(f"({test.text} and {value.text})", test.deps | value.deps,
-                                      test.safe and value.safe, True, test.boolean and value.boolean))
-                else:
-                    parts.append(Frag(f"(not {test.text} or {value.text})", test.deps | value.deps,
-                                      test.safe and value.safe, True, value.boolean))
-        finally:
-            self._inside_cell = saved
+        for test, value in each:
+            if test is None:
+                parts.append(value)
+            elif n.func == "any":
+                parts.append(Frag(f"({test.text} and {value.text})", test.deps | value.deps,
+                                  test.safe and value.safe, True, test.boolean and value.boolean))
+            else:
+                parts.append(Frag(f"(not {test.text} or {value.text})", test.deps | value.deps,
+                                  test.safe and value.safe, True, value.boolean))
         text = f" {'or' if n.func == 'any' else 'and'} ".join(p.text for p in parts) \
             or ("False" if n.func == "any" else "True")
         text = f"({text})" if all(p.boolean for p in parts) else f"bool({text})"
-        return Frag(text, deps_of(parts) - {local}, all(p.safe for p in parts), True, True)
+        return Frag(text, deps, all(p.safe for p in parts), True, True)
 
     def _ListComp(self, n: R.ListComp, scope: Scope) -> Frag:
         if not self.checked and self.over_players(n):       # written out player by player, as aggregates are
-            local = self.m.local(n.var)
-            parts = self.each_player(n, scope)
-            deps = deps_of([f for t, v in parts for f in ((t, v) if t is not None else (v,))]) - {local}
+            parts, deps = self.each_player(n, scope)
             kept = ", ".join(v.text if t is None else f"*(({v.text},) if {t.text} else ())" for t, v in parts)
             return Frag(f"[{kept}]", deps, False, True)
         loop, test, value, deps, safe = self.comprehension(n.var, n.iterable, n.cond, n.elem, scope)

@@ -91,6 +91,11 @@ class Module:
         return "\n\n".join(self.chunks) + "\n"
 
 
+def lazy_use(cell: str, text: str) -> str:
+    """The use of a value kept in a cell (a list) when first needed: read if made, else made and kept."""
+    return f"({cell}[0] if {cell} else _set({cell}, {text}))"
+
+
 class Function:
     """One generated function: its lines, and the state's lists it reads through locals."""
     ALIASES = {"_Z": "s.zones", "_V": "s.vars", "_L": "s.loc", "_F": "s.face", "_B": "s.by"}
@@ -125,7 +130,7 @@ class Function:
         if found is None:
             found = self.cells[text] = (f"_h{len(self.cells)}", eager)
         name, eager = found
-        use = name if eager else f"({name}[0] if {name} else _set({name}, {text}))"
+        use = name if eager else lazy_use(name, text)
         self._uses.add(use)
         return use
 
@@ -152,8 +157,7 @@ class Function:
         cells = list(self.cells.items())
         if not cells:
             return body
-        uses = {name: name if eager else f"({name}[0] if {name} else _set({name}, {text}))"
-                for text, (name, eager) in cells}
+        uses = {name: name if eager else lazy_use(name, text) for text, (name, eager) in cells}
         eager = {name: e for _, (name, e) in cells}
         mark = {name: f"\x01{k}\x02" for k, (_, (name, _)) in enumerate(cells)}
         longest = sorted(uses, key=lambda n: -len(uses[n]))
@@ -179,11 +183,11 @@ class Function:
                     if inner is None:
                         inner = whole[n] = written(texts[n])
                     text = text.replace(mark[n], f"({inner})" if n in folded else n if eager[n]
-                                        else f"({n}[0] if {n} else _set({n}, {inner}))")
+                                        else lazy_use(n, inner))
             return text
         body = written(top)
         self.cells = {written(texts[n]): (n, eager[n]) for _, (n, _) in cells if n not in folded}
-        self._uses = {n if e else f"({n}[0] if {n} else _set({n}, {t}))" for t, (n, e) in self.cells.items()}
+        self._uses = {n if e else lazy_use(n, t) for t, (n, e) in self.cells.items()}
         return body
 
     def clear_cells(self) -> None:

@@ -15,7 +15,7 @@ from koloda.interpreter.core.loaded import locals_in, simple
 from koloda.interpreter.codegen.gen_frag import (NOTHING, Frag, NotGenerated, Scope, UnknownNode, costly, deps_of,
                                                  is_literal, trivial)
 from koloda.interpreter.codegen.gen_fixed import fixed
-from koloda.interpreter.codegen.gen_source import Function, Module
+from koloda.interpreter.codegen.gen_source import Function, Module, lazy_use
 
 # `any`, `all`, `count`, `sum`, `max` and `min` over this many players or fewer are written out player by player
 UNROLLED_PLAYERS = 8
@@ -70,22 +70,15 @@ class ExprWalk:
             if self.keeps(n):
                 # it reads nothing of the play (gen_fixed.py): worked out the first time it is asked, then
                 # kept with the generated code for every state of the loaded game
-                try:
-                    frag = method(n, scope)
-                except NotGenerated:
-                    frag = self.fallback(n, scope)
-                kept = self.m.const([], "once")
-                return Frag(f"({kept}[0] if {kept} else _set({kept}, {frag.text}))", NOTHING, frag.safe, frag.nonnull,
-                            frag.boolean)
+                frag = self.written(method, n, scope)
+                return Frag(lazy_use(self.m.const([], "once"), frag.text), NOTHING, frag.safe, frag.nonnull, frag.boolean)
             if (self.hoisting and not trivial(n) and not self.varies(n, scope)
                     and (not self._inside_cell or (self.share and costly(n) and self._depth > 1
                                                    and (self._root or self.share_inner)))):
                 saved = self._inside_cell, self._root
                 self._inside_cell, self._root = True, False
                 try:
-                    frag = method(n, scope)
-                except NotGenerated:
-                    frag = self.fallback(n, scope)
+                    frag = self.written(method, n, scope)
                 finally:
                     self._inside_cell, self._root = saved
                 if self.fn.is_cell(frag.text) or is_literal(frag.text):     # kept already (an inlined body), or known
@@ -94,21 +87,22 @@ class ExprWalk:
                 eager = frag.safe and not self.heavy(n)
                 return Frag(self.fn.cell(frag.text, eager), NOTHING, frag.safe, frag.nonnull)
             if self.memo and isinstance(n, _COSTLY) and not self.c.free_locals(n):
-                try:
-                    frag = method(n, scope)
-                except NotGenerated:
-                    frag = self.fallback(n, scope)
+                frag = self.written(method, n, scope)
                 if is_literal(frag.text):       # a function of the rules that is a constant: nothing to keep
                     return frag
                 cell = self.m.const([-1, None], "m")
                 return Frag(f"({cell}[1] if {cell}[0] == s.listing else _memo({cell}, s.listing, {frag.text}))",
                             NOTHING, frag.safe, frag.nonnull)
-            try:
-                return method(n, scope)
-            except NotGenerated:
-                return self.fallback(n, scope)
+            return self.written(method, n, scope)
         finally:
             self._depth -= 1
+
+    def written(self, method: Callable[[Any, Scope], Frag], n: R.Expr, scope: Scope) -> Frag:
+        """A node by its method, or by `fallback` where the method cannot write it."""
+        try:
+            return method(n, scope)
+        except NotGenerated:
+            return self.fallback(n, scope)
 
     def sequence(self, n: R.Expr, scope: Scope) -> Frag:
         """The items of a list- or zone-valued expression."""
