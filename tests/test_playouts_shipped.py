@@ -189,6 +189,8 @@ CONFIGS: list[tuple[str, int | None, dict, str]] = [
     ("splin-29g", None, {"target": 50}, RANDOM),
     ("splin-29g", None, {"deals": 2}, RANDOM),
     ("tarot", None, {"deals": 1}, RANDOM),
+    ("tarok", None, {"deals": 1}, RANDOM),
+    ("tarok", 4, {"deals": 1}, RANDOM),
     ("thousand", None, {"forced": False}, RANDOM),
     ("thousand", None, {"step": 10}, RANDOM),
     ("thousand", None, {"marriage_to_bid": False}, RANDOM),
