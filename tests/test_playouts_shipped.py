@@ -191,6 +191,8 @@ CONFIGS: list[tuple[str, int | None, dict, str]] = [
     ("tarot", None, {"deals": 1}, RANDOM),
     ("tarok", None, {"deals": 1}, RANDOM),
     ("tarok", 4, {"deals": 1}, RANDOM),
+    ("tarok", None, {"deals": 2, "redeal": True}, RANDOM),
+    ("tarok", 4, {"deals": 1, "openspiel_counts": True}, RANDOM),
     ("thousand", None, {"forced": False}, RANDOM),
     ("thousand", None, {"step": 10}, RANDOM),
     ("thousand", None, {"marriage_to_bid": False}, RANDOM),
