@@ -87,7 +87,21 @@ def test_a_hand_finds_the_shapes_the_load_numbers(game):
     kinds = table.kinds + [Kind(ComboKind("plane", same=3, run_min=2, run_max=3, low=3, high=14, wings=2,
                                           wing_most=4))]
     for _ in range(300):
-        hand = Hand(rng.sample(range(len(table.card_values)), rng.randint(0, 20)), table.card_values, len(kinds))
+        hand = Hand(rng.sample(range(len(table.card_values)), rng.randint(0, 20)), table)
         for kind in kinds:
             found = held_shapes(kind, hand)
-            assert len(set(found)) == len(found) and sorted(found) == sorted(shapes(kind, hand.have))
+            assert len(set(found)) == len(found) and sorted(found) == sorted(shapes(kind, hand.held()))
+
+
+def test_a_card_named_twice_is_one_card_and_a_none_is_none(game):
+    """A hand is counted by its cards: a card named twice counts once, a none not at all, and such a
+    hand's cards are not taken as `pick` reads them (not plain)."""
+    table = game.combos
+    three = cards(game, "3H 3S")
+    twice = Hand(three + [three[0], None], table)
+    once = Hand(three, table)
+    assert twice.counts == once.counts and twice.values == once.values == [3]
+    assert twice.pool() == once.pool() == {3: three}
+    assert once.plain and not twice.plain
+    assert twice.at_least(2) == [3] and twice.held() == {3: 2}
+    assert table.held_codes(three + [three[0], None], "pair") == table.held_codes(three, "pair")

@@ -61,6 +61,12 @@ class ComboTable:
         for card, value in enumerate(cards.values):
             pool.setdefault(value, []).append(card)
         self.pool = pool                              # each value's cards in the deck, the first of each shown
+        # the deck's values, least first, and each card's value's place among them (a hand counts by place)
+        self.value_at = sorted(pool)
+        place = {v: i for i, v in enumerate(self.value_at)}
+        self.card_slot = tuple(place[v] for v in cards.values)
+        self.marks = [0] * len(cards.values)          # by card, the count of a hand that counted it last
+        self.counted = 0
         self.label = {v: _label(cards, held) for v, held in pool.items()}
         in_deck = {v: len(held) for v, held in pool.items()}
         self.entries: list[tuple[int, Shape]] = []      # code -> (kind, shape)
@@ -150,7 +156,7 @@ class ComboTable:
         key = tuple(cards)
         hand = self._held.get(key)
         if hand is None:
-            hand = self._held[key] = Hand(key, self.card_values, len(self.kinds))
+            hand = self._held[key] = Hand(key, self)
             if len(self._held) > _REMEMBERED:
                 self._held.popitem(last=False)
         else:
@@ -178,7 +184,10 @@ class ComboTable:
                 return found
             if not kind.wings:
                 runs, wide = self.run_codes[k], kind.run_max + 1
-                found += [runs[low * wide + length] for low, length in held_runs(kind, hand)]
+                if kind.run_max == 1:       # (groups of one value, as most kinds are: no runs to find)
+                    found += [runs[v * wide + 1] for v in kind_values(kind, hand)]
+                else:
+                    found += [runs[low * wide + length] for low, length in held_runs(kind, hand)]
                 return found
             codes = self.kind_codes[k]
             found += [codes[shape] for shape in held_shapes(kind, hand)]
@@ -189,7 +198,7 @@ class ComboTable:
         """The combinations of one kind (its index) a hand makes, found when first asked."""
         found = hand.kinds[k]
         if found is None:
-            about, pool = self._about, hand.pool
+            about, pool = self._about, hand.pool()
             found = hand.kinds[k] = []
             for code in self._codes_of_kind(hand, k):
                 made = about[code] or self._describe(code)
@@ -203,21 +212,34 @@ class ComboTable:
 
     def cards_listed(self, code: int, cards: Sequence[int]) -> list[int]:
         """The cards of the combination of a code as `held` lists it from these cards (its Combo's `cards`)."""
-        return self._cards(code, self._hand(cards).pool)
+        return self._cards_in(code, self._hand(cards).cards)      # (each card once, as the hand was listed)
 
     def cards_picked(self, code: int, cards: Sequence[int]) -> list[int]:
         """The cards of the combination of a code as `pick` takes them from these."""
-        return self._cards(code, self._pool(cards))
+        return self._cards_in(code, cards)
 
-    def _cards(self, code: int, pool: dict[int, list[int]]) -> list[int]:
-        """The cards of a code's combination: the first of each value in `pool`, else in the deck."""
+    def _cards_in(self, code: int, cards: Sequence[int | None]) -> list[int]:
+        """The cards of a code's combination: of each value, the first cards of it among these (fewer when
+        there are fewer), else the deck's first. Each value's cards are looked for in the cards themselves:
+        a move puts down one combination, so a pass over a hand costs less than sorting it by value."""
         counts = self._counts[code]
         if counts is None:
             self._describe(code)
             counts = self._counts[code]
             assert counts is not None
-        deck = self.pool
-        return [c for v, n in counts for c in (pool.get(v) or deck[v])[:n]]
+        values = self.card_values
+        found: list[int] = []
+        for v, n in counts:
+            wanted = n
+            for card in cards:
+                if card is not None and values[card] == v:
+                    found.append(card)
+                    wanted -= 1
+                    if wanted == 0:
+                        break
+            if wanted == n:
+                found += self.pool[v][:n]
+        return found
 
     def combo(self, code: int, pool: dict[int, list[int]] | None = None) -> Combo:
         """The combination of a code, its cards the first of each value in `pool` (the deck's by default)."""
@@ -250,7 +272,7 @@ class ComboTable:
         """Each value's cards among these, in their order."""
         hand = self._held.get(tuple(cards))
         if hand is not None and hand.plain:         # (listed a moment ago: each value's cards are known)
-            return hand.pool
+            return hand.pool()
         pool: dict[int, list[int]] = {}
         values = self.card_values
         for card in cards:
@@ -269,48 +291,78 @@ class ComboTable:
 
 
 class Hand:
-    """What is known of the cards of one hand: each value's cards in it, how many, and its combinations
-    of each kind once they were asked for (a hand is listed again while it waits: passes, other kinds)."""
-    __slots__ = ("pool", "have", "values", "most", "plain", "kinds", "every", "codes", "every_code", "_at_least")
+    """What is known of the cards of one hand: how many of each value it holds, each value's cards in it
+    (when asked), and its combinations of each kind once they were asked for (a hand is listed again while
+    it waits: passes, other kinds)."""
+    __slots__ = ("cards", "card_values", "value_at", "counts", "values", "most", "plain", "_pool", "kinds",
+                 "every", "codes", "every_code", "_at_least")
 
-    def __init__(self, cards: Sequence[int], values: tuple[int, ...], kinds: int):
-        pool: dict[int, list[int]] = {}
-        have: dict[int, int] = {}
-        kept = most = 0
+    def __init__(self, cards: Sequence[int | None], table: ComboTable):
+        # how many cards of each value, by the value's place among the deck's values: a list, not a dict,
+        # as a hand is counted for each listing of a new hand; a card is marked as counted on the table's
+        # marks (a number per card, this count's own), so that one named twice counts once
+        value_at, slot, marks = table.value_at, table.card_slot, table.marks
+        counted = table.counted = table.counted + 1
+        counts = [0] * len(value_at)
+        plain = True                            # each card once, none none: as `pick` reads them
         for card in cards:
-            if card is not None:
-                value = values[card]
-                held = pool.get(value)
-                if held is None:
-                    pool[value] = [card]
-                    n = 1
-                elif card in held:
-                    continue            # (a card named twice is one card)
-                else:
-                    held.append(card)
-                    n = len(held)
-                have[value] = n
+            if card is None or marks[card] == counted:
+                plain = False
+                continue
+            marks[card] = counted
+            i: int = slot[card]
+            counts[i] = counts[i] + 1
+        self.plain = plain
+        self.cards: Sequence[int | None] = cards if plain else tuple(dict.fromkeys(c for c in cards if c is not None))
+        self.card_values = table.card_values
+        self.value_at = value_at
+        self.counts = counts
+        values: list[int] = []
+        most = 0
+        for i in range(len(counts)):
+            n = counts[i]
+            if n:
+                values.append(value_at[i])
                 if n > most:
                     most = n
-                kept += 1
-        self.pool = pool
-        self.have = have
-        self.plain = kept == len(cards)         # each card once, none none: as `pick` reads them
-        self.values = sorted(pool)
+        self.values = values
         self.most = most
-        self.kinds: list[list[Combo] | None] = [None] * kinds
+        self._pool: dict[int, list[int]] | None = None
+        self.kinds: list[list[Combo] | None] = [None] * len(table.kinds)
         self.every: list[Combo] | None = None
-        self.codes: list[list[int] | None] = [None] * kinds
+        self.codes: list[list[int] | None] = [None] * len(table.kinds)
         self.every_code: list[int] | None = None
         self._at_least: dict[int, list[int]] = {}
+
+    def pool(self) -> dict[int, list[int]]:
+        """Each value's cards in the hand, in their order (made when first asked: only a move put down,
+        or a guard that reads a combination's cards, needs them)."""
+        pool = self._pool
+        if pool is None:
+            pool = self._pool = {}
+            values = self.card_values
+            for card in self.cards:
+                if card is None:
+                    continue
+                held = pool.get(values[card])
+                if held is None:
+                    pool[values[card]] = [card]
+                else:
+                    held.append(card)
+        return pool
 
     def at_least(self, n: int) -> list[int]:
         """The values held `n` times or more, least first."""
         found = self._at_least.get(n)
         if found is None:
-            have = self.have
-            found = self._at_least[n] = [v for v in self.values if have[v] >= n]
+            value_at = self.value_at
+            found = self._at_least[n] = [value_at[i] for i, held in enumerate(self.counts) if held >= n]
         return found
+
+    def held(self) -> dict[int, int]:
+        """How many cards of each value held, by value (of those held)."""
+        value_at = self.value_at
+        return {value_at[i]: n for i, n in enumerate(self.counts) if n}
 
 
 def shapes(kind: Kind, have: dict[int, int]) -> Iterator[Shape]:
@@ -350,14 +402,20 @@ def _wings(others: list[int], have: dict[int, int], n: int, size: int, most: int
                 yield (v,) * repeat + rest
 
 
-def held_runs(kind: Kind, hand: Hand) -> list[tuple[int, int]]:
-    """The (lowest value, length) of a kind's groups in a hand, by length then lowest value (its shapes'
-    order when it has no wings)."""
+def kind_values(kind: Kind, hand: Hand) -> list[int]:
+    """The values a hand holds often enough for a kind's groups, within the kind's values, least first."""
     values = hand.at_least(kind.same)
-    if kind.low is not None or kind.high is not None:
+    if values and (kind.low is not None or kind.high is not None):
         low_end = values[0] if kind.low is None else kind.low
         high_end = values[-1] if kind.high is None else kind.high
         values = [v for v in values if low_end <= v <= high_end]
+    return values
+
+
+def held_runs(kind: Kind, hand: Hand) -> list[tuple[int, int]]:
+    """The (lowest value, length) of a kind's groups in a hand, by length then lowest value (its shapes'
+    order when it has no wings)."""
+    values = kind_values(kind, hand)
     if len(values) < kind.run_min:
         return []
     if kind.run_max == 1:
@@ -377,8 +435,8 @@ def held_shapes(kind: Kind, hand: Hand) -> list[Shape]:
     runs = held_runs(kind, hand)
     if not kind.wings:
         return [(low, length, ()) for low, length in runs]
-    have, size, most = hand.have, kind.wings, kind.wing_most
-    room = {v: min(most, n) // size for v, n in have.items()}       # how many wings each value can give
+    size, most = kind.wings, kind.wing_most
+    room = {v: min(most, n) // size for v, n in hand.held().items()}       # how many wings each value can give
     able = [v for v in hand.values if room[v]]
     single = all(room[v] == 1 for v in able)
     found: list[Shape] = []
